@@ -1,0 +1,107 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Upcoming features the house style asks for (style.md "Compiler").
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "petspot-web",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "petspot-web", targets: ["petspot-web"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    ],
+    targets: [
+        // libmicrohttpd, from Debian's libmicrohttpd-dev, found through pkg-config.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // The thin HTTP server over libmicrohttpd: the only target with unsafe code.
+        .target(
+            name: "MicroHTTP",
+            dependencies: [
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The validated domain: Foundation only, no I/O.
+        .target(name: "PetDomain", swiftSettings: strictSettings),
+        // The upstream backend: HTTP client, timeouts, cache, error mapping.
+        .target(
+            name: "PetAPIClient",
+            dependencies: [
+                "PetDomain",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The embedded sample backend, served over loopback by our own server core.
+        .target(
+            name: "DemoUpstream",
+            dependencies: [
+                "MicroHTTP",
+                "PetDomain",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Routes, pages, view models, rendering, static files, configuration.
+        .target(
+            name: "WebApp",
+            dependencies: [
+                "MicroHTTP",
+                "PetDomain",
+                "PetAPIClient",
+                "DemoUpstream",
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "petspot-web",
+            dependencies: [
+                "WebApp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Release-build benchmark of the domain layer (issue 3); prints figures, asserts nothing.
+        .executableTarget(
+            name: "domain-benchmark",
+            dependencies: ["PetDomain"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PetDomainTests",
+            dependencies: ["PetDomain"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PetAPIClientTests",
+            dependencies: ["PetAPIClient", "PetDomain", "MicroHTTP"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebAppTests",
+            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

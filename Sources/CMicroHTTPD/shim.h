@@ -1,0 +1,51 @@
+#ifndef PETSPOT_CMICROHTTPD_SHIM_H
+#define PETSPOT_CMICROHTTPD_SHIM_H
+
+// Swift cannot call C variadic functions; these static inline wrappers give it
+// fixed-arity entry points to the few libmicrohttpd calls that are variadic.
+
+#include <stdint.h>
+#include <stdarg.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <signal.h>
+#include <pthread.h>
+#include <microhttpd.h>
+
+// Why: MHD_get_daemon_info is variadic; we only ask for the bound port.
+static inline uint16_t petspot_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+// Why: MHD_get_connection_info is variadic; we only ask for the peer address.
+static inline const struct sockaddr *petspot_mhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
+// Why: the sigset macros/functions are easier to reach from one C helper;
+// blocks SIGTERM and SIGINT in the calling thread (threads started later inherit it).
+static inline int petspot_block_termination_signals(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    return pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+// Why: sigwait needs a sigset_t built from macros; waits for SIGTERM or SIGINT and returns it.
+static inline int petspot_wait_termination_signal(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    int sig = 0;
+    if (sigwait(&set, &sig) != 0) return -1;
+    return sig;
+}
+
+#endif

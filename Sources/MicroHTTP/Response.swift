@@ -1,0 +1,40 @@
+import Foundation
+
+/// An HTTP response as handlers produce it: status, headers and a body of bytes.
+public struct Response: Sendable {
+    /// The status code, e.g. 200.
+    public var status: Int
+    /// Response headers. `Content-Length` is set by the server.
+    public var headers: HTTPHeaders
+    /// The body. For `HEAD` the server sends the headers (with this body's length) but no body.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A response with a UTF-8 text body and the given content type.
+    public static func text(
+        _ text: String,
+        status: Int = 200,
+        contentType: String = "text/plain; charset=utf-8"
+    ) -> Response {
+        Response(status: status, headers: ["Content-Type": contentType], body: Array(text.utf8))
+    }
+
+    /// A `text/html` response.
+    public static func html(_ html: String, status: Int = 200) -> Response {
+        .text(html, status: status, contentType: "text/html; charset=utf-8")
+    }
+
+    /// An `application/json` response from bytes already encoded.
+    public static func json(_ body: [UInt8], status: Int = 200) -> Response {
+        Response(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: body)
+    }
+}
+
+/// The function a server calls for every request it accepts.
+public typealias Handler = @Sendable (Request) async -> Response

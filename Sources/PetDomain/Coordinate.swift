@@ -1,0 +1,31 @@
+import Foundation
+
+/// A point on Earth in decimal degrees, latitude in [-90, 90] and longitude in [-180, 180].
+public struct Coordinate: Sendable, Hashable, Codable {
+    /// Degrees north (negative: south).
+    public var latitude: Double
+    /// Degrees east (negative: west).
+    public var longitude: Double
+
+    /// Creates a coordinate; returns nil when either value is out of range or not finite.
+    public init?(latitude: Double, longitude: Double) {
+        guard latitude.isFinite, longitude.isFinite,
+              (-90.0...90.0).contains(latitude), (-180.0...180.0).contains(longitude)
+        else { return nil }
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// Mean Earth radius used by the Haversine formula (IUGG), in kilometres.
+    public static let earthRadiusKm = 6371.0088
+
+    /// Great-circle distance to `other` in kilometres (Haversine; product-spec §3, seed 004).
+    public func distanceKm(to other: Coordinate) -> Double {
+        let toRadians = Double.pi / 180
+        let dLat = (other.latitude - latitude) * toRadians
+        let dLng = (other.longitude - longitude) * toRadians
+        let a = sin(dLat / 2) * sin(dLat / 2)
+            + cos(latitude * toRadians) * cos(other.latitude * toRadians) * sin(dLng / 2) * sin(dLng / 2)
+        return 2 * Coordinate.earthRadiusKm * asin(min(1, sqrt(a)))
+    }
+}

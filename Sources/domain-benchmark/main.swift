@@ -1,0 +1,1 @@
+print("domain-benchmark: not written yet")

@@ -1,0 +1,1 @@
+print("petspot-web: not written yet")
