@@ -9,7 +9,7 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "petspot-web",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "petspot-web", targets: ["petspot-web"]),
     ],
@@ -85,6 +85,13 @@ let package = Package(
             dependencies: ["PetDomain"],
             swiftSettings: strictSettings
         ),
+        // Test support: a controllable fake backend with fault modes, shared by the integration tests.
+        .target(
+            name: "UpstreamStub",
+            dependencies: ["MicroHTTP", "PetDomain"],
+            path: "Tests/UpstreamStub",
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"], swiftSettings: strictSettings),
         .testTarget(
             name: "PetDomainTests",
@@ -94,12 +101,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PetAPIClientTests",
-            dependencies: ["PetAPIClient", "PetDomain", "MicroHTTP"],
+            dependencies: ["PetAPIClient", "PetDomain", "MicroHTTP", "UpstreamStub"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WebAppTests",
-            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream"],
+            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "UpstreamStub"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
