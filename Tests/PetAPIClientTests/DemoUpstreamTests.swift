@@ -1,0 +1,160 @@
+import DemoUpstream
+import Foundation
+import MicroHTTP
+import PetDomain
+import Testing
+
+/// Specifications of the embedded demo upstream (product-spec §1, §5), called directly, no sockets.
+/// Expectations are derived from the responses and PetDomain's Haversine, not from the data set.
+@Suite struct DemoUpstreamTests {
+    let backend = DemoBackend()
+
+    private func get(_ path: String, query: [(String, String)] = [], headers: HTTPHeaders = [:]) async -> Response {
+        let items = QueryItems(query.map { (name: $0.0, value: $0.1) })
+        return await backend.handle(Request(method: "GET", path: path, query: items, headers: headers))
+    }
+
+    private func object(_ response: Response) throws -> [String: Any] {
+        let value = try JSONSerialization.jsonObject(with: Data(response.body))
+        return try #require(value as? [String: Any])
+    }
+
+    private func items(_ response: Response) throws -> [[String: Any]] {
+        try #require(try object(response)["data"] as? [[String: Any]])
+    }
+
+    @Test func list_leaves_out_items_without_photo_and_writes_all_keys() async throws {
+        let list = try items(await get("/api/v1/announcements"))
+        #expect(list.count >= 15)
+        #expect(list.allSatisfy { $0["photoUrl"] is String })
+
+        // The backend writes every key, nulls included (product-spec §1).
+        let keys: Set<String> = [
+            "id", "petName", "species", "breed", "sex", "age", "description", "microchipNumber",
+            "locationLatitude", "locationLongitude", "lastSeenDate", "email", "phone", "photoUrl",
+            "status", "reward", "createdAt", "updatedAt",
+        ]
+        #expect(list.allSatisfy { Set($0.keys) == keys })
+    }
+
+    @Test func range_filter_around_krakow_returns_only_nearby_items() async throws {
+        // Arrange: the Kraków Rynek.
+        let rynek = try #require(Coordinate(latitude: 50.0614, longitude: 19.9372))
+
+        // Act
+        let all = try items(await get("/api/v1/announcements"))
+        let near = try items(await get("/api/v1/announcements", query: [("lat", "50.0614"), ("lng", "19.9372"), ("range", "5")]))
+
+        // Assert: exactly the items of the full list strictly closer than 5 km.
+        func distance(_ item: [String: Any]) -> Double? {
+            guard let lat = item["locationLatitude"] as? Double, let lng = item["locationLongitude"] as? Double,
+                  let place = Coordinate(latitude: lat, longitude: lng) else { return nil }
+            return rynek.distanceKm(to: place)
+        }
+        let expected = all.filter { (distance($0) ?? .infinity) < 5 }.compactMap { $0["id"] as? String }
+        #expect(!near.isEmpty)
+        #expect(near.compactMap { $0["id"] as? String } == expected)
+        #expect(near.count < all.count)
+    }
+
+    @Test func location_without_range_defaults_to_five_km() async throws {
+        let warsaw = [("lat", "52.2297"), ("lng", "21.0122")]
+
+        let explicit = try items(await get("/api/v1/announcements", query: warsaw + [("range", "5")]))
+        let implicit = try items(await get("/api/v1/announcements", query: warsaw))
+        let wide = try items(await get("/api/v1/announcements", query: warsaw + [("range", "500")]))
+
+        #expect(implicit.compactMap { $0["id"] as? String } == explicit.compactMap { $0["id"] as? String })
+        #expect(implicit.count < wide.count)
+    }
+
+    @Test(arguments: [
+        ([("lat", "abc"), ("lng", "21")], "lat"),
+        ([("lat", "91"), ("lng", "21")], "lat"),
+        ([("lat", "52")], "lng"),
+        ([("lng", "21")], "lat"),
+        ([("lat", "52"), ("lng", "181")], "lng"),
+        ([("lat", "52"), ("lng", "21"), ("range", "0")], "range"),
+        ([("lat", "52"), ("lng", "21"), ("range", "2.5")], "range"),
+        ([("lat", "52"), ("lng", "21"), ("range", "-3")], "range"),
+    ])
+    func bad_location_parameters_get_400_naming_the_field(query: [(String, String)], field: String) async throws {
+        let response = await get("/api/v1/announcements", query: query)
+
+        #expect(response.status == 400)
+        let error = try #require(try object(response)["error"] as? [String: Any])
+        #expect(error["code"] as? String == "INVALID_PARAMETER")
+        #expect(error["field"] as? String == field)
+        #expect((error["message"] as? String)?.isEmpty == false)
+        #expect(error["requestId"] as? String == response.headers["request-id"])
+    }
+
+    @Test func unknown_announcement_is_a_json_404() async throws {
+        let response = await get("/api/v1/announcements/00000000-0000-0000-0000-000000000000")
+
+        #expect(response.status == 404)
+        #expect(response.headers["Content-Type"]?.hasPrefix("application/json") == true)
+        let error = try #require(try object(response)["error"] as? [String: Any])
+        #expect(error["code"] as? String == "NOT_FOUND")
+        #expect(error["message"] as? String == "Announcement not found")
+    }
+
+    @Test func details_returns_the_bare_object_of_a_listed_id() async throws {
+        let first = try #require(try items(await get("/api/v1/announcements")).first)
+        let id = try #require(first["id"] as? String)
+
+        let response = await get("/api/v1/announcements/\(id)")
+
+        #expect(response.status == 200)
+        #expect(try object(response)["id"] as? String == id)
+    }
+
+    @Test func relative_photo_is_served_as_svg_and_missing_image_is_json_404() async throws {
+        let list = try items(await get("/api/v1/announcements"))
+        let photo = try #require(list.compactMap { $0["photoUrl"] as? String }.first { $0.hasSuffix(".svg") })
+
+        let image = await get(photo)
+        let missing = await get("/images/no-such-file.jpg")
+
+        #expect(image.status == 200)
+        #expect(image.headers["Content-Type"] == "image/svg+xml")
+        #expect(String(decoding: image.body, as: UTF8.self).contains("<svg"))
+        #expect(missing.status == 404)
+        #expect(missing.headers["Content-Type"]?.hasPrefix("application/json") == true)
+    }
+
+    @Test func matching_if_none_match_gets_304_with_empty_body() async throws {
+        let first = await get("/api/v1/announcements")
+        let etag = try #require(first.headers["ETag"])
+        #expect(etag.hasPrefix("W/\""))
+
+        let second = await get("/api/v1/announcements", headers: ["If-None-Match": etag])
+        let stale = await get("/api/v1/announcements", headers: ["If-None-Match": "W/\"0-0\""])
+
+        #expect(second.status == 304)
+        #expect(second.body.isEmpty)
+        #expect(stale.status == 200)
+        #expect(stale.headers["ETag"] == etag)
+    }
+
+    @Test func every_response_has_a_ten_character_request_id_and_cors() async throws {
+        for path in ["/api/health", "/api/v1/announcements", "/nowhere", "/images/x.png"] {
+            let response = await get(path)
+            let id = try #require(response.headers["request-id"])
+            #expect(id.count == 10)
+            #expect(id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
+            #expect(response.headers["Access-Control-Allow-Origin"] == "*")
+            #expect(response.headers["Cache-Control"] == nil)
+        }
+    }
+
+    @Test func whole_number_coordinates_are_written_without_fraction() async throws {
+        let response = await get("/api/v1/announcements")
+        let text = String(decoding: response.body, as: UTF8.self)
+        let pattern = try NSRegularExpression(pattern: #""location(Latitude|Longitude)":-?[0-9]+\.0[,}]"#)
+
+        let matches = pattern.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
+
+        #expect(matches == 0)
+    }
+}
