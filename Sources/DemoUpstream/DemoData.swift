@@ -17,8 +17,9 @@ enum DemoData {
         hiding somewhere quiet — under cars, in basements, bike sheds or bushes. Please check your \
         garages and cellars, she may have been locked in by accident. She does not usually come \
         to strangers, but she may respond to the sound of a treat bag being shaken or to her name \
-        said softly. She is seven years old and very gentle with people she knows. Please do not chase her; if you see her, call us and try to keep an eye on \
-        where she goes. She is microchipped and registered, and she is sterilised. She needs a \
+        said softly. She is seven years old and very gentle with people she knows. Please do \
+        not chase her; if you see her, call us and try to keep an eye on where she goes. \
+        She is microchipped and registered, and she is sterilised. She needs a \
         special renal diet, so it is important that we find her quickly. She wore a pink \
         breakaway collar with a small bell, but it may have come off. We have put up posters \
         around Plac Wilsona, Park Żeromskiego and along ul. Mickiewicza, and we are checking the \

@@ -34,17 +34,21 @@ enum PlaceholderImages {
         <ellipse cx="268" cy="150" rx="30" ry="62" fill="#6B4226" transform="rotate(-18 268 150)"/>
         <circle cx="200" cy="150" r="78" fill="#A0673A"/>
         <ellipse cx="200" cy="190" rx="44" ry="34" fill="#F1D9BF"/>
-        <circle cx="172" cy="135" r="9" fill="#2B2118"/><circle cx="228" cy="135" r="9" fill="#2B2118"/>
+        <circle cx="172" cy="135" r="9" fill="#2B2118"/>
+        <circle cx="228" cy="135" r="9" fill="#2B2118"/>
         <ellipse cx="200" cy="172" rx="15" ry="11" fill="#2B2118"/>
         <path d="M188 196 q12 10 24 0" stroke="#2B2118" stroke-width="4" fill="none" stroke-linecap="round"/>
         <path d="M194 200 h12 v14 a6 6 0 0 1 -12 0 z" fill="#E76F6F"/>
         """)
 
     private static let cat = frame(title: "Illustration of a cat", background: "#8ECAE6", """
-        <path d="M132 120 L142 48 L190 92 Z" fill="#7A7F87"/><path d="M268 120 L258 48 L210 92 Z" fill="#7A7F87"/>
-        <path d="M144 108 L149 68 L176 94 Z" fill="#F4B6C2"/><path d="M256 108 L251 68 L224 94 Z" fill="#F4B6C2"/>
+        <path d="M132 120 L142 48 L190 92 Z" fill="#7A7F87"/>
+        <path d="M268 120 L258 48 L210 92 Z" fill="#7A7F87"/>
+        <path d="M144 108 L149 68 L176 94 Z" fill="#F4B6C2"/>
+        <path d="M256 108 L251 68 L224 94 Z" fill="#F4B6C2"/>
         <circle cx="200" cy="160" r="80" fill="#9AA0A8"/>
-        <ellipse cx="172" cy="148" rx="10" ry="14" fill="#3A5A40"/><ellipse cx="228" cy="148" rx="10" ry="14" fill="#3A5A40"/>
+        <ellipse cx="172" cy="148" rx="10" ry="14" fill="#3A5A40"/>
+        <ellipse cx="228" cy="148" rx="10" ry="14" fill="#3A5A40"/>
         <path d="M192 178 h16 l-8 10 z" fill="#E5989B"/>
         <path d="M200 188 q-10 12 -20 4 M200 188 q10 12 20 4" stroke="#3D3D3D" stroke-width="3" fill="none"/>
         <path d="M150 180 h-46 M150 190 l-42 10 M250 180 h46 M250 190 l42 10" stroke="#3D3D3D" stroke-width="3"/>
@@ -60,13 +64,16 @@ enum PlaceholderImages {
         """)
 
     private static let rabbit = frame(title: "Illustration of a rabbit", background: "#CDB4DB", """
-        <ellipse cx="168" cy="78" rx="22" ry="62" fill="#FFFFFF"/><ellipse cx="232" cy="78" rx="22" ry="62" fill="#FFFFFF"/>
-        <ellipse cx="168" cy="82" rx="10" ry="46" fill="#F7C5CC"/><ellipse cx="232" cy="82" rx="10" ry="46" fill="#F7C5CC"/>
+        <ellipse cx="168" cy="78" rx="22" ry="62" fill="#FFFFFF"/>
+        <ellipse cx="232" cy="78" rx="22" ry="62" fill="#FFFFFF"/>
+        <ellipse cx="168" cy="82" rx="10" ry="46" fill="#F7C5CC"/>
+        <ellipse cx="232" cy="82" rx="10" ry="46" fill="#F7C5CC"/>
         <circle cx="200" cy="180" r="74" fill="#FFFFFF"/>
         <circle cx="174" cy="166" r="9" fill="#2B2118"/><circle cx="226" cy="166" r="9" fill="#2B2118"/>
         <ellipse cx="200" cy="192" rx="10" ry="7" fill="#F28DA0"/>
         <rect x="192" y="204" width="16" height="14" rx="3" fill="#FFFFFF" stroke="#BBBBBB" stroke-width="2"/>
-        <circle cx="160" cy="200" r="12" fill="#F7C5CC" fill-opacity="0.7"/><circle cx="240" cy="200" r="12" fill="#F7C5CC" fill-opacity="0.7"/>
+        <circle cx="160" cy="200" r="12" fill="#F7C5CC" fill-opacity="0.7"/>
+        <circle cx="240" cy="200" r="12" fill="#F7C5CC" fill-opacity="0.7"/>
         """)
 
     private static let other = frame(title: "Illustration of a paw print", background: "#FFD166", """

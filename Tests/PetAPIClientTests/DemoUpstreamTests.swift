@@ -43,7 +43,8 @@ import Testing
 
         // Act
         let all = try items(await get("/api/v1/announcements"))
-        let near = try items(await get("/api/v1/announcements", query: [("lat", "50.0614"), ("lng", "19.9372"), ("range", "5")]))
+        let query = [("lat", "50.0614"), ("lng", "19.9372"), ("range", "5")]
+        let near = try items(await get("/api/v1/announcements", query: query))
 
         // Assert: exactly the items of the full list strictly closer than 5 km.
         func distance(_ item: [String: Any]) -> Double? {

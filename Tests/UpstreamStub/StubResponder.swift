@@ -43,24 +43,25 @@ struct StubResponder: Sendable {
         let path = request.path.count > 1 && request.path.hasSuffix("/")
             ? String(request.path.dropLast()) : request.path
         let prefix = "/api/v1/announcements/"
+        let notFound = StubHTTP.error(status: 404, code: "NOT_FOUND", message: "Resource not found", requestID: requestID)
         let response: Response
         if path == "/api/v1/announcements" {
             response = .json(Array(snapshot.list.utf8))
         } else if path.hasPrefix(prefix) {
             let id = String(path.dropFirst(prefix.count))
             guard let details = snapshot.details[id] else {
-                return StubHTTP.error(status: 404, code: "NOT_FOUND", message: "Announcement not found", requestID: requestID)
+                return StubHTTP.error(
+                    status: 404, code: "NOT_FOUND", message: "Announcement not found", requestID: requestID
+                )
             }
             response = .json(Array(details.utf8))
         } else if path.hasPrefix("/images/") {
-            guard let image = snapshot.images[path] else {
-                return StubHTTP.error(status: 404, code: "NOT_FOUND", message: "Resource not found", requestID: requestID)
-            }
-            response = Response(status: 200, headers: ["Content-Type": image.contentType], body: image.bytes)
+            guard let image = snapshot.images[path] else { return notFound }
+            response = Response(headers: ["Content-Type": image.contentType], body: image.bytes)
         } else if path == "/api/health" {
             response = .json(Array(#"{"status":"ok","timestamp":"2025-12-01T14:24:13.000Z"}"#.utf8))
         } else {
-            return StubHTTP.error(status: 404, code: "NOT_FOUND", message: "Resource not found", requestID: requestID)
+            return notFound
         }
         guard snapshot.etagsEnabled else { return response }
         return StubHTTP.withETag(response, for: request)
