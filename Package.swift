@@ -92,7 +92,9 @@ let package = Package(
             path: "Tests/UpstreamStub",
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "MicroHTTPTests",
+            dependencies: ["MicroHTTP", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
         .testTarget(
             name: "PetDomainTests",
             dependencies: ["PetDomain"],

@@ -41,5 +41,6 @@ public struct Response: Sendable {
     }
 }
 
-/// The function a server calls for every request it accepts.
-public typealias Handler = @Sendable (Request) async -> Response
+/// The function a server calls for every GET or HEAD request it accepts. A thrown error becomes
+/// the configuration's 500 response; the error itself goes to the log, never to the client.
+public typealias Handler = @Sendable (Request) async throws -> Response
