@@ -44,12 +44,12 @@ enum BackendConventions {
 
     /// A JSON response with the backend's headers; a 2xx whose ETag the client already has
     /// becomes a 304 with an empty body (Express only revalidates successful answers).
-    static func json(_ text: String, status: Int = 200, requestID: String, for request: Request) -> Response {
+    static func json(_ text: String, status: Int = 200, requestID: String, for request: Request?) -> Response {
         let body = Array(text.utf8)
         let etag = weakETag(for: body)
         var response = Response.json(body, status: status)
         response.headers["ETag"] = etag
-        if (200..<300).contains(status), isFresh(request, etag: etag) {
+        if (200..<300).contains(status), let request, isFresh(request, etag: etag) {
             response = Response(status: 304, headers: ["ETag": etag])
         }
         return decorate(response, requestID: requestID)
@@ -62,7 +62,7 @@ enum BackendConventions {
         message: String,
         field: String? = nil,
         requestID: String,
-        for request: Request
+        for request: Request?
     ) -> Response {
         var pairs: [(String, JSONText.Value)] = [
             ("requestId", .string(requestID)),
@@ -72,6 +72,17 @@ enum BackendConventions {
         if let field { pairs.append(("field", .string(field))) }
         let body = JSONText.object([("error", .raw(JSONText.object(pairs)))])
         return json(body, status: status, requestID: requestID, for: request)
+    }
+
+    /// The answers the HTTP server gives on its own (405 for other methods, 400 for undecodable
+    /// URLs, 503 while stopping), in the backend's error shape so clients see one format.
+    static func serverError(status: Int, message: String) -> Response {
+        let code = switch status {
+        case 400: "INVALID_PARAMETER"
+        case 404, 405: "NOT_FOUND"
+        default: "INTERNAL_SERVER_ERROR"
+        }
+        return error(status: status, code: code, message: message, requestID: newRequestID(), for: nil)
     }
 
     /// Adds the headers every backend response carries.

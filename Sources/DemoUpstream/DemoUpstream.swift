@@ -9,7 +9,10 @@ public enum DemoUpstream {
     public static func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger) throws -> HTTPServer {
         let backend = DemoBackend()
         // Two threads: the work per request is tiny, and the machine it demos on may be small.
-        let configuration = ServerConfiguration(host: host, port: port, threadCount: 2)
+        let configuration = ServerConfiguration(
+            host: host, port: port, threadCount: 2,
+            errorResponse: BackendConventions.serverError
+        )
         let server = HTTPServer(configuration: configuration, logger: logger) { request in
             await backend.handle(request)
         }
