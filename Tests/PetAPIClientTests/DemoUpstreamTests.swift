@@ -1,8 +1,13 @@
 import DemoUpstream
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
 import MicroHTTP
 import PetDomain
 import Testing
+import UpstreamStub
 
 /// Specifications of the embedded demo upstream (product-spec §1, §5), called directly, no sockets.
 /// Expectations are derived from the responses and PetDomain's Haversine, not from the data set.
@@ -157,5 +162,110 @@ import Testing
         let matches = pattern.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
 
         #expect(matches == 0)
+    }
+}
+
+/// Real-socket checks of both fakes: they are only useful if they behave over HTTP as they do in
+/// memory. Each test starts its servers on port 0 and always stops them.
+@Suite struct UpstreamFakesOverHTTPTests {
+    private func fetch(_ url: String, headers: [String: String] = [:]) async throws -> (Int, HTTPURLResponse, Data) {
+        var request = URLRequest(url: try #require(URL(string: url)))
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        return (http.statusCode, http, data)
+    }
+
+    /// Runs `body` against a fresh stub and stops it whatever happens.
+    private func withStub(_ body: (StubUpstream) async throws -> Void) async throws {
+        let stub = try StubUpstream.start()
+        do {
+            try await body(stub)
+        } catch {
+            await stub.stop()
+            throw error
+        }
+        await stub.stop()
+    }
+
+    @Test func demo_upstream_serves_the_list_on_a_free_port() async throws {
+        let server = try DemoUpstream.start(logger: Logger(label: "demo-test"))
+        let port = server.port
+        let fetched: (Int, HTTPURLResponse, Data)
+        do {
+            fetched = try await fetch("http://127.0.0.1:\(port)/api/v1/announcements")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+
+        let (status, response, body) = fetched
+        #expect(port > 0)
+        #expect(status == 200)
+        #expect(response.value(forHTTPHeaderField: "request-id")?.count == 10)
+        let list = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        #expect((list["data"] as? [Any])?.isEmpty == false)
+    }
+
+    @Test func stub_serves_programmed_content_counts_and_records_requests() async throws {
+        try await withStub { stub in
+            stub.setList(#"{"data":[{"id":"x"}]}"#)
+
+            let listURL = stub.baseURL + "/api/v1/announcements?lat=50"
+            let (status, _, body) = try await fetch(listURL, headers: ["X-Request-ID": "abc"])
+            let forwardedID = stub.lastRequestHeaders?["x-request-id"]
+            let forwardedLat = stub.lastRequestQuery?["lat"]
+            let (missing, _, _) = try await fetch(stub.baseURL + "/api/v1/announcements/nope")
+
+            #expect(status == 200)
+            #expect(String(decoding: body, as: UTF8.self) == #"{"data":[{"id":"x"}]}"#)
+            #expect(forwardedID == "abc")
+            #expect(forwardedLat == "50")
+            #expect(missing == 404)
+            #expect(stub.requestCount() == 2)
+            #expect(stub.requestCount(path: "/api/v1/announcements") == 1)
+            stub.resetCounts()
+            #expect(stub.requestCount() == 0)
+        }
+    }
+
+    @Test func stub_fault_modes_switch_at_runtime() async throws {
+        try await withStub { stub in
+            let url = stub.baseURL + "/api/v1/announcements"
+
+            stub.setFault(.status(500))
+            let (failed, _, _) = try await fetch(url)
+            stub.setFault(.nullData)
+            let (_, _, nullBody) = try await fetch(url)
+            stub.setFault(.hugeBody(50_000))
+            let (_, _, huge) = try await fetch(url)
+            stub.setFault(.wrongContentType)
+            let (_, html, _) = try await fetch(url)
+            stub.setFault(.none)
+            let (recovered, _, _) = try await fetch(url)
+
+            #expect(failed == 500)
+            #expect(String(decoding: nullBody, as: UTF8.self) == #"{"data":null}"#)
+            #expect(huge.count == 50_000)
+            #expect((try JSONSerialization.jsonObject(with: huge) as? [String: Any])?["data"] is [Any])
+            #expect(html.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("text/html") == true)
+            #expect(recovered == 200)
+        }
+    }
+
+    @Test func stub_answers_304_to_a_matching_etag_unless_disabled() async throws {
+        try await withStub { stub in
+            let url = stub.baseURL + "/api/v1/announcements"
+            let (_, first, _) = try await fetch(url)
+            let etag = try #require(first.value(forHTTPHeaderField: "ETag"))
+
+            let (revalidated, _, _) = try await fetch(url, headers: ["If-None-Match": etag])
+            stub.setETagsEnabled(false)
+            let (disabled, _, _) = try await fetch(url, headers: ["If-None-Match": etag])
+
+            #expect(revalidated == 304)
+            #expect(disabled == 200)
+        }
     }
 }
