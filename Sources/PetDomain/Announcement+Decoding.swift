@@ -127,6 +127,7 @@ extension Announcement {
 
 /// Field access on one upstream object, with the tolerance of product-spec §1.
 private struct ItemReader {
+    /// The upstream item (an object).
     let object: JSONValue
 
     /// The value under `key` unless absent, `null` or blank.

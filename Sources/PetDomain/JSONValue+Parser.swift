@@ -21,10 +21,12 @@ struct JSONParser {
     private var index = 0
     private var depth = 0
 
+    /// A parser over the whole body.
     init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 
+    /// One value with nothing but white space around it, or nil.
     mutating func parseDocument() -> JSONValue? {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         skipWhitespace()
