@@ -82,9 +82,20 @@ for _ in 0..<runs {
     cpuTimes.append(threadCPUMilliseconds() - cpuStart)
     wallTimes.append(Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1_000_000)
 }
+// Our JSON API output of the same list (product-spec §4), for comparison.
+var encodeTimes: [Double] = []
+let decodedItems = (try? AnnouncementDecoder.decodeList(body).items) ?? []
+var encodedBytes = 0
+for _ in 0..<runs {
+    let start = threadCPUMilliseconds()
+    encodedBytes = AnnouncementJSON.encodeList(decodedItems, origin: nil).count
+    encodeTimes.append(threadCPUMilliseconds() - start)
+}
+
 let wall = median(wallTimes)
 let cpu = median(cpuTimes)
 print("body: \(body.count) bytes, \(itemCount) items, \(kept) valid after decode+validate+sort (newest first)")
 print(String(format: "wall: median %.2f ms (min %.2f, max %.2f) over %d runs -> %.0f items/s",
              wall, wallTimes.min() ?? 0, wallTimes.max() ?? 0, runs, Double(itemCount) / (wall / 1000)))
 print(String(format: "cpu:  median %.2f ms -> %.0f items/s", cpu, Double(itemCount) / (cpu / 1000)))
+print(String(format: "encode (AnnouncementJSON.encodeList, %d bytes): cpu median %.2f ms", encodedBytes, median(encodeTimes)))
