@@ -70,9 +70,8 @@ extension Announcement {
         }
         rows.append(DetailRow(label: "Microchip", value: microchipNumber.map(Format.microchip) ?? Format.missingValue, href: nil))
         rows.append(DetailRow(label: "Reward", value: reward.map(Format.rewardBadge) ?? Format.missingValue, href: nil))
+        // Phone and email are shown (as links) in the template's contact section, not twice here.
         rows.append(DetailRow(label: "Contact", value: Format.optional(contactName), href: nil))
-        rows.append(DetailRow(label: "Phone", value: Format.optional(phone), href: phoneLinkTarget))
-        rows.append(DetailRow(label: "Email", value: Format.optional(email), href: email.map { "mailto:" + $0 }))
         return rows
     }
 }
