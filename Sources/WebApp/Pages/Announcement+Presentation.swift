@@ -60,8 +60,12 @@ extension Announcement {
             DetailRow(label: "Sex", value: Format.sex(sex), href: nil),
             DetailRow(label: "Age", value: Format.age(age), href: nil),
             DetailRow(label: "Last seen", value: Format.date(lastSeenDate), href: nil),
-            DetailRow(label: "Place", value: Format.place(place), href: nil),
         ]
+        let placeText = Format.place(place)
+        // Without an address the place text is the coordinates: show them once, in their own row.
+        if place.coordinate.map(Format.coordinate) != placeText {
+            rows.append(DetailRow(label: "Place", value: placeText, href: nil))
+        }
         if let coordinate = place.coordinate {
             rows.append(DetailRow(label: "Coordinates", value: Format.coordinate(coordinate), href: mapURL))
         }
