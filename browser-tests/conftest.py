@@ -138,7 +138,7 @@ def many_server():
 @pytest.fixture(scope="session")
 def down_server():
     """A server whose upstream refuses connections (→ 502 pages)."""
-    s = Server("--upstream", f"http://127.0.0.1:{free_port()}", "--upstream-timeout", "2")
+    s = Server("--upstream", f"http://127.0.0.1:{free_port()}")
     yield s
     s.stop()
 

@@ -52,11 +52,27 @@ FOCUSABLE = """() => [...document.querySelectorAll(
 FOCUS_STATE = """() => {
   const e = document.activeElement;
   if (!e || e === document.body) return null;
-  const s = getComputedStyle(e);
-  const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
-  const shadow = s.boxShadow && s.boxShadow !== 'none';
-  return {probe: e.dataset.tabIndexProbe ?? null, tag: e.tagName, text: (e.textContent || e.name || '').trim().slice(0, 40),
-          visible: outline || shadow, outline: s.outlineStyle + ' ' + s.outlineWidth, shadow: s.boxShadow};
+  // The focused element and a few ancestors (the stretched card link draws its ring on the card via
+  // :focus-within): focus is visible when an outline or box-shadow there appears only with focus.
+  const chain = [];
+  for (let a = e, depth = 0; a && depth < 5; a = a.parentElement, depth++) chain.push(a);
+  const look = () => chain.map(a => { const s = getComputedStyle(a);
+    return {outline: s.outlineStyle === 'none' || parseFloat(s.outlineWidth) === 0 ? 'none'
+                     : `${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor}`,
+            shadow: s.boxShadow}; });
+  const focused = look();
+  e.blur();
+  const blurred = look();
+  e.focus();
+  let via = null;
+  chain.forEach((a, i) => {
+    if (via === null && (focused[i].outline !== blurred[i].outline || focused[i].shadow !== blurred[i].shadow)
+        && (focused[i].outline !== 'none' || focused[i].shadow !== 'none')) {
+      via = a.tagName + (a.className ? '.' + a.className : '');
+    }
+  });
+  return {probe: e.dataset.tabIndexProbe ?? null, tag: e.tagName, via,
+          text: (e.textContent || e.name || '').trim().slice(0, 40), visible: via !== null};
 }"""
 
 

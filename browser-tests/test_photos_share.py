@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from conftest import ALREADY_ASKED, MAX_ID, NO_PHOTO_ID, ZIGGY_ID
 
@@ -45,8 +46,7 @@ def test_share_button_copies_the_canonical_link(server, make_page):
     assert canonical and canonical.endswith(f"/pets/{MAX_ID}")
     page.locator('[data-testid="share-button"]').click()
     status = page.locator("[data-share-status]")
-    page.wait_for_function("document.querySelector('[data-share-status]').textContent === 'Link copied'")
-    assert status.inner_text().strip() == "Link copied"
+    expect(status).to_have_text("Link copied")
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == canonical
     assert page.locator("[data-share-field]").input_value() == canonical
