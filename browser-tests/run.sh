@@ -2,6 +2,7 @@
 # Browser and standards checks (issue 6): real Chromium, Nu Html Checker, axe-core.
 #
 #   PETSPOT_BIN=.build/debug/petspot-web browser-tests/run.sh [pytest args…]
+#   PETSPOT_BIN=… browser-tests/run.sh screenshots      (writes docs/screenshots/*.png)
 #
 # Builds nothing: $PETSPOT_BIN (default .build/debug/petspot-web, relative to the repository root)
 # must exist. Installs Debian's chromium + chromium-driver when missing, creates the venv
@@ -42,6 +43,12 @@ if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; 
     && "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/requirements.txt" \
     && echo "$want" > "$stamp" \
     || { echo "run.sh: could not create the venv $venv" >&2; echo "browser: 0 passed, 1 failed"; exit 1; }
+fi
+
+if [ "${1:-}" = "screenshots" ]; then
+  shift
+  export PETSPOT_CHROMIUM="${PETSPOT_CHROMIUM:-$(command -v chromium)}"
+  exec "$venv/bin/python" "$here/screenshots.py" "$@"
 fi
 
 work="$(mktemp -d)"
