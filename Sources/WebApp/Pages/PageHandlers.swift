@@ -21,7 +21,7 @@ struct PageHandlers: Sendable {
         do {
             location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.landingRangeKm)
         } catch {
-            return site.badQuery(error, path: Route.landing.path)
+            return site.badQuery(error, path: Route.landing.path, query: request.query)
         }
         let fetched: Fetched<ListOutcome>
         do {
@@ -59,7 +59,7 @@ struct PageHandlers: Sendable {
             location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.listRangeKm)
             filters = try ListFilters.parse(request.query, located: location.origin != nil)
         } catch {
-            return site.badQuery(error, path: Route.list.path)
+            return site.badQuery(error, path: Route.list.path, query: request.query)
         }
         let fetched: Fetched<ListOutcome>
         do {
@@ -110,7 +110,7 @@ struct PageHandlers: Sendable {
         do {
             location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
-            return site.badQuery(error, path: Route.details(id: id).path)
+            return site.badQuery(error, path: Route.details(id: id).path, query: request.query)
         }
         let fetched: Fetched<Announcement>
         do {
