@@ -21,7 +21,7 @@ struct PageHandlers: Sendable {
         do {
             location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.landingRangeKm)
         } catch {
-            return site.badQuery(error, path: Route.landing.path)
+            return site.badQuery(error, path: Route.landing.path, query: request.query)
         }
         let fetched: Fetched<ListOutcome>
         do {
@@ -59,7 +59,7 @@ struct PageHandlers: Sendable {
             location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.listRangeKm)
             filters = try ListFilters.parse(request.query, located: location.origin != nil)
         } catch {
-            return site.badQuery(error, path: Route.list.path)
+            return site.badQuery(error, path: Route.list.path, query: request.query)
         }
         let fetched: Fetched<ListOutcome>
         do {
@@ -110,7 +110,7 @@ struct PageHandlers: Sendable {
         do {
             location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
-            return site.badQuery(error, path: Route.details(id: id).path)
+            return site.badQuery(error, path: Route.details(id: id).path, query: request.query)
         }
         let fetched: Fetched<Announcement>
         do {
@@ -119,7 +119,7 @@ struct PageHandlers: Sendable {
             return site.errorPage(status: 404, message: "This pet could not be found.", location: location)
         } catch {
             return site.errorPage(status: error.visitorStatus, message: "Unable to load pet details. Please try again later.",
-                                  retryURL: request.rawPath, location: location)
+                                  retryURL: Self.sameURL(request), location: location)
         }
         let pet = fetched.value
         let canonicalPath = Route.details(id: pet.id).path
@@ -185,10 +185,15 @@ struct PageHandlers: Sendable {
         }
     }
 
+    /// The request's own path and query, for "Try again" links.
+    static func sameURL(_ request: Request) -> String {
+        request.rawPath + (request.query.isEmpty ? "" : "?" + request.query.items.map { "\(QueryString.encode($0.name))=\(QueryString.encode($0.value))" }.joined(separator: "&"))
+    }
+
     private func listFailure(_ failure: UpstreamFailure, request: Request, location: VisitorLocation) -> Response {
         site.errorPage(status: failure.visitorStatus == 404 ? 502 : failure.visitorStatus,
                        message: "Unable to load data. Please try again later.",
-                       retryURL: request.rawPath + (request.query.isEmpty ? "" : "?" + request.query.items.map { "\(QueryString.encode($0.name))=\(QueryString.encode($0.value))" }.joined(separator: "&")),
+                       retryURL: Self.sameURL(request),
                        location: location)
     }
 }

@@ -82,9 +82,13 @@ struct SiteContext: Sendable {
         return response
     }
 
-    /// The 400 page for a bad query parameter, linking to the same page without location.
-    func badQuery(_ problem: QueryProblem, path: String) -> Response {
-        errorPage(status: 400, message: "The parameter ‘\(problem.parameter)’ is not valid: \(problem.message)", retryURL: path)
+    /// The 400 page for a bad query parameter, linking to the same page (its other parameters kept)
+    /// without location and without the bad parameter.
+    func badQuery(_ problem: QueryProblem, path: String, query: QueryItems) -> Response {
+        let dropped: Set<String> = ["lat", "lng", "range", "location", problem.parameter]
+        let kept = query.items.filter { !dropped.contains($0.name) }.map { ($0.name, Optional($0.value)) }
+        return errorPage(status: 400, message: "The parameter ‘\(problem.parameter)’ is not valid: \(problem.message)",
+                         retryURL: QueryString.url(path, kept))
     }
 
     /// The public URL of a photo: our `/images/` proxy for upstream paths, the URL itself otherwise.
