@@ -17,6 +17,9 @@ extension UpstreamTransport {
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 32)
         )
         configuration.decompression = .disabled
+        // A refused connection is an unreachable upstream (502), answered at once: without this the
+        // pool retries with backoff until the request deadline, and "down" looked like "slow" (504).
+        configuration.connectionPool.retryConnectionEstablishment = false
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         return UpstreamTransport(
