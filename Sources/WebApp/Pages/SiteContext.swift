@@ -6,6 +6,8 @@ import PetDomain
 struct SiteContext: Sendable {
     let configuration: AppConfiguration
     let renderer: PageRenderer
+    /// Rendered pages reused for the same URL over the same data.
+    let rendered = RenderedPages()
 
     /// Pages are a pure function of the URL and the upstream data: any cache may keep them briefly.
     static let pageCacheControl = "public, max-age=30"
@@ -46,7 +48,30 @@ struct SiteContext: Sendable {
         guard let html = renderer.render(model, template: template) else {
             return Response.text("Internal error\n", status: 500)
         }
-        var response = Response.html(html, status: status)
+        return finish(Response.html(html, status: status), request: request, stale: stale)
+    }
+
+    /// A page for `request` built from data fetched at `version`: reused from `rendered` when the
+    /// same URL was rendered from the same data (fresh data only), else built by `build`.
+    func cachedPage(_ request: Request, version: Date, stale: Bool, build: () -> (model: Any, template: String)) -> Response {
+        func render() -> Response {
+            let (model, template) = build()
+            guard let html = renderer.render(model, template: template) else {
+                return Response.text("Internal error\n", status: 500)
+            }
+            var response = Response.html(html)
+            response.headers["ETag"] = ConditionalGet.etag(for: response.body)
+            return response
+        }
+        let key = QueryString.url(request.path, request.query.items.map { ($0.name, Optional($0.value)) })
+        let response = stale ? render() : rendered.response(for: key, version: version, render: render)
+        return finish(response, request: request, stale: stale)
+    }
+
+    /// Cache headers (and 304) for a 200; `no-store` for anything else.
+    private func finish(_ response: Response, request: Request?, stale: Bool) -> Response {
+        var response = response
+        let status = response.status
         if status == 200, let request {
             // A stale copy must not be kept by caches once the upstream is back.
             ConditionalGet.apply(to: &response, request: request, cacheControl: stale ? "no-cache" : SiteContext.pageCacheControl)
