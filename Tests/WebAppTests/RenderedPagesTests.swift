@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import WebApp
 
 /// Rendered pages are reused only for the same URL over the same upstream data.
 @Suite("Rendered page reuse")
