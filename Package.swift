@@ -9,7 +9,7 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "petspot-web",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "petspot-web", targets: ["petspot-web"]),
     ],
@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // libmicrohttpd, from Debian's libmicrohttpd-dev, found through pkg-config.
@@ -43,6 +44,8 @@ let package = Package(
             dependencies: [
                 "PetDomain",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -85,7 +88,16 @@ let package = Package(
             dependencies: ["PetDomain"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"], swiftSettings: strictSettings),
+        // Test support: a controllable fake backend with fault modes, shared by the integration tests.
+        .target(
+            name: "UpstreamStub",
+            dependencies: ["MicroHTTP", "PetDomain"],
+            path: "Tests/UpstreamStub",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MicroHTTPTests",
+            dependencies: ["MicroHTTP", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
         .testTarget(
             name: "PetDomainTests",
             dependencies: ["PetDomain"],
@@ -94,12 +106,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PetAPIClientTests",
-            dependencies: ["PetAPIClient", "PetDomain", "MicroHTTP"],
+            dependencies: ["PetAPIClient", "PetDomain", "MicroHTTP", "UpstreamStub"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WebAppTests",
-            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream"],
+            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "UpstreamStub"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

@@ -1,19 +1,26 @@
+import CMicroHTTPD
+import Foundation
 import Logging
+import Synchronization
 
 /// Settings of one HTTP server instance.
 public struct ServerConfiguration: Sendable {
-    /// IPv4 address to bind, e.g. `127.0.0.1` or `0.0.0.0`.
+    /// IPv4 or IPv6 address to bind, e.g. `127.0.0.1`, `0.0.0.0` or `::1`; `localhost` means `127.0.0.1`.
     public var host: String
     /// Port to bind; 0 picks a free port (read it back from `HTTPServer.port`).
     public var port: Int
     /// Worker threads of libmicrohttpd, each with its own epoll loop.
     public var threadCount: Int
-    /// Most simultaneous connections; more are refused by libmicrohttpd.
+    /// Most simultaneous connections; libmicrohttpd refuses more.
     public var connectionLimit: Int
     /// Seconds an idle connection is kept open.
     public var idleTimeoutSeconds: Int
-    /// Bytes of request line plus headers a connection may use; longer gets 414 or 431.
-    public var requestHeaderLimit: Int
+    /// Bytes of memory per connection for the request line and headers; a longer
+    /// request line is answered 414 and longer headers 431 by libmicrohttpd.
+    public var connectionMemoryLimit: Int
+    /// Builds the responses the server itself gives (400 for undecodable URLs, 405, 503 while
+    /// stopping) so they look like the application's own error pages. Called on a server thread.
+    public var errorResponse: @Sendable (_ status: Int, _ message: String) -> Response
 
     /// Creates a configuration; defaults suit a small public server.
     public init(
@@ -22,30 +29,134 @@ public struct ServerConfiguration: Sendable {
         threadCount: Int = 4,
         connectionLimit: Int = 1000,
         idleTimeoutSeconds: Int = 30,
-        requestHeaderLimit: Int = 16 * 1024
+        connectionMemoryLimit: Int = 32 * 1024,
+        errorResponse: @escaping @Sendable (_ status: Int, _ message: String) -> Response = { status, message in
+            .text(message + "\n", status: status)
+        }
     ) {
         self.host = host
         self.port = port
         self.threadCount = threadCount
         self.connectionLimit = connectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
-        self.requestHeaderLimit = requestHeaderLimit
+        self.connectionMemoryLimit = connectionMemoryLimit
+        self.errorResponse = errorResponse
     }
 }
 
 /// An HTTP/1.1 server on libmicrohttpd that runs an async handler for every GET and HEAD request.
+///
+/// libmicrohttpd runs `threadCount` epoll threads. Each request's connection is suspended while its
+/// Swift handler runs in a Task, and resumed when the response is ready, so a slow handler never
+/// blocks a server thread (platform-notes "Async handlers").
 public final class HTTPServer: Sendable {
+    let configuration: ServerConfiguration
+    let logger: Logger
+    let handler: Handler
+
+    private let daemon = Mutex<DaemonHandle?>(nil)
+    private let boundPort = Atomic<Int>(0)
+    /// Requests between the first handler call and libmicrohttpd's completion notice.
+    let inFlight = Atomic<Int>(0)
+    /// False once `stop` began: new requests are answered 503 at once instead of being suspended.
+    let accepting = Atomic<Bool>(true)
+    /// Connections suspended while their handler runs, so `stop` can resume them if it must.
+    let suspended = Mutex<[ObjectIdentifier: SuspendedRequest]>([:])
+
     /// Creates a server; call `start()` to listen.
     public init(configuration: ServerConfiguration, logger: Logger, handler: @escaping Handler) {
-        fatalError("not implemented yet")
+        self.configuration = configuration
+        self.logger = logger
+        self.handler = handler
     }
 
-    /// Binds and starts serving. Throws `ServerError` naming what failed.
-    public func start() throws {}
+    /// The bound port (the real one when the configuration asked for 0); 0 before `start()`.
+    public var port: Int { boundPort.load(ordering: .acquiring) }
 
-    /// The bound port (the real one when the configuration asked for 0).
-    public var port: Int { 0 }
+    /// Binds and starts serving. Throws `ServerError` naming what failed.
+    public func start() throws {
+        try daemon.withLock { current in
+            guard current == nil else { throw ServerError.alreadyStarted }
+            guard (0...65535).contains(configuration.port) else {
+                throw ServerError.invalidPort(configuration.port)
+            }
+            let address = try SocketAddress(host: configuration.host, port: configuration.port)
+            // Ownership: the daemon holds one retain of `self` from here until `stop` releases it.
+            let selfPointer = Unmanaged.passRetained(self).toOpaque()
+            guard let started = address.withSockaddrPointer({ sockaddrPointer in
+                startDaemon(address: sockaddrPointer, isIPv6: address.isIPv6, context: selfPointer)
+            }) else {
+                Unmanaged<HTTPServer>.fromOpaque(selfPointer).release()
+                throw ServerError.startFailed(host: configuration.host, port: configuration.port)
+            }
+            current = DaemonHandle(raw: started, retainedSelf: selfPointer)
+            boundPort.store(Int(petspot_mhd_bound_port(started)), ordering: .releasing)
+        }
+        logger.debug("http server listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+    }
+
+    private func startDaemon(
+        address: UnsafePointer<sockaddr>, isIPv6: Bool, context: UnsafeMutableRawPointer
+    ) -> OpaquePointer? {
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        var options: [MHD_OptionItem] = [
+            MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadCount, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+            MHD_OptionItem(option: .LISTENING_ADDRESS_REUSE, value: 1, ptr_value: nil),
+            MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: address)),
+            MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompletedCallback, to: Int.self), ptr_value: context),
+            MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: unsafeBitCast(identityUnescapeCallback, to: Int.self), ptr_value: nil),
+            MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+        ]
+        return options.withUnsafeMutableBufferPointer { buffer in
+            withVaList([Int32(MHD_OPTION.ARRAY.rawValue), buffer.baseAddress!, Int32(MHD_OPTION.END.rawValue)]) { arguments in
+                MHD_start_daemon_va(flags, 0, nil, nil, accessHandlerCallback, context, arguments)
+            }
+        }
+    }
 
     /// Stops accepting, lets in-flight requests finish (up to `gracePeriod`), then stops.
-    public func stop(gracePeriod: Duration = .seconds(10)) async {}
+    ///
+    /// libmicrohttpd aborts the process when stopped with suspended connections, so requests still
+    /// running when the grace period ends are answered 503 and resumed before the daemon stops.
+    public func stop(gracePeriod: Duration = .seconds(10)) async {
+        guard let handle = daemon.withLock({ current -> DaemonHandle? in
+            defer { current = nil }
+            return current
+        }) else { return }
+        accepting.store(false, ordering: .sequentiallyConsistent)
+        let listenSocket = MHD_quiesce_daemon(handle.raw)
+        let clock = ContinuousClock()
+        let deadline = clock.now + gracePeriod
+        while inFlight.load(ordering: .sequentiallyConsistent) > 0 && clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        if inFlight.load(ordering: .sequentiallyConsistent) > 0 {
+            let abandoned = suspended.withLock { $0.values.map { $0 } }
+            logger.warning("stopping with requests still running", metadata: ["count": "\(abandoned.count)"])
+            for request in abandoned {
+                request.finish(with: configuration.errorResponse(503, "The server is shutting down."))
+            }
+            let extra = clock.now + .seconds(2)
+            // Resumed connections count until their 503 is sent (completion callback).
+            while inFlight.load(ordering: .sequentiallyConsistent) > 0 && clock.now < extra {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        MHD_stop_daemon(handle.raw)
+        if listenSocket >= 0 { close(listenSocket) }
+        Unmanaged<HTTPServer>.fromOpaque(handle.retainedSelf).release()
+        logger.debug("http server stopped", metadata: ["port": "\(port)"])
+    }
+}
+
+/// The running daemon and the retain the daemon holds on its server.
+struct DaemonHandle: @unchecked Sendable {
+    // Safety: used only under the server's `daemon` mutex or after being taken out of it.
+    let raw: OpaquePointer
+    let retainedSelf: UnsafeMutableRawPointer
 }

@@ -12,6 +12,8 @@ public struct Request: Sendable {
     public var headers: HTTPHeaders
     /// The peer's IP address as text, when known.
     public var clientAddress: String?
+    /// The peer's TCP port, when known (one connection keeps one port: keep-alive is visible here).
+    public var clientPort: Int?
 
     /// Creates a request; the server builds these, tests may too.
     public init(
@@ -20,7 +22,8 @@ public struct Request: Sendable {
         rawPath: String? = nil,
         query: QueryItems = QueryItems(),
         headers: HTTPHeaders = HTTPHeaders(),
-        clientAddress: String? = nil
+        clientAddress: String? = nil,
+        clientPort: Int? = nil
     ) {
         self.method = method
         self.path = path
@@ -28,6 +31,7 @@ public struct Request: Sendable {
         self.query = query
         self.headers = headers
         self.clientAddress = clientAddress
+        self.clientPort = clientPort
     }
 
     /// True for `HEAD`: the server drops the body but keeps every header.

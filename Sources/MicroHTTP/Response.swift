@@ -9,11 +9,16 @@ public struct Response: Sendable {
     /// The body. For `HEAD` the server sends the headers (with this body's length) but no body.
     public var body: [UInt8]
 
+    /// Fault injection for tests of clients: announce the whole body's length but close the
+    /// connection after this many body bytes. Nil (the default) sends the body whole.
+    public var closeAfterBodyBytes: Int?
+
     /// Creates a response.
     public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.closeAfterBodyBytes = nil
     }
 
     /// A response with a UTF-8 text body and the given content type.
@@ -36,5 +41,6 @@ public struct Response: Sendable {
     }
 }
 
-/// The function a server calls for every request it accepts.
-public typealias Handler = @Sendable (Request) async -> Response
+/// The function a server calls for every GET or HEAD request it accepts. A thrown error becomes
+/// the configuration's 500 response; the error itself goes to the log, never to the client.
+public typealias Handler = @Sendable (Request) async throws -> Response

@@ -1,0 +1,95 @@
+import Foundation
+import MicroHTTP
+
+/// The HTTP habits of the Node/Express backend that clients can observe (product-spec §1):
+/// a `request-id` on every response, CORS `*`, weak ETags on JSON with `If-None-Match` → 304,
+/// and the `{"error":{…}}` body. Kept in one place so every route gets them the same way.
+enum BackendConventions {
+    /// Ten random alphanumerics, the shape of the backend's request ids.
+    static func newRequestID() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<10).compactMap { _ in alphabet.randomElement(using: &generator) })
+    }
+
+    /// A weak ETag over the body: its length and a 64-bit FNV-1a hash, both hex. Express hashes
+    /// with SHA-1, but clients may only compare ETags for equality, so any stable hash imitates it.
+    static func weakETag(for body: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in body {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return "W/\"\(String(body.count, radix: 16))-\(String(hash, radix: 16))\""
+    }
+
+    /// Whether the request's validators match `etag`, as Express's `fresh` decides: a listed tag
+    /// (weak comparison) or `*`; `Cache-Control: no-cache` forces a full answer.
+    static func isFresh(_ request: Request, etag: String) -> Bool {
+        guard let ifNoneMatch = request.headers["If-None-Match"] else { return false }
+        if let cacheControl = request.headers["Cache-Control"], cacheControl.lowercased().contains("no-cache") {
+            return false
+        }
+        let wanted = opaqueTag(etag)
+        return ifNoneMatch.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || opaqueTag(tag) == wanted
+        }
+    }
+
+    /// The tag without its weakness marker, for weak comparison.
+    private static func opaqueTag(_ tag: String) -> Substring {
+        tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
+    }
+
+    /// A JSON response with the backend's headers; a 2xx whose ETag the client already has
+    /// becomes a 304 with an empty body (Express only revalidates successful answers).
+    static func json(_ text: String, status: Int = 200, requestID: String, for request: Request?) -> Response {
+        let body = Array(text.utf8)
+        let etag = weakETag(for: body)
+        var response = Response.json(body, status: status)
+        response.headers["ETag"] = etag
+        if (200..<300).contains(status), let request, isFresh(request, etag: etag) {
+            response = Response(status: 304, headers: ["ETag": etag])
+        }
+        return decorate(response, requestID: requestID)
+    }
+
+    /// The backend's error body; `field` only for parameter errors.
+    static func error(
+        status: Int,
+        code: String,
+        message: String,
+        field: String? = nil,
+        requestID: String,
+        for request: Request?
+    ) -> Response {
+        var pairs: [(String, JSONText.Value)] = [
+            ("requestId", .string(requestID)),
+            ("code", .string(code)),
+            ("message", .string(message)),
+        ]
+        if let field { pairs.append(("field", .string(field))) }
+        let body = JSONText.object([("error", .raw(JSONText.object(pairs)))])
+        return json(body, status: status, requestID: requestID, for: request)
+    }
+
+    /// The answers the HTTP server gives on its own (405 for other methods, 400 for undecodable
+    /// URLs, 503 while stopping), in the backend's error shape so clients see one format.
+    static func serverError(status: Int, message: String) -> Response {
+        let code = switch status {
+        case 400: "INVALID_PARAMETER"
+        case 404, 405: "NOT_FOUND"
+        default: "INTERNAL_SERVER_ERROR"
+        }
+        return error(status: status, code: code, message: message, requestID: newRequestID(), for: nil)
+    }
+
+    /// Adds the headers every backend response carries.
+    static func decorate(_ response: Response, requestID: String) -> Response {
+        var response = response
+        response.headers["request-id"] = requestID
+        response.headers["Access-Control-Allow-Origin"] = "*"
+        return response
+    }
+}

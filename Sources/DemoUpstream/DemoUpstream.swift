@@ -1,0 +1,22 @@
+import Logging
+import MicroHTTP
+
+/// Starts the demo backend on a real loopback socket, so the web app reaches it exactly as it
+/// would reach the real one (product-spec §5: "served over real loopback HTTP").
+public enum DemoUpstream {
+    /// Starts a server answering with `DemoBackend`; port 0 picks a free port (read `port` back).
+    /// The caller owns the server and stops it with `await server.stop()`.
+    public static func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger) throws -> HTTPServer {
+        let backend = DemoBackend()
+        // Two threads: the work per request is tiny, and the machine it demos on may be small.
+        let configuration = ServerConfiguration(
+            host: host, port: port, threadCount: 2,
+            errorResponse: BackendConventions.serverError
+        )
+        let server = HTTPServer(configuration: configuration, logger: logger) { request in
+            await backend.handle(request)
+        }
+        try server.start()
+        return server
+    }
+}

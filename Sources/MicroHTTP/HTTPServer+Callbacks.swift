@@ -1,0 +1,158 @@
+import CMicroHTTPD
+import Foundation
+import Logging
+import Synchronization
+
+// The C callbacks libmicrohttpd calls on its own threads. They live in this file, outside any
+// actor, because callbacks written in top-level main.swift code are MainActor-isolated and crashed
+// with SIGILL when called from a libmicrohttpd thread (platform-notes "Swift 6 trap").
+
+/// `MHD_AccessHandlerCallback`: called several times per request on the connection's thread.
+let accessHandlerCallback: MHD_AccessHandlerCallback = {
+    cls, connection, url, method, _, _, uploadDataSize, requestContext in
+    guard let cls, let connection, let requestContext else { return .NO }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    return server.handleCall(
+        connection: connection,
+        url: url,
+        method: method,
+        uploadDataSize: uploadDataSize,
+        requestContext: requestContext
+    )
+}
+
+/// `MHD_RequestCompletedCallback`: releases the per-request context.
+let requestCompletedCallback: @convention(c) (
+    UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode
+) -> Void = { cls, _, requestContext, _ in
+    guard let cls, let requestContext, let raw = requestContext.pointee else { return }
+    requestContext.pointee = nil
+    // Ownership: balances the passRetained of the first handler call.
+    Unmanaged<RequestContext>.fromOpaque(raw).release()
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    server.inFlight.subtract(1, ordering: .sequentiallyConsistent)
+}
+
+/// `MHD_UnescapeCallback` that leaves the text as it is: `PercentDecoding` decodes in Swift,
+/// where an encoded NUL can be refused instead of truncating the C string.
+let identityUnescapeCallback: @convention(c) (
+    UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?
+) -> Int = { _, _, text in
+    guard let text else { return 0 }
+    return strlen(text)
+}
+
+extension HTTPServer {
+    /// One call of the access handler; see the phases below.
+    func handleCall(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>?,
+        method: UnsafePointer<CChar>?,
+        uploadDataSize: UnsafeMutablePointer<Int>?,
+        requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        // Phase 1, first call (headers only): create the context. Queueing here would make
+        // libmicrohttpd 0.9.75 answer `Connection: close` (platform-notes "Keep-alive").
+        guard let raw = requestContext.pointee else {
+            let context = RequestContext(
+                method: method.map { String(cString: $0) } ?? "",
+                rawPath: url.map { String(cString: $0) } ?? "/"
+            )
+            requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
+            inFlight.add(1, ordering: .sequentiallyConsistent)
+            if context.method != "GET" && context.method != "HEAD" {
+                // A body we will not read: answer now; libmicrohttpd closes the connection after.
+                var response = configuration.errorResponse(405, "Method \(context.method) is not allowed.")
+                response.headers["Allow"] = "GET, HEAD"
+                return queue(response, on: connection, method: context.method)
+            }
+            if !accepting.load(ordering: .sequentiallyConsistent) {
+                var response = configuration.errorResponse(503, "The server is shutting down.")
+                response.headers["Connection"] = "close"
+                return queue(response, on: connection, method: context.method)
+            }
+            return .YES
+        }
+        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        // A GET or HEAD with a body: discard it.
+        if let uploadDataSize, uploadDataSize.pointee > 0 {
+            uploadDataSize.pointee = 0
+            return .YES
+        }
+        // Phase 3, after resume: the response is ready.
+        if context.started.load(ordering: .acquiring) {
+            guard let response = context.response.withLock({ $0 }) else { return .NO }
+            return queue(response, on: connection, method: context.method)
+        }
+        // Phase 2, request complete: build the value-type request, suspend, run the handler.
+        context.started.store(true, ordering: .releasing)
+        guard let request = makeRequest(connection: connection, context: context) else {
+            return queue(configuration.errorResponse(400, "The request URL is malformed."), on: connection, method: context.method)
+        }
+        let parked = SuspendedRequest(context: context, connection: connection, server: self)
+        suspended.withLock { $0[ObjectIdentifier(context)] = parked }
+        MHD_suspend_connection(connection)
+        let handler = self.handler
+        Task {
+            let response: Response
+            do {
+                response = try await handler(request)
+            } catch {
+                logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
+                response = configuration.errorResponse(500, "Something went wrong on our side.")
+            }
+            parked.finish(with: response)
+        }
+        return .YES
+    }
+
+    /// Copies method, path, query, headers and peer address out of libmicrohttpd into a `Request`;
+    /// nil when the path or a query item is not valid percent-encoded UTF-8 or holds a NUL.
+    private func makeRequest(connection: OpaquePointer, context: RequestContext) -> Request? {
+        guard let path = PercentDecoding.decode(context.rawPath) else { return nil }
+        let collector = ValueCollector()
+        let collectorPointer = Unmanaged.passUnretained(collector).toOpaque()
+        MHD_get_connection_values(connection, .HEADER_KIND, collectValue, collectorPointer)
+        let headers = HTTPHeaders(collector.pairs)
+        collector.pairs.removeAll()
+        MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectValue, collectorPointer)
+        var query: [(name: String, value: String)] = []
+        for pair in collector.pairs {
+            guard let name = PercentDecoding.decode(pair.name), let value = PercentDecoding.decode(pair.value)
+            else { return nil }
+            query.append((name: name, value: value))
+        }
+        let peer = petspot_mhd_client_address(connection)
+        let client = peer.flatMap { SocketAddress.text(of: $0) }
+        let clientPort = peer.flatMap { SocketAddress.port(of: $0) }
+        return Request(
+            method: context.method,
+            path: path,
+            rawPath: context.rawPath,
+            query: QueryItems(query),
+            headers: headers,
+            clientAddress: client,
+            clientPort: clientPort
+        )
+    }
+
+    /// Turns a `Response` into an `MHD_Response` and queues it.
+    private func queue(_ response: Response, on connection: OpaquePointer, method: String) -> MHD_Result {
+        guard let mhdResponse = NativeResponse.make(from: response) else { return .NO }
+        defer { MHD_destroy_response(mhdResponse) }
+        return MHD_queue_response(connection, UInt32(clamping: response.status), mhdResponse)
+    }
+}
+
+/// Collects key/value pairs from `MHD_get_connection_values` (used only during one handler call).
+final class ValueCollector {
+    var pairs: [(name: String, value: String)] = []
+}
+
+/// `MHD_KeyValueIterator` appending to a `ValueCollector`; a key without value gives "".
+private let collectValue: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key else { return .YES }
+    let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
+    collector.pairs.append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
+    return .YES
+}

@@ -1,0 +1,44 @@
+import CMicroHTTPD
+import Synchronization
+
+/// Per-request state libmicrohttpd keeps for us in `*req_cls` between handler calls.
+///
+/// Ownership: retained into `*req_cls` on the first handler call (`Unmanaged.passRetained`),
+/// released in the request-completed callback.
+final class RequestContext: Sendable {
+    /// The request method, copied on the first call (C strings are valid only during a call).
+    let method: String
+    /// The raw path, copied on the first call.
+    let rawPath: String
+    /// Set once the handler Task has been started (only touched on the connection's MHD thread).
+    let started = Atomic<Bool>(false)
+    /// The handler's response, set by the Task, read by the MHD thread after resume.
+    let response = Mutex<Response?>(nil)
+
+    init(method: String, rawPath: String) {
+        self.method = method
+        self.rawPath = rawPath
+    }
+}
+
+/// A connection parked with `MHD_suspend_connection` while its handler runs.
+struct SuspendedRequest: @unchecked Sendable {
+    // Safety: libmicrohttpd allows MHD_resume_connection from any thread; the pointer stays valid
+    // while the connection is suspended, and `finish` resumes it exactly once (guarded by the
+    // server's `suspended` map, from which the entry is removed first).
+    let context: RequestContext
+    let connection: OpaquePointer
+    let server: HTTPServer
+
+    /// Stores the response (unless one is there) and resumes the connection, once.
+    func finish(with response: Response) {
+        let wasSuspended = server.suspended.withLock { map in
+            map.removeValue(forKey: ObjectIdentifier(context)) != nil
+        }
+        guard wasSuspended else { return }
+        context.response.withLock { current in
+            if current == nil { current = response }
+        }
+        MHD_resume_connection(connection)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Synchronization
+
+/// A value from the cache, with how fresh it is.
+public struct Fetched<Value: Sendable>: Sendable {
+    /// The validated value.
+    public var value: Value
+    /// When the upstream last confirmed it (wall clock, for "data from 3 minutes ago").
+    public var fetchedAt: Date
+    /// Set when the upstream failed and this older copy is served instead (stale-if-error).
+    public var staleBecause: UpstreamFailure?
+
+    /// True when served because the upstream failed.
+    public var isStale: Bool { staleBecause != nil }
+}
+
+/// What one upstream fetch produced for the cache.
+enum FetchOutcome<Value: Sendable>: Sendable {
+    /// A new value, its ETag (for revalidation) and its cost in bytes (for the memory bound).
+    case fresh(Value, etag: String?, cost: Int)
+    /// The upstream answered 304 to our `If-None-Match`: the cached value is still right.
+    case notModified
+}
+
+/// A cache hit, or the shared fetch to wait for.
+private enum CacheLookup<Value: Sendable> {
+    case hit(Fetched<Value>)
+    case wait(Task<Fetched<Value>, any Error>)
+}
+
+/// How the cache answered, for metrics.
+public enum CacheEvent: String, Sendable {
+    case hit, miss, revalidated, stale
+}
+
+/// A TTL cache of validated results with single-flight, stale-if-error, ETag revalidation and
+/// bounded memory (issue 4). Keys are normalized upstream queries.
+final class ResultCache<Value: Sendable>: Sendable {
+    private struct Entry {
+        var value: Value
+        var confirmedAt: ContinuousClock.Instant
+        var wallConfirmedAt: Date
+        var etag: String?
+        var cost: Int
+        var lastUsed: ContinuousClock.Instant
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var inFlight: [String: Task<Fetched<Value>, any Error>] = [:]
+        var totalCost = 0
+    }
+
+    private let state = Mutex(State())
+    private let clock = ContinuousClock()
+    private let ttl: Duration
+    private let staleMax: Duration
+    private let maxEntries: Int
+    private let maxCost: Int
+    private let onEvent: @Sendable (CacheEvent) -> Void
+
+    init(ttl: Duration, staleMax: Duration, maxEntries: Int, maxCost: Int, onEvent: @escaping @Sendable (CacheEvent) -> Void) {
+        self.ttl = ttl
+        self.staleMax = staleMax
+        self.maxEntries = maxEntries
+        self.maxCost = maxCost
+        self.onEvent = onEvent
+    }
+
+    /// The value for `key`: fresh from the cache, or from one shared call of `fetch` (which gets the
+    /// cached ETag), or — when that call fails — a copy no older than `staleMax`.
+    func value(
+        for key: String,
+        fetch: @escaping @Sendable (_ etag: String?) async throws(UpstreamFailure) -> FetchOutcome<Value>
+    ) async throws(UpstreamFailure) -> Fetched<Value> {
+        let now = clock.now
+        let lookup: CacheLookup<Value> = state.withLock { state in
+            if var entry = state.entries[key], now - entry.confirmedAt < ttl {
+                entry.lastUsed = now
+                state.entries[key] = entry
+                return .hit(Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, staleBecause: nil))
+            }
+            if let running = state.inFlight[key] { return .wait(running) }
+            let etag = state.entries[key]?.etag
+            let created = Task { () async throws -> Fetched<Value> in
+                defer { _ = self.state.withLock { $0.inFlight.removeValue(forKey: key) } }
+                return try await self.refresh(key: key, etag: etag, fetch: fetch)
+            }
+            state.inFlight[key] = created
+            return .wait(created)
+        }
+        let task: Task<Fetched<Value>, any Error>
+        switch lookup {
+        case .hit(let fetched):
+            onEvent(.hit)
+            return fetched
+        case .wait(let running):
+            task = running
+        }
+        do {
+            return try await task.value
+        } catch let failure as UpstreamFailure {
+            throw failure
+        } catch {
+            throw .unreachable(detail: "\(error)")
+        }
+    }
+
+    private func refresh(
+        key: String, etag: String?,
+        fetch: @Sendable (_ etag: String?) async throws(UpstreamFailure) -> FetchOutcome<Value>
+    ) async throws(UpstreamFailure) -> Fetched<Value> {
+        do {
+            let outcome = try await fetch(etag)
+            let now = clock.now
+            let wallNow = Date()
+            return try state.withLock { state throws(UpstreamFailure) -> Fetched<Value> in
+                switch outcome {
+                case .fresh(let value, let newTag, let cost):
+                    onEvent(.miss)
+                    if let old = state.entries[key] { state.totalCost -= old.cost }
+                    state.entries[key] = Entry(value: value, confirmedAt: now, wallConfirmedAt: wallNow, etag: newTag, cost: cost, lastUsed: now)
+                    state.totalCost += cost
+                    evict(&state)
+                    return Fetched(value: value, fetchedAt: wallNow, staleBecause: nil)
+                case .notModified:
+                    guard var entry = state.entries[key] else {
+                        throw .malformedBody(detail: "304 without a cached copy", upstreamRequestID: nil)
+                    }
+                    onEvent(.revalidated)
+                    entry.confirmedAt = now
+                    entry.wallConfirmedAt = wallNow
+                    entry.lastUsed = now
+                    state.entries[key] = entry
+                    return Fetched(value: entry.value, fetchedAt: wallNow, staleBecause: nil)
+                }
+            }
+        } catch {
+            let now = clock.now
+            let stale = state.withLock { state -> Fetched<Value>? in
+                guard let entry = state.entries[key], now - entry.confirmedAt <= staleMax else { return nil }
+                return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, staleBecause: error)
+            }
+            if let stale {
+                onEvent(.stale)
+                return stale
+            }
+            throw error
+        }
+    }
+
+    /// Drops least-recently-used entries until both bounds hold (the newest entry always stays).
+    private func evict(_ state: inout State) {
+        while state.entries.count > maxEntries || (state.totalCost > maxCost && state.entries.count > 1) {
+            guard let oldest = state.entries.min(by: { $0.value.lastUsed < $1.value.lastUsed }) else { return }
+            state.totalCost -= oldest.value.cost
+            state.entries.removeValue(forKey: oldest.key)
+        }
+    }
+
+    /// True when any entry was confirmed within `window` (readiness: "the cache is warm").
+    func hasEntry(confirmedWithin window: Duration) -> Bool {
+        let now = clock.now
+        return state.withLock { $0.entries.values.contains { now - $0.confirmedAt <= window } }
+    }
+
+    /// Number of entries and their total cost, for tests and metrics.
+    var size: (entries: Int, cost: Int) {
+        state.withLock { ($0.entries.count, $0.totalCost) }
+    }
+}

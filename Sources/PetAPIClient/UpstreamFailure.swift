@@ -1,0 +1,45 @@
+/// Why an upstream call gave no usable data; each case maps to one visitor-facing status
+/// (product-spec §4 "Errors the visitor can see"). `detail` is for logs only, never for pages.
+public enum UpstreamFailure: Error, Sendable, Equatable {
+    /// Connection refused, DNS failure, connection reset before an answer.
+    case unreachable(detail: String)
+    /// No complete answer within the configured timeout.
+    case timeout
+    /// The upstream answered with a status we cannot use (5xx, 400, …).
+    case badStatus(Int, upstreamRequestID: String?)
+    /// The body was not what was promised: not JSON, no list array, truncated, wrong content type, too large.
+    case malformedBody(detail: String, upstreamRequestID: String?)
+    /// The upstream said 404.
+    case notFound
+    /// A details body decoded but the announcement is invalid (product-spec §2: details → error).
+    case invalidAnnouncement(detail: String)
+
+    /// The status our server answers with: 504 for timeouts, 404 for not found, else 502.
+    public var visitorStatus: Int {
+        switch self {
+        case .timeout: return 504
+        case .notFound: return 404
+        default: return 502
+        }
+    }
+
+    /// A short label for metrics (`reason` label).
+    public var metricLabel: String {
+        switch self {
+        case .unreachable: return "unreachable"
+        case .timeout: return "timeout"
+        case .badStatus: return "bad_status"
+        case .malformedBody: return "malformed_body"
+        case .notFound: return "not_found"
+        case .invalidAnnouncement: return "invalid_announcement"
+        }
+    }
+
+    /// The upstream's `request-id`, when it sent one (logged with failures, product-spec §5).
+    public var upstreamRequestID: String? {
+        switch self {
+        case .badStatus(_, let id), .malformedBody(_, let id): return id
+        default: return nil
+        }
+    }
+}

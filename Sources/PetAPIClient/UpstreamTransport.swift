@@ -1,0 +1,56 @@
+import Foundation
+
+/// One upstream HTTP answer, body already read (and capped).
+public struct UpstreamResponse: Sendable {
+    /// Status code.
+    public var status: Int
+    /// Header fields, names lower-cased.
+    public var headers: [String: String]
+    /// The body bytes.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// A GET to the upstream: path with query, extra headers, total timeout and body cap.
+public struct UpstreamRequest: Sendable {
+    /// Path and query, e.g. `/api/v1/announcements?lat=52.2297&lng=21.0122&range=10`.
+    public var pathAndQuery: String
+    /// Extra headers (request id, If-None-Match).
+    public var headers: [String: String]
+    /// Total time for the call, body included.
+    public var timeout: Duration
+    /// Largest body accepted; a larger one is a `malformedBody` failure.
+    public var maxBodyBytes: Int
+
+    /// Creates a request.
+    public init(pathAndQuery: String, headers: [String: String], timeout: Duration, maxBodyBytes: Int) {
+        self.pathAndQuery = pathAndQuery
+        self.headers = headers
+        self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
+    }
+}
+
+/// The upstream as a small client value (style.md "Wrap each external system"): the live one is
+/// AsyncHTTPClient (`UpstreamTransport.live`); unit tests pass closures.
+public struct UpstreamTransport: Sendable {
+    /// Performs one GET; throws only `UpstreamFailure` (transport-level: unreachable, timeout, too large, truncated).
+    public var get: @Sendable (UpstreamRequest) async throws(UpstreamFailure) -> UpstreamResponse
+    /// Releases connections; called once at shutdown.
+    public var shutdown: @Sendable () async -> Void
+
+    /// Creates a transport from closures.
+    public init(
+        get: @escaping @Sendable (UpstreamRequest) async throws(UpstreamFailure) -> UpstreamResponse,
+        shutdown: @escaping @Sendable () async -> Void = {}
+    ) {
+        self.get = get
+        self.shutdown = shutdown
+    }
+}

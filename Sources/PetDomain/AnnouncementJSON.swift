@@ -1,0 +1,116 @@
+import Foundation
+
+/// Our own JSON API output (product-spec §4): the current backend's shape (dialect A), so a mobile
+/// client can point at us instead of the raw backend.
+///
+/// Every one of the backend's 18 keys is always present, with explicit `null`s. Extra keys appear
+/// only when they carry something dialect A cannot express: `contactName` (dialect D);
+/// `location` (a city or address) and, for a city-only place (dialect B), `locationRadius`; and
+/// `distanceKm` on every item whenever an origin is given (then `null` for city-only places),
+/// rounded to 0.1 km like the pages show it (product-spec §3). Reward is its display text
+/// (`"1,500.50 PLN"`), which our decoder reads back to the same amount.
+public enum AnnouncementJSON {
+    /// `{"data":[…]}` with items in the given order.
+    public static func encodeList(_ items: [Announcement], origin: Coordinate?) -> Data {
+        var writer = JSONWriter()
+        writer.raw("{\"data\":[")
+        for (offset, item) in items.enumerated() {
+            if offset > 0 { writer.raw(",") }
+            write(item, origin: origin, into: &writer)
+        }
+        writer.raw("]}")
+        return Data(writer.text.utf8)
+    }
+
+    /// One announcement as a bare object, like the backend's details endpoint.
+    public static func encodeDetails(_ item: Announcement, origin: Coordinate?) -> Data {
+        var writer = JSONWriter()
+        write(item, origin: origin, into: &writer)
+        return Data(writer.text.utf8)
+    }
+
+    /// `{"error":{"code":…,"message":…,"field":…}}`; `field` only when given (product-spec §4).
+    public static func encodeError(code: String, message: String, field: String?) -> Data {
+        var writer = JSONWriter()
+        writer.raw("{\"error\":{")
+        writer.key("code", first: true)
+        writer.string(code)
+        writer.key("message")
+        writer.string(message)
+        if let field {
+            writer.key("field")
+            writer.string(field)
+        }
+        writer.raw("}}")
+        return Data(writer.text.utf8)
+    }
+
+    private static func write(_ item: Announcement, origin: Coordinate?, into writer: inout JSONWriter) {
+        writer.raw("{")
+        writer.key("id", first: true)
+        writer.string(item.id)
+        writer.key("petName")
+        writer.string(item.petName)
+        writer.key("species")
+        writer.string(item.species.apiValue)
+        writer.key("breed")
+        writer.string(item.breed)
+        writer.key("sex")
+        writer.string(item.sex.apiValue)
+        writer.key("age")
+        writer.integer(item.age)
+        writer.key("description")
+        writer.string(item.description)
+        writer.key("microchipNumber")
+        writer.string(item.microchipNumber)
+        writer.key("locationLatitude")
+        writer.number(item.place.coordinate?.latitude)
+        writer.key("locationLongitude")
+        writer.number(item.place.coordinate?.longitude)
+        writer.key("lastSeenDate")
+        writer.string(item.lastSeenDate.isoString)
+        writer.key("email")
+        writer.string(item.email)
+        writer.key("phone")
+        writer.string(item.phone)
+        writer.key("photoUrl")
+        writer.string(item.photo?.urlString)
+        writer.key("status")
+        writer.string(item.status.apiValue)
+        writer.key("reward")
+        writer.string(item.reward?.displayText)
+        writer.key("createdAt")
+        writer.string(Timestamp.isoString(item.createdAt))
+        writer.key("updatedAt")
+        writer.string(Timestamp.isoString(item.updatedAt))
+        writeExtras(item, origin: origin, into: &writer)
+        writer.raw("}")
+    }
+
+    private static func writeExtras(_ item: Announcement, origin: Coordinate?, into writer: inout JSONWriter) {
+        if let contactName = item.contactName {
+            writer.key("contactName")
+            writer.string(contactName)
+        }
+        switch item.place {
+        case .city(let name, let radiusKm):
+            writer.key("location")
+            writer.string(name)
+            writer.key("locationRadius")
+            writer.integer(radiusKm)
+        case .coordinates(_, let address?):
+            writer.key("location")
+            writer.string(address)
+        case .coordinates(_, nil):
+            break
+        }
+        if let origin {
+            writer.key("distanceKm")
+            if let distance = item.distanceKm(from: origin) {
+                writer.raw(Format.oneDecimal(distance))
+            } else {
+                writer.null()
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Presentation rules of product-spec §3, in English: pure functions from domain values to text.
+///
+/// Nothing here depends on the server's locale or time zone, so every visitor sees the same text.
+public enum Format {
+    /// What a missing optional value shows (product-spec §3).
+    public static let missingValue = "—"
+
+    private static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                             "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// `MMM dd, yyyy`, e.g. "Nov 05, 2025", straight from the calendar date (no time-zone shift).
+    public static func date(_ date: CalendarDate) -> String {
+        monthAbbreviations[date.month - 1] + " " + DigitReader.padded(date.day, 2) + ", " + DigitReader.padded(date.year, 4)
+    }
+
+    /// "♂ Male", "♀ Female", "? Unknown".
+    public static func sex(_ sex: Sex) -> String {
+        switch sex {
+        case .male: "♂ Male"
+        case .female: "♀ Female"
+        case .unknown: "? Unknown"
+        }
+    }
+
+    /// Digits grouped by three from the left with dashes ("123-456-789-012-345"); a value with
+    /// anything but digits is shown as given (trimmed); an empty one as `—`.
+    public static func microchip(_ raw: String) -> String {
+        let value = TextNormalization.trimmed(raw)
+        guard !value.isEmpty else { return missingValue }
+        guard value.allSatisfy({ $0.isASCII && $0.isNumber }) else { return value }
+        var grouped = ""
+        for (offset, digit) in value.enumerated() {
+            if offset > 0, offset % 3 == 0 { grouped.append("-") }
+            grouped.append(digit)
+        }
+        return grouped
+    }
+
+    /// "1 year", "5 years"; 0 reads "under 1 year" (the backend stores whole years, so 0 means a
+    /// young animal, not "no age"); nil or negative → `—`.
+    public static func age(_ years: Int?) -> String {
+        guard let years, years >= 0 else { return missingValue }
+        switch years {
+        case 0: return "under 1 year"
+        case 1: return "1 year"
+        default: return "\(years) years"
+        }
+    }
+
+    /// "2.3 km away", one decimal (product-spec §3, seed 004); `—` for a negative or non-finite value.
+    public static func distance(km: Double) -> String {
+        guard km.isFinite, km >= 0 else { return missingValue }
+        return oneDecimal(km) + " km away"
+    }
+
+    /// The dialect B search radius, "±5 km".
+    public static func radius(km: Int) -> String {
+        "±\(km) km"
+    }
+
+    /// "52.2297° N, 21.0122° E": four decimals, S and W for negative values.
+    public static func coordinate(_ coordinate: Coordinate) -> String {
+        hemisphere(coordinate.latitude, positive: "N", negative: "S") + ", "
+            + hemisphere(coordinate.longitude, positive: "E", negative: "W")
+    }
+
+    /// The reward badge, "Reward 500 PLN".
+    public static func rewardBadge(_ reward: Reward) -> String {
+        "Reward " + reward.displayText
+    }
+
+    /// The trimmed value, or `—` when nil or blank.
+    public static func optional(_ text: String?) -> String {
+        TextNormalization.nonEmpty(text) ?? missingValue
+    }
+
+    /// The address, else the coordinates; a city with its radius ("Warszawa ±5 km") or alone.
+    public static func place(_ place: Place) -> String {
+        switch place {
+        case .coordinates(let point, let address):
+            return address ?? coordinate(point)
+        case .city(let name, let radiusKm?):
+            return name + " " + radius(km: radiusKm)
+        case .city(let name, nil):
+            return name
+        }
+    }
+
+    /// `value` rounded half away from zero to one decimal, with a dot whatever the locale.
+    static func oneDecimal(_ value: Double) -> String {
+        fixed(value, decimals: 1)
+    }
+
+    private static func hemisphere(_ degrees: Double, positive: String, negative: String) -> String {
+        let text = fixed(abs(degrees), decimals: 4)
+        // A value that rounds to zero is neither south nor west.
+        let isNegative = degrees < 0 && text.contains(where: { $0 != "0" && $0 != "." })
+        return text + "° " + (isNegative ? negative : positive)
+    }
+
+    /// A non-negative `value` with exactly `decimals` decimals, computed in integers so that neither
+    /// locale nor `printf` rounding quirks (2.25 → "2.2") show.
+    static func fixed(_ value: Double, decimals: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+        guard scaled < 9e15 else { return String(format: "%.\(decimals)f", value) }
+        let units = Int(scaled)
+        let divisor = Int(scale)
+        let whole = String(units / divisor)
+        guard decimals > 0 else { return (value < 0 && units > 0 ? "-" : "") + whole }
+        return (value < 0 && units > 0 ? "-" : "") + whole + "." + DigitReader.padded(units % divisor, decimals)
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+
+extension JSONValue {
+    /// Parses a complete JSON document (RFC 8259; a leading UTF-8 byte-order mark is tolerated).
+    ///
+    /// A hand-written parser rather than `JSONSerialization`: it keeps number text exact (see
+    /// `JSONValue.number`), never confuses `1` with `true` through `NSNumber`, and meets the
+    /// throughput target of issue 3 (product-spec §2, "thousands of items must stay fast").
+    static func parse(_ data: Data) -> JSONValue? {
+        var parser = JSONParser(bytes: [UInt8](data))
+        return parser.parseDocument()
+    }
+}
+
+/// A recursive-descent JSON parser over bytes; returns `nil` for anything that is not JSON.
+struct JSONParser {
+    /// Nesting deeper than this is rejected, so hostile input cannot exhaust the stack.
+    static let maximumDepth = 256
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var depth = 0
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    mutating func parseDocument() -> JSONValue? {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        skipWhitespace()
+        guard let value = parseValue() else { return nil }
+        skipWhitespace()
+        return index == bytes.count ? value : nil
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue() -> JSONValue? {
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return parseObject()
+        case UInt8(ascii: "["): return parseArray()
+        case UInt8(ascii: "\""): return parseString().map(JSONValue.string)
+        case UInt8(ascii: "t"): return parseLiteral("true", .bool(true))
+        case UInt8(ascii: "f"): return parseLiteral("false", .bool(false))
+        case UInt8(ascii: "n"): return parseLiteral("null", .null)
+        default: return parseNumber()
+        }
+    }
+
+    private mutating func parseLiteral(_ word: StaticString, _ value: JSONValue) -> JSONValue? {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return nil }
+        let matches = word.withUTF8Buffer { expected in
+            expected.elementsEqual(bytes[index..<index + count])
+        }
+        guard matches else { return nil }
+        index += count
+        return value
+    }
+
+    private mutating func parseObject() -> JSONValue? {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= JSONParser.maximumDepth else { return nil }
+        index += 1
+        var members: [String: JSONValue] = [:]
+        members.reserveCapacity(20)
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = parseString() else { return nil }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+            index += 1
+            skipWhitespace()
+            guard let value = parseValue() else { return nil }
+            members[key] = value
+            skipWhitespace()
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return .object(members)
+            default: return nil
+            }
+        }
+    }
+
+    private mutating func parseArray() -> JSONValue? {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= JSONParser.maximumDepth else { return nil }
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            guard let value = parseValue() else { return nil }
+            elements.append(value)
+            skipWhitespace()
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return .array(elements)
+            default: return nil
+            }
+        }
+    }
+
+    /// Parses a string starting at the opening quote; the common escape-free case copies once.
+    private mutating func parseString() -> String? {
+        index += 1
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = JSONParser.validUTF8(bytes[start..<index])
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { return parseEscapedString(from: start) }
+            if byte < 0x20 { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    private mutating func parseEscapedString(from start: Int) -> String? {
+        var buffer = [UInt8](bytes[start..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return JSONParser.validUTF8(buffer[...])
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { return nil }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
+                case UInt8(ascii: "b"): buffer.append(0x08)
+                case UInt8(ascii: "f"): buffer.append(0x0C)
+                case UInt8(ascii: "n"): buffer.append(0x0A)
+                case UInt8(ascii: "r"): buffer.append(0x0D)
+                case UInt8(ascii: "t"): buffer.append(0x09)
+                case UInt8(ascii: "u"):
+                    guard let scalar = parseUnicodeEscape() else { return nil }
+                    buffer.append(contentsOf: String(Character(scalar)).utf8)
+                default: return nil
+                }
+            default:
+                guard byte >= 0x20 else { return nil }
+                buffer.append(byte)
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    /// Reads the hex digits after `\u`, combining a surrogate pair; a lone surrogate becomes U+FFFD
+    /// (what JavaScript's own decoder would show), not a failure of the whole body.
+    private mutating func parseUnicodeEscape() -> Unicode.Scalar? {
+        guard let high = readHex4() else { return nil }
+        if (0xD800...0xDBFF).contains(high) {
+            let save = index
+            if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                index += 2
+                if let low = readHex4(), (0xDC00...0xDFFF).contains(low) {
+                    return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+                }
+                index = save
+            }
+            return Unicode.Scalar(0xFFFD)
+        }
+        return Unicode.Scalar(high) ?? Unicode.Scalar(0xFFFD)
+    }
+
+    private mutating func readHex4() -> UInt32? {
+        guard index + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// Validates the JSON number grammar and keeps its text.
+    private mutating func parseNumber() -> JSONValue? {
+        let start = index
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count else { return nil }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            guard skipDigits() > 0 else { return nil }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard skipDigits() > 0 else { return nil }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard skipDigits() > 0 else { return nil }
+        }
+        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+    }
+
+    private mutating func skipDigits() -> Int {
+        let start = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        return index - start
+    }
+
+    /// Text of well-formed UTF-8 only: a body with broken encoding is not JSON (product-spec §1).
+    private static func validUTF8(_ slice: ArraySlice<UInt8>) -> String? {
+        if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+        var iterator = slice.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return String(decoding: slice, as: UTF8.self)
+            case .error: return nil
+            }
+        }
+    }
+}

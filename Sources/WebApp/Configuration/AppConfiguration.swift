@@ -1,0 +1,60 @@
+import Foundation
+import Logging
+
+/// Every setting of the server, parsed once at startup (product-spec §5). Each has a command-line
+/// flag and an environment variable; the flag wins. A bad value stops startup with an error that
+/// names the setting (never silently falls back to a default).
+public struct AppConfiguration: Sendable, Equatable {
+    /// Output format of the log lines.
+    public enum LogFormat: String, Sendable, CaseIterable { case text, json }
+
+    /// Address to bind (`HOST`).
+    public var host: String = "127.0.0.1"
+    /// Port to bind; 0 picks a free one (`PORT`).
+    public var port: Int = 8080
+    /// The PetSpot backend; nil starts the embedded demo upstream (`PETSPOT_UPSTREAM_URL`).
+    public var upstreamURL: URL?
+    /// Absolute base for share links and Open Graph tags (`PETSPOT_PUBLIC_BASE_URL`); nil derives
+    /// `http://HOST:PORT` (with `localhost` for a wildcard host).
+    public var publicBaseURL: URL?
+    /// Total time allowed for one upstream call, in seconds (`PETSPOT_UPSTREAM_TIMEOUT`).
+    public var upstreamTimeoutSeconds: Double = 5
+    /// How long a validated upstream result is fresh, in seconds (`PETSPOT_CACHE_TTL`).
+    public var cacheTTLSeconds: Double = 30
+    /// How old a cached result may be when served because the upstream fails (`PETSPOT_STALE_MAX`).
+    public var staleMaxSeconds: Double = 600
+    /// Log level (`PETSPOT_LOG_LEVEL`).
+    public var logLevel: Logger.Level = .info
+    /// Log format (`PETSPOT_LOG_FORMAT`).
+    public var logFormat: LogFormat = .text
+    /// Folder of static files served under /static/ (`PETSPOT_PUBLIC_DIR`).
+    public var publicDirectory: String = "Public"
+    /// Folder of Mustache templates (`PETSPOT_TEMPLATES_DIR`).
+    public var templatesDirectory: String = "Templates"
+    /// libmicrohttpd worker threads (`PETSPOT_THREADS`).
+    public var threadCount: Int = 4
+
+    /// The defaults: 127.0.0.1:8080 on the embedded demo upstream.
+    public init() {}
+
+    /// The base URL used for absolute links.
+    public var effectivePublicBaseURL: String {
+        if let publicBaseURL {
+            let text = publicBaseURL.absoluteString
+            return text.hasSuffix("/") ? String(text.dropLast()) : text
+        }
+        let wildcard = host == "0.0.0.0" || host == "::"
+        let shownHost = wildcard ? "localhost" : (host.contains(":") ? "[\(host)]" : host)
+        return "http://\(shownHost):\(port)"
+    }
+}
+
+/// A setting with a bad value: names the setting and says what is allowed (never echoes secrets).
+public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
+    /// The flag and environment variable, e.g. `--port / PORT`.
+    public let setting: String
+    /// What is wrong and what would be right.
+    public let problem: String
+
+    public var description: String { "invalid setting \(setting): \(problem)" }
+}

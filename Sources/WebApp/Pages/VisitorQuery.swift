@@ -1,0 +1,84 @@
+import Foundation
+import MicroHTTP
+import PetDomain
+
+/// A query parameter with a bad value: which one and why (answered 400, product-spec §4).
+struct QueryProblem: Error, Equatable, Sendable {
+    /// The parameter's name, e.g. `lat`.
+    let parameter: String
+    /// Why it is wrong, in words a visitor understands.
+    let message: String
+}
+
+/// The visitor's location as the query string states it (product-spec §4 "Location from the query string").
+struct VisitorLocation: Equatable, Sendable {
+    /// Where the visitor is, when `lat` and `lng` were given.
+    var origin: Coordinate?
+    /// `location=denied`: the browser refused; show the banner.
+    var denied: Bool
+    /// The search radius in km when located (the page's default when `range` is absent).
+    var rangeKm: Int?
+    /// Whether `range` was given explicitly (then links keep it).
+    var rangeGiven: Bool
+
+    /// Nobody knows where the visitor is.
+    static let unknown = VisitorLocation(origin: nil, denied: false, rangeKm: nil, rangeGiven: false)
+
+    /// Parses `lat`, `lng`, `range` and `location`; throws the first bad parameter.
+    static func parse(_ query: QueryItems, defaultRangeKm: Int) throws(QueryProblem) -> VisitorLocation {
+        let lat = try single("lat", in: query)
+        let lng = try single("lng", in: query)
+        let rangeText = try single("range", in: query)
+        let locationText = try single("location", in: query)
+        var result = VisitorLocation.unknown
+        switch (lat, lng) {
+        case (nil, nil):
+            break
+        case (.some, nil):
+            throw QueryProblem(parameter: "lng", message: "lng is missing: lat and lng must be given together.")
+        case (nil, .some):
+            throw QueryProblem(parameter: "lat", message: "lat is missing: lat and lng must be given together.")
+        case (.some(let latText), .some(let lngText)):
+            guard let latitude = decimalDegrees(latText), (-90.0...90.0).contains(latitude) else {
+                throw QueryProblem(parameter: "lat", message: "lat must be a number from -90 to 90.")
+            }
+            guard let longitude = decimalDegrees(lngText), (-180.0...180.0).contains(longitude) else {
+                throw QueryProblem(parameter: "lng", message: "lng must be a number from -180 to 180.")
+            }
+            result.origin = Coordinate(latitude: latitude, longitude: longitude)
+        }
+        if let rangeText {
+            guard let range = Int(rangeText), (1...500).contains(range) else {
+                throw QueryProblem(parameter: "range", message: "range must be a whole number of kilometres from 1 to 500.")
+            }
+            result.rangeGiven = true
+            result.rangeKm = result.origin == nil ? nil : range
+        } else if result.origin != nil {
+            result.rangeKm = defaultRangeKm
+        }
+        if let locationText {
+            guard locationText == "denied" else {
+                throw QueryProblem(parameter: "location", message: "location can only be 'denied'.")
+            }
+            // Coordinates win over a stale "denied": the visitor is located after all.
+            result.denied = result.origin == nil
+        }
+        return result
+    }
+
+    /// The value of `name`; nil when absent or empty (an "any" choice of a form); a repeated name is a problem.
+    static func single(_ name: String, in query: QueryItems) throws(QueryProblem) -> String? {
+        let values = query.all(name)
+        guard values.count <= 1 else {
+            throw QueryProblem(parameter: name, message: "\(name) is given more than once.")
+        }
+        guard let value = values.first?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// Plain decimal degrees only: digits, one optional point, an optional leading minus (no `1e5`, `nan`, `inf`).
+    private static func decimalDegrees(_ text: String) -> Double? {
+        guard text.count <= 32, text.range(of: #"^-?[0-9]{1,3}(\.[0-9]+)?$"#, options: .regularExpression) != nil else { return nil }
+        return Double(text)
+    }
+}

@@ -1,0 +1,132 @@
+import DemoUpstream
+import Foundation
+import Logging
+import MicroHTTP
+import PetAPIClient
+import PetDomain
+
+/// The whole web front, built from a configuration: the composition root shared by the executable
+/// and the integration tests (style.md).
+public final class PetSpotApp: Sendable {
+    /// The configuration it was built from.
+    public let configuration: AppConfiguration
+    /// The upstream base URL in use (the embedded demo's when none was configured).
+    public let upstreamURL: URL
+    let logger: Logger
+    let server: HTTPServer
+    let demoServer: HTTPServer?
+    let gateway: AnnouncementGateway
+    let metrics: Metrics
+
+    private init(configuration: AppConfiguration, upstreamURL: URL, logger: Logger, server: HTTPServer,
+                 demoServer: HTTPServer?, gateway: AnnouncementGateway, metrics: Metrics) {
+        self.configuration = configuration
+        self.upstreamURL = upstreamURL
+        self.logger = logger
+        self.server = server
+        self.demoServer = demoServer
+        self.gateway = gateway
+        self.metrics = metrics
+    }
+
+    /// Checks static files and templates, starts the embedded demo upstream when no upstream is
+    /// configured, and prepares (but does not start) the server. Throws `StartupError` naming the setting.
+    public static func build(
+        configuration: AppConfiguration,
+        logger: Logger,
+        transport: UpstreamTransport? = nil
+    ) async throws -> PetSpotApp {
+        let staticFiles = try StaticFiles(directory: configuration.publicDirectory)
+        let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory)
+        var demoServer: HTTPServer?
+        let upstreamURL: URL
+        if let configured = configuration.upstreamURL {
+            upstreamURL = configured
+        } else {
+            let demo = try DemoUpstream.start(host: "127.0.0.1", port: 0, logger: logger.with(label: "demo-upstream"))
+            demoServer = demo
+            upstreamURL = URL(string: "http://127.0.0.1:\(demo.port)")!
+            logger.info("no upstream configured: serving the embedded demo upstream", metadata: ["url": "\(upstreamURL)"])
+        }
+        let metrics = Metrics()
+        var settings = GatewaySettings()
+        settings.timeout = .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 1000))
+        settings.ttl = .milliseconds(Int64(configuration.cacheTTLSeconds * 1000))
+        settings.staleMax = .milliseconds(Int64(configuration.staleMaxSeconds * 1000))
+        let gateway = AnnouncementGateway(
+            transport: transport ?? .live(baseURL: upstreamURL),
+            settings: settings,
+            logger: logger,
+            onEvent: { metrics.record($0) }
+        )
+        let site = SiteContext(configuration: configuration, renderer: renderer)
+        let router = Router(
+            site: site,
+            staticFiles: staticFiles,
+            pages: PageHandlers(site: site, gateway: gateway),
+            api: AnnouncementsAPI(gateway: gateway),
+            images: ImageProxy(gateway: gateway),
+            gateway: gateway,
+            metrics: metrics,
+            readinessWindow: .seconds(max(60, Int64(configuration.cacheTTLSeconds * 2)))
+        )
+        let pipeline = Pipeline(router: router, metrics: metrics, logger: logger)
+        let server = HTTPServer(
+            configuration: ServerConfiguration(
+                host: configuration.host,
+                port: configuration.port,
+                threadCount: configuration.threadCount,
+                errorResponse: { status, message in
+                    var response = site.errorPage(status: status, message: message)
+                    SecurityHeaders.apply(to: &response)
+                    return response
+                }
+            ),
+            logger: logger,
+            handler: { request in await pipeline.handle(request) }
+        )
+        return PetSpotApp(configuration: configuration, upstreamURL: upstreamURL, logger: logger, server: server,
+                          demoServer: demoServer, gateway: gateway, metrics: metrics)
+    }
+
+    /// Starts listening.
+    public func start() throws {
+        try server.start()
+        logger.info("PetSpot Web listening", metadata: ["url": "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(server.port)"])
+    }
+
+    /// The bound port.
+    public var port: Int { server.port }
+
+    /// Stops accepting, finishes in-flight requests, then stops the demo upstream and the client.
+    public func stop() async {
+        await server.stop()
+        await gateway.shutdown()
+        await demoServer?.stop()
+    }
+}
+
+extension Logger {
+    /// A copy with another label's metadata marker (swift-log labels are fixed at creation).
+    func with(label: String) -> Logger {
+        var copy = self
+        copy[metadataKey: "component"] = "\(label)"
+        return copy
+    }
+}
+
+extension Metrics {
+    /// Counts a gateway event under the product-spec §4 metric names.
+    func record(_ event: GatewayEvent) {
+        switch event {
+        case .upstreamCall(let endpoint):
+            increment("petspot_upstream_calls_total", labels: ["endpoint": endpoint])
+        case .upstreamFailure(let endpoint, let reason):
+            increment("petspot_upstream_failures_total", labels: ["endpoint": endpoint, "reason": reason])
+        case .cache(let outcome):
+            increment("petspot_cache_lookups_total", labels: ["result": outcome.rawValue])
+        case .skipped(let reason):
+            increment("petspot_items_skipped_total", labels: ["reason": reason.rawValue])
+        }
+    }
+}

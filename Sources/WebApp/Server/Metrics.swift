@@ -1,0 +1,85 @@
+import Foundation
+import Synchronization
+
+/// Counters and a latency histogram, exposed as Prometheus text at `/metrics` (product-spec §4).
+final class Metrics: Sendable {
+    /// Upper bounds of the latency histogram buckets, in seconds.
+    static let latencyBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    private struct State {
+        var requests: [String: Int] = [:]            // "route|status"
+        var latencyCounts: [String: [Int]] = [:]     // route → cumulative-ready bucket counts (+Inf last)
+        var latencySum: [String: Double] = [:]
+        var counters: [String: Int] = [:]            // full metric line key → value
+    }
+
+    private let state = Mutex(State())
+
+    /// Counts one answered request and its duration.
+    func recordRequest(route: String, status: Int, seconds: Double) {
+        state.withLock { state in
+            state.requests["\(route)|\(status)", default: 0] += 1
+            var buckets = state.latencyCounts[route] ?? Array(repeating: 0, count: Metrics.latencyBuckets.count + 1)
+            let index = Metrics.latencyBuckets.firstIndex(where: { seconds <= $0 }) ?? Metrics.latencyBuckets.count
+            buckets[index] += 1
+            state.latencyCounts[route] = buckets
+            state.latencySum[route, default: 0] += seconds
+        }
+    }
+
+    /// Adds `amount` to a counter, e.g. `increment("petspot_upstream_calls_total", labels: ["endpoint": "list"])`.
+    func increment(_ name: String, labels: [String: String] = [:], by amount: Int = 1) {
+        let key = Metrics.series(name, labels)
+        state.withLock { $0.counters[key, default: 0] += amount }
+    }
+
+    /// The current value of a counter (for tests and readiness).
+    func value(_ name: String, labels: [String: String] = [:]) -> Int {
+        let key = Metrics.series(name, labels)
+        return state.withLock { $0.counters[key] ?? 0 }
+    }
+
+    /// Prometheus text exposition format 0.0.4.
+    func render() -> String {
+        let snapshot = state.withLock { $0 }
+        var lines: [String] = []
+        lines.append("# HELP petspot_http_requests_total Requests answered, by route and status.")
+        lines.append("# TYPE petspot_http_requests_total counter")
+        for key in snapshot.requests.keys.sorted() {
+            let parts = key.split(separator: "|")
+            lines.append(Metrics.series("petspot_http_requests_total", ["route": String(parts[0]), "status": String(parts[1])]) + " \(snapshot.requests[key] ?? 0)")
+        }
+        lines.append("# HELP petspot_http_request_duration_seconds Time to answer a request, by route.")
+        lines.append("# TYPE petspot_http_request_duration_seconds histogram")
+        for route in snapshot.latencyCounts.keys.sorted() {
+            let counts = snapshot.latencyCounts[route] ?? []
+            var cumulative = 0
+            for (index, bound) in Metrics.latencyBuckets.enumerated() {
+                cumulative += counts[index]
+                lines.append(Metrics.series("petspot_http_request_duration_seconds_bucket", ["route": route, "le": String(bound)]) + " \(cumulative)")
+            }
+            cumulative += counts.last ?? 0
+            lines.append(Metrics.series("petspot_http_request_duration_seconds_bucket", ["route": route, "le": "+Inf"]) + " \(cumulative)")
+            lines.append(Metrics.series("petspot_http_request_duration_seconds_sum", ["route": route]) + " \(snapshot.latencySum[route] ?? 0)")
+            lines.append(Metrics.series("petspot_http_request_duration_seconds_count", ["route": route]) + " \(cumulative)")
+        }
+        var typed = Set<String>()
+        for key in snapshot.counters.keys.sorted() {
+            let name = String(key.prefix { $0 != "{" && $0 != " " })
+            if typed.insert(name).inserted { lines.append("# TYPE \(name) counter") }
+            lines.append("\(key) \(snapshot.counters[key] ?? 0)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `name{a="1",b="2"}` with escaped label values, labels sorted.
+    static func series(_ name: String, _ labels: [String: String]) -> String {
+        guard !labels.isEmpty else { return name }
+        let body = labels.keys.sorted().map { key in
+            let value = (labels[key] ?? "").replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+            return "\(key)=\"\(value)\""
+        }.joined(separator: ",")
+        return "\(name){\(body)}"
+    }
+}

@@ -1,0 +1,114 @@
+/// Every URL the site answers, parsed from and printed to paths in one place (style.md "Type the
+/// routes"): links in pages are built from `Route.path`, never from string literals.
+enum Route: Equatable, Sendable {
+    case landing
+    case list
+    case details(id: String)
+    /// Old web app links (`/lost-pets…`), answered 301 (product-spec §4).
+    case legacyList
+    case legacyDetails(id: String)
+    /// Photo proxy: the path below `/images/`.
+    case image(path: String)
+    /// A file of `Public/`: the path below `/static/`.
+    case staticFile(path: String)
+    case apiList
+    case apiDetails(id: String)
+    case healthz
+    case readyz
+    case metrics
+    case favicon
+
+    /// Parses a decoded request path; nil for paths the site does not have.
+    init?(path: String) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        switch parts.first ?? "" {
+        case "" where parts.count <= 1: self = .landing
+        case "pets":
+            switch parts.count {
+            case 1: self = .list
+            case 2 where !parts[1].isEmpty: self = .details(id: parts[1])
+            case 2: self = .list
+            default: return nil
+            }
+        case "lost-pets":
+            switch parts.count {
+            case 1: self = .legacyList
+            case 2 where !parts[1].isEmpty: self = .legacyDetails(id: parts[1])
+            case 2: self = .legacyList
+            default: return nil
+            }
+        case "images" where parts.count >= 2: self = .image(path: parts.dropFirst().joined(separator: "/"))
+        case "static" where parts.count >= 2: self = .staticFile(path: parts.dropFirst().joined(separator: "/"))
+        case "api" where parts.count >= 3 && parts[1] == "v1" && parts[2] == "announcements":
+            switch parts.count {
+            case 3: self = .apiList
+            case 4 where !parts[3].isEmpty: self = .apiDetails(id: parts[3])
+            default: return nil
+            }
+        case "healthz" where parts.count == 1: self = .healthz
+        case "readyz" where parts.count == 1: self = .readyz
+        case "metrics" where parts.count == 1: self = .metrics
+        case "favicon.ico" where parts.count == 1: self = .favicon
+        default: return nil
+        }
+    }
+
+    /// The path of this route, percent-encoding ids so any id round-trips.
+    var path: String {
+        switch self {
+        case .landing: return "/"
+        case .list: return "/pets"
+        case .details(let id): return "/pets/\(Route.encode(id))"
+        case .legacyList: return "/lost-pets"
+        case .legacyDetails(let id): return "/lost-pets/\(Route.encode(id))"
+        case .image(let path): return "/images/\(path.split(separator: "/").map { Route.encode(String($0)) }.joined(separator: "/"))"
+        case .staticFile(let path): return "/static/\(path)"
+        case .apiList: return "/api/v1/announcements"
+        case .apiDetails(let id): return "/api/v1/announcements/\(Route.encode(id))"
+        case .healthz: return "/healthz"
+        case .readyz: return "/readyz"
+        case .metrics: return "/metrics"
+        case .favicon: return "/favicon.ico"
+        }
+    }
+
+    /// A label for metrics and logs that does not grow with ids.
+    var metricName: String {
+        switch self {
+        case .landing: return "landing"
+        case .list: return "list"
+        case .details: return "details"
+        case .legacyList, .legacyDetails: return "legacy_redirect"
+        case .image: return "image"
+        case .staticFile, .favicon: return "static"
+        case .apiList: return "api_list"
+        case .apiDetails: return "api_details"
+        case .healthz: return "healthz"
+        case .readyz: return "readyz"
+        case .metrics: return "metrics"
+        }
+    }
+
+    /// Percent-encodes one path segment (RFC 3986 unreserved characters stay).
+    static func encode(_ segment: String) -> String {
+        var result = ""
+        for byte in segment.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return result
+    }
+}
+
+extension String {
+    /// Pads with leading zeros to `width` characters.
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,148 @@
+// View models: every page is rendered from one of these structs. All text is formatted in Swift
+// (product-spec §3); templates only place values, always through `{{ }}` (HTML-escaped).
+
+/// What every page's layout needs: titles, share tags, navigation and the location flow state.
+struct LayoutModel: Sendable {
+    /// `<title>` text, e.g. "Max — missing dog in Warsaw · PetSpot".
+    let pageTitle: String
+    /// `<meta name="description">`.
+    let metaDescription: String
+    /// Absolute canonical URL (`<link rel=canonical>` and `og:url`), when a public base URL is known.
+    let canonicalURL: String?
+    /// Open Graph / Twitter card values; `ogImage` is an absolute URL or nil.
+    let ogTitle: String
+    let ogDescription: String
+    let ogImage: String?
+    /// "website" or "article".
+    let ogType: String
+    /// `summary_large_image` when there is an image, else `summary`.
+    let twitterCard: String
+    /// Navigation links, keeping the visitor's location.
+    let homeURL: String
+    let listURL: String
+    /// True on the landing / list page (for `aria-current`).
+    let isHome: Bool
+    let isList: Bool
+    /// The location state the script reads from `<body data-location="…">`: known, denied or unknown.
+    let locationState: String
+}
+
+/// The permission-denied banner (product-spec §4, seed 002).
+struct BannerModel: Sendable {
+    let title: String        // "Location Access Needed"
+    let message: String      // "Enable location access in your browser settings to see nearby pets."
+    /// Same page without `location=denied`: the script asks again from there; without JS it just reloads.
+    let tryAgainURL: String
+    /// Same page without `location=denied` (the dismiss control works as a link without JS).
+    let dismissURL: String
+}
+
+/// One announcement card (landing and list).
+struct CardModel: Sendable {
+    let id: String
+    let detailURL: String
+    let name: String                 // "Max" or "Unnamed pet"
+    let speciesLabel: String         // "Dog"
+    let statusLabel: String          // "MISSING" | "FOUND" | "CLOSED"
+    let statusClass: String          // "missing" | "found" | "closed"
+    let photoURL: String?            // our /images/… proxy URL or an absolute http(s) URL; nil → placeholder
+    let photoAlt: String             // "Photo of Max, a dog"
+    let breed: String?               // nil hides the line
+    let lastSeenText: String         // "Nov 18, 2025"
+    let placeText: String            // address, "52.2297° N, 21.0122° E", or "Warszawa ±5 km"
+    let distanceText: String?        // "2.3 km away" when located
+    let rewardText: String?          // "Reward 500 PLN"
+    let excerpt: String?             // description shortened to ~140 characters
+}
+
+/// A choice in a filter `<select>`.
+struct OptionModel: Sendable {
+    let value: String
+    let label: String
+    let selected: Bool
+}
+
+/// A hidden form field that keeps state (location, range) across filter submits.
+struct HiddenField: Sendable {
+    let name: String
+    let value: String
+}
+
+/// Previous/next links of the list.
+struct PaginationModel: Sendable {
+    let previousURL: String?
+    let nextURL: String?
+    let summary: String              // "Page 2 of 3"
+}
+
+/// `/` landing page.
+struct LandingPageModel: Sendable {
+    let layout: LayoutModel
+    let banner: BannerModel?
+    let staleNotice: String?         // "Showing saved data from 3 minutes ago: the service is not answering."
+    let cards: [CardModel]
+    let hasCards: Bool
+    let emptyMessage: String         // shown when `hasCards` is false
+    let viewAllURL: String           // /pets keeping the location
+    let nearbyText: String?          // "Within 10 km of you" when located
+}
+
+/// `/pets` list page.
+struct ListPageModel: Sendable {
+    let layout: LayoutModel
+    let banner: BannerModel?
+    let staleNotice: String?
+    let heading: String              // "Lost and found pets"
+    let resultSummary: String        // "24 pets" / "3 missing cats within 15 km"
+    let cards: [CardModel]
+    let hasCards: Bool
+    let emptyMessage: String
+    let clearFiltersURL: String?     // when filters are active
+    let statusOptions: [OptionModel] // first option value "" = any
+    let speciesOptions: [OptionModel]
+    let sortOptions: [OptionModel]   // nearest only when located
+    let hiddenFields: [HiddenField]  // lat, lng, range…
+    let pagination: PaginationModel? // nil when one page
+}
+
+/// A label/value row on the details page; `href` makes the value a link (tel:, mailto:, map).
+struct DetailRow: Sendable {
+    let label: String
+    let value: String
+    let href: String?
+}
+
+/// `/pets/{id}` details page.
+struct DetailsPageModel: Sendable {
+    let layout: LayoutModel
+    let staleNotice: String?
+    let id: String
+    let name: String
+    let statusLabel: String
+    let statusClass: String
+    let rewardText: String?
+    let photoURL: String?
+    let photoAlt: String
+    let subtitle: String             // "Dog · Golden Retriever"
+    let rows: [DetailRow]            // Species, Breed, Sex, Age, Last seen, Place, Coordinates, Distance, Microchip, Contact…
+    let description: String?         // shown whole; paragraphs kept by CSS white-space
+    let mapURL: String?              // OpenStreetMap with a marker; nil for city-only places
+    let phoneHref: String?           // "tel:+48601234567"
+    let phoneText: String?
+    let emailHref: String?           // "mailto:…"
+    let emailText: String?
+    let shareURL: String             // canonical absolute URL when known, else the path
+    let shareTitle: String
+    let backURL: String              // the list, keeping location
+}
+
+/// Every error page (400, 404, 405, 502, 504, 500).
+struct ErrorPageModel: Sendable {
+    let layout: LayoutModel
+    let status: Int
+    let heading: String              // "Unable to load data"
+    let message: String              // "Unable to load data. Please try again later."
+    let retryURL: String?            // the same URL, for 502/504
+    let listURL: String
+    let homeURL: String
+}

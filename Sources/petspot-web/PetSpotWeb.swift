@@ -1,0 +1,99 @@
+import ArgumentParser
+import DemoUpstream
+import Foundation
+import Logging
+import MicroHTTP
+import WebApp
+
+/// `petspot-web`: serve the site (default), check health, or run the demo upstream alone.
+@main
+struct PetSpotWeb: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "petspot-web",
+        abstract: "PetSpot Web: server-rendered lost-and-found pet pages on libmicrohttpd.",
+        subcommands: [Serve.self, HealthCheck.self, DemoUpstreamCommand.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Serves the site until SIGTERM or SIGINT.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the site (the default). Every flag also reads its environment variable; the flag wins.",
+        discussion: "Environment: " + AppConfiguration.environmentNames.sorted { $0.key < $1.key }
+            .map { "--\($0.key) ← \($0.value)" }.joined(separator: ", ")
+    )
+
+    @Option(help: "Address to bind, e.g. 127.0.0.1 or 0.0.0.0. [env: HOST] (default: 127.0.0.1)") var host: String?
+    @Option(help: "Port to bind; 0 picks a free one. [env: PORT] (default: 8080)") var port: String?
+    @Option(help: "PetSpot backend base URL; without it the embedded demo upstream runs. [env: PETSPOT_UPSTREAM_URL]") var upstream: String?
+    @Option(name: .customLong("public-base-url"), help: "Absolute base URL for share links. [env: PETSPOT_PUBLIC_BASE_URL]") var publicBaseURL: String?
+    @Option(name: .customLong("upstream-timeout"), help: "Seconds for one upstream call. [env: PETSPOT_UPSTREAM_TIMEOUT] (default: 5)") var upstreamTimeout: String?
+    @Option(name: .customLong("cache-ttl"), help: "Seconds a validated result stays fresh. [env: PETSPOT_CACHE_TTL] (default: 30)") var cacheTTL: String?
+    @Option(name: .customLong("stale-max"), help: "Seconds a cached copy may be served while the upstream fails. [env: PETSPOT_STALE_MAX] (default: 600)") var staleMax: String?
+    @Option(name: .customLong("log-level"), help: "trace|debug|info|notice|warning|error|critical. [env: PETSPOT_LOG_LEVEL] (default: info)") var logLevel: String?
+    @Option(name: .customLong("log-format"), help: "text|json. [env: PETSPOT_LOG_FORMAT] (default: text)") var logFormat: String?
+    @Option(name: .customLong("public-dir"), help: "Static files folder. [env: PETSPOT_PUBLIC_DIR] (default: Public)") var publicDir: String?
+    @Option(name: .customLong("templates-dir"), help: "Templates folder. [env: PETSPOT_TEMPLATES_DIR] (default: Templates)") var templatesDir: String?
+    @Option(help: "Server threads. [env: PETSPOT_THREADS] (default: 4)") var threads: String?
+
+    func run() throws {
+        // First, before any thread exists: every thread inherits this mask (platform-notes "Shutdown").
+        TerminationSignals.block()
+        let configuration: AppConfiguration
+        do {
+            configuration = try AppConfiguration.resolve(flags: [
+                "host": host, "port": port, "upstream": upstream, "public-base-url": publicBaseURL,
+                "upstream-timeout": upstreamTimeout, "cache-ttl": cacheTTL, "stale-max": staleMax,
+                "log-level": logLevel, "log-format": logFormat, "public-dir": publicDir,
+                "templates-dir": templatesDir, "threads": threads,
+            ], environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let logger = bootstrapLogging(configuration)
+        let app: PetSpotApp
+        do {
+            app = try blockingAwait { try await PetSpotApp.build(configuration: configuration, logger: logger) }
+            try app.start()
+        } catch {
+            logger.critical("startup failed", metadata: ["error": "\(error)"])
+            throw ExitCode(1)
+        }
+        let signal = TerminationSignals.wait()
+        logger.info("stopping", metadata: ["signal": "\(signal)"])
+        blockingAwait { await app.stop() }
+        logger.info("stopped")
+    }
+}
+
+/// `petspot-web healthcheck`: exit 0 when the local server's /healthz answers 200 (container HEALTHCHECK).
+struct HealthCheck: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "healthcheck", abstract: "Exit 0 when http://127.0.0.1:PORT/healthz answers 200.")
+
+    @Option(help: "Port of the local server. [env: PORT] (default: 8080)") var port: Int?
+
+    func run() throws {
+        let resolved = port ?? ProcessInfo.processInfo.environment["PORT"].flatMap(Int.init) ?? 8080
+        guard LoopbackProbe.status(port: resolved, path: "/healthz") == 200 else { throw ExitCode(1) }
+    }
+}
+
+/// `petspot-web demo-upstream`: the embedded sample backend alone, for trying the site against "another" backend.
+struct DemoUpstreamCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "demo-upstream", abstract: "Run the embedded demo backend alone.")
+
+    @Option(help: "Address to bind.") var host: String = "127.0.0.1"
+    @Option(help: "Port to bind.") var port: Int = 3000
+
+    func run() throws {
+        TerminationSignals.block()
+        var logger = Logger(label: "demo-upstream")
+        logger.logLevel = .info
+        let server = try DemoUpstream.start(host: host, port: port, logger: logger)
+        logger.info("demo upstream listening", metadata: ["url": "http://\(host):\(server.port)"])
+        _ = TerminationSignals.wait()
+        blockingAwait { await server.stop() }
+    }
+}

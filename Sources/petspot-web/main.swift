@@ -1,1 +1,0 @@
-print("petspot-web: not written yet")

@@ -1,0 +1,260 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import MicroHTTP
+import Synchronization
+import Testing
+
+@Suite("HTTP server over libmicrohttpd")
+struct HTTPServerTests {
+    @Test func port_zero_binds_a_free_port_and_reports_it() async throws {
+        try await withServer(handler: { _ in .text("ok") }) { server, base in
+            #expect(server.port > 0)
+            let (status, _, body) = try await fetch(base)
+            #expect(status == 200)
+            #expect(String(decoding: body, as: UTF8.self) == "ok")
+        }
+    }
+
+    @Test func two_hundred_concurrent_slow_requests_finish_well_under_a_second() async throws {
+        try await withServer(handler: { request in
+            try await Task.sleep(for: .milliseconds(50))
+            return .text(request.query["n"] ?? "")
+        }) { _, base in
+            let clock = ContinuousClock()
+            let started = clock.now
+            let session = wideSession()
+            let bodies = try await withThrowingTaskGroup(of: (Int, Int, String).self) { group in
+                for index in 0..<200 {
+                    group.addTask {
+                        let (status, _, body) = try await fetch(try url(base, "/slow?n=\(index)"), session: session)
+                        return (index, status, String(decoding: body, as: UTF8.self))
+                    }
+                }
+                return try await group.reduce(into: [(Int, Int, String)]()) { $0.append($1) }
+            }
+            let elapsed = clock.now - started
+            #expect(bodies.count == 200)
+            #expect(bodies.allSatisfy { $0.1 == 200 && $0.2 == String($0.0) })
+            #expect(elapsed < .milliseconds(900), "took \(elapsed)")
+        }
+    }
+
+    @Test func keep_alive_connections_are_reused() async throws {
+        let ports = Mutex<[Int]>([])
+        try await withServer(handler: { request in
+            ports.withLock { $0.append(request.clientPort ?? -1) }
+            return .text("ok")
+        }) { _, base in
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpMaximumConnectionsPerHost = 1
+            let session = URLSession(configuration: configuration)
+            for _ in 0..<5 {
+                let (status, headers, _) = try await fetch(try url(base, "/k"), session: session)
+                #expect(status == 200)
+                #expect(header("Connection", in: headers)?.lowercased() != "close")
+            }
+            session.finishTasksAndInvalidate()
+        }
+        let seen = ports.withLock { $0 }
+        #expect(seen.count == 5)
+        #expect(Set(seen).count == 1, "client ports: \(seen)")
+    }
+
+    @Test func a_one_megabyte_body_arrives_intact() async throws {
+        let payload = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        try await withServer(handler: { _ in
+            Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: payload)
+        }) { _, base in
+            let (status, headers, body) = try await fetch(try url(base, "/big"))
+            #expect(status == 200)
+            #expect(header("Content-Length", in: headers) == String(payload.count))
+            #expect(Array(body) == payload)
+        }
+    }
+
+    @Test func utf8_path_and_repeated_query_parameters_decode() async throws {
+        let seen = Mutex<Request?>(nil)
+        try await withServer(handler: { request in
+            seen.withLock { $0 = request }
+            return .text("ok")
+        }) { _, base in
+            let target = try url(base, "/pets/%C5%81atka?tag=a&tag=b%20c&city=Krak%C3%B3w&q=1%2B1&plus=a+b&empty=")
+            let (status, _, _) = try await fetch(target)
+            #expect(status == 200)
+        }
+        let request = try #require(seen.withLock { $0 })
+        #expect(request.path == "/pets/Łatka")
+        #expect(request.rawPath == "/pets/%C5%81atka")
+        #expect(request.query.all("tag") == ["a", "b c"])
+        #expect(request.query["city"] == "Kraków")
+        #expect(request.query["q"] == "1+1")
+        #expect(request.query["plus"] == "a b")
+        #expect(request.query["empty"] == "")
+        #expect(request.clientAddress == "127.0.0.1")
+    }
+
+    @Test func request_headers_reach_the_handler() async throws {
+        try await withServer(handler: { request in
+            .text(request.headers["x-request-id"] ?? "none")
+        }) { _, base in
+            let (_, _, body) = try await fetch(base, headers: ["X-Request-Id": "abc123"])
+            #expect(String(decoding: body, as: UTF8.self) == "abc123")
+        }
+    }
+
+    @Test func head_has_headers_but_no_body() async throws {
+        try await withServer(handler: { _ in .text("twelve bytes") }) { _, base in
+            let (status, headers, body) = try await fetch(base, method: "HEAD")
+            #expect(status == 200)
+            #expect(body.isEmpty)
+            #expect(header("Content-Length", in: headers) == "12")
+            #expect(header("Content-Type", in: headers) == "text/plain; charset=utf-8")
+        }
+    }
+
+    @Test func methods_other_than_get_and_head_get_405_with_allow() async throws {
+        let calls = Atomic<Int>(0)
+        try await withServer(handler: { _ in
+            calls.add(1, ordering: .relaxed)
+            return .text("ok")
+        }) { _, base in
+            for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"] {
+                let (status, headers, _) = try await fetch(base, method: method)
+                #expect(status == 405, "\(method)")
+                #expect(header("Allow", in: headers) == "GET, HEAD")
+            }
+            let (status, _, _) = try await fetch(base)
+            #expect(status == 200)
+        }
+        #expect(calls.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func an_over_long_url_gets_414_and_the_server_keeps_serving() async throws {
+        try await withServer(handler: { _ in .text("ok") }) { _, base in
+            let long = String(repeating: "a", count: 64 * 1024)
+            let (status, _, _) = try await fetch(try url(base, "/\(long)"))
+            #expect(status == 414)
+            let (after, _, _) = try await fetch(base)
+            #expect(after == 200)
+        }
+    }
+
+    @Test func over_large_headers_get_431_and_the_server_keeps_serving() async throws {
+        try await withServer(handler: { _ in .text("ok") }) { _, base in
+            let big = String(repeating: "b", count: 40 * 1024)
+            let (status, _, _) = try await fetch(base, headers: ["X-Big": big])
+            #expect(status == 431)
+            let (after, _, _) = try await fetch(base)
+            #expect(after == 200)
+        }
+    }
+
+    @Test func an_encoded_nul_or_bad_escape_in_the_url_is_a_400() async throws {
+        let calls = Atomic<Int>(0)
+        try await withServer(handler: { _ in
+            calls.add(1, ordering: .relaxed)
+            return .text("ok")
+        }) { server, _ in
+            for bad in ["/static/a.css%00.png", "/x?q=%00", "/%zz", "/%C3%28", "/x?q=%E2%82"] {
+                #expect(RawHTTP.status(port: server.port, target: bad) == 400, "\(bad)")
+            }
+            #expect(RawHTTP.status(port: server.port, target: "/fine") == 200)
+        }
+        #expect(calls.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func a_throwing_handler_gives_500_and_the_server_keeps_serving() async throws {
+        struct Boom: Error {}
+        try await withServer(handler: { request in
+            if request.path == "/boom" { throw Boom() }
+            return .text("ok")
+        }) { _, base in
+            let (status, _, body) = try await fetch(try url(base, "/boom"))
+            #expect(status == 500)
+            #expect(!String(decoding: body, as: UTF8.self).contains("Boom"))
+            let (after, _, _) = try await fetch(base)
+            #expect(after == 200)
+        }
+    }
+
+    @Test func server_generated_errors_use_the_configured_renderer() async throws {
+        let configuration = ServerConfiguration(errorResponse: { status, message in
+            .html("<p>custom \(status)</p>", status: status)
+        })
+        try await withServer(configuration: configuration, handler: { _ in .text("ok") }) { _, base in
+            let (status, headers, body) = try await fetch(base, method: "DELETE")
+            #expect(status == 405)
+            #expect(String(decoding: body, as: UTF8.self) == "<p>custom 405</p>")
+            #expect(header("Allow", in: headers) == "GET, HEAD")
+        }
+    }
+
+    @Test func stopping_lets_in_flight_requests_finish() async throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let server = HTTPServer(configuration: ServerConfiguration(), logger: logger) { _ in
+            try await Task.sleep(for: .milliseconds(400))
+            return .text("finished")
+        }
+        try server.start()
+        let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+        let session = wideSession()
+        let requests = Task {
+            try await withThrowingTaskGroup(of: (Int, String).self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        let (status, _, body) = try await fetch(try url(base, "/work"), session: session)
+                        return (status, String(decoding: body, as: UTF8.self))
+                    }
+                }
+                return try await group.reduce(into: [(Int, String)]()) { $0.append($1) }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(150))
+        let clock = ContinuousClock()
+        let stopStarted = clock.now
+        await server.stop()
+        let stopTook = clock.now - stopStarted
+        let results = try await requests.value
+        #expect(results.count == 10)
+        #expect(results.allSatisfy { $0.0 == 200 && $0.1 == "finished" })
+        #expect(stopTook < .seconds(5))
+        await #expect(throws: (any Error).self) { _ = try await fetch(base) }
+    }
+
+    @Test func stop_answers_503_to_requests_still_running_after_the_grace_period() async throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let server = HTTPServer(configuration: ServerConfiguration(), logger: logger) { _ in
+            try? await Task.sleep(for: .seconds(5))
+            return .text("late")
+        }
+        try server.start()
+        let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+        let request = Task { try await fetch(try url(base, "/stuck")) }
+        try await Task.sleep(for: .milliseconds(150))
+        await server.stop(gracePeriod: .milliseconds(200))
+        let (status, _, _) = try await request.value
+        #expect(status == 503)
+    }
+
+    @Test func a_truncated_response_closes_the_connection_early() async throws {
+        try await withServer(handler: { _ in
+            var response = Response.text(String(repeating: "x", count: 10_000))
+            response.closeAfterBodyBytes = 100
+            return response
+        }) { _, base in
+            await #expect(throws: (any Error).self) { _ = try await fetch(try url(base, "/cut")) }
+        }
+    }
+
+    @Test func a_bad_host_or_busy_port_fails_to_start_with_a_named_error() throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let bad = HTTPServer(configuration: ServerConfiguration(host: "not-an-ip"), logger: logger) { _ in .text("") }
+        #expect(throws: ServerError.self) { try bad.start() }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sends bytes exactly as given over a fresh TCP connection to 127.0.0.1 and returns the reply.
+///
+/// URLSession (libcurl) normalizes URLs — it re-encodes `%zz` and removes `..` segments — so
+/// tests of hostile request lines need a client that sends them verbatim.
+enum RawHTTP {
+    /// The status code of the reply to `GET target` sent verbatim, or nil when the server sent none.
+    static func status(port: Int, target: String, method: String = "GET") -> Int? {
+        let reply = send(port: port, text: "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        let parts = reply.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2 else { return nil }
+        return Int(parts[1])
+    }
+
+    /// Writes `text`, reads until the server closes (at most 5 s), returns what arrived.
+    static func send(port: Int, text: String) -> String {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketFD >= 0 else { return "" }
+        defer { close(socketFD) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { return "" }
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(socketFD, $0.baseAddress, $0.count) }
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(socketFD, &buffer, buffer.count)
+            if count <= 0 { break }
+            reply.append(contentsOf: buffer[0..<count])
+        }
+        return String(decoding: reply, as: UTF8.self)
+    }
+}

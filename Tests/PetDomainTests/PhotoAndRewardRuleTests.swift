@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import PetDomain
+
+/// product-spec §2 rows photoUrl and reward.
+@Suite struct PhotoAndRewardRuleTests {
+    @Test func photoUrl_images_path_is_kept_for_the_proxy() throws {
+        let item = try validItem(["photoUrl": "/images/max.jpg"])
+        #expect(item.photo == .upstreamPath("/images/max.jpg"))
+        #expect(item.photo?.urlString == "/images/max.jpg")
+    }
+
+    @Test(arguments: ["https://images.dog.ceo/breeds/terrier-yorkshire/n02094433_1010.jpg",
+                      "http://example.com/a.png?size=large", "HTTPS://cdn.example.com/x.jpg"])
+    func photoUrl_absolute_http_is_kept_as_given(raw: String) throws {
+        let item = try validItem(["photoUrl": raw])
+        #expect(item.photo?.urlString == raw)
+        if case .absolute = item.photo {} else { Issue.record("expected an absolute photo") }
+    }
+
+    @Test func photoUrl_missing_or_null_is_no_photo_without_warning() throws {
+        for value: Any in [absent, NSNull(), ""] {
+            let (item, warnings) = try validItemWithWarnings(["photoUrl": value])
+            #expect(item.photo == nil)
+            #expect(warnings.isEmpty)
+        }
+    }
+
+    @Test(arguments: ["javascript:alert(1)", "data:image/png;base64,AAAA", "ftp://example.com/a.jpg",
+                      "not a url", "images/max.jpg", "/uploads/max.jpg", "/images/", "/images/../etc/passwd",
+                      "/images/%2e%2e/secret", "/images//evil.jpg", "//evil.example.com/x.jpg",
+                      "/images/a\\b.jpg", "/images/a b.jpg", "https://", "https:///path",
+                      "https://exa mple.com/x.jpg", "https://example.com/\"onerror=\"x"])
+    func photoUrl_anything_else_is_no_photo_with_a_warning(raw: String) throws {
+        let (item, warnings) = try validItemWithWarnings(["photoUrl": raw])
+        #expect(item.photo == nil)
+        #expect(warnings.map(\.field) == ["photoUrl"])
+    }
+
+    @Test func photoUrl_is_trimmed_before_it_is_checked() throws {
+        #expect(try validItem(["photoUrl": " /images/x.jpg\n"]).photo == .upstreamPath("/images/x.jpg"))
+    }
+
+    @Test func photo_resolver_reports_nothing_for_nil_and_a_warning_for_garbage() {
+        #expect(PhotoResolver.resolve(nil).photo == nil)
+        #expect(PhotoResolver.resolve(nil).warning == nil)
+        let garbage = PhotoResolver.resolve("javascript:alert(1)")
+        #expect(garbage.photo == nil)
+        #expect(garbage.warning?.contains("javascript") == true)
+    }
+
+    @Test(arguments: [
+        ("500 PLN", Decimal(500), "PLN"), ("PLN 1,500.50", Decimal(string: "1500.5") ?? 0, "PLN"),
+        ("$300", Decimal(300), "$"), ("300 zł", Decimal(300), "zł"), ("100€", Decimal(100), "€"),
+        ("EUR 12,50", Decimal(string: "12.5") ?? 0, "EUR"), ("1,000,000 USD", Decimal(1_000_000), "USD"),
+    ])
+    func reward_text_with_leading_or_trailing_currency_is_parsed(raw: String, amount: Decimal, currency: String) throws {
+        let item = try validItem(["reward": raw])
+        #expect(item.reward?.amount == amount)
+        #expect(item.reward?.currency == currency)
+    }
+
+    @Test func reward_plain_number_or_numeric_text_has_no_currency() throws {
+        #expect(try validItem(["reward": 300]).reward == Reward(amount: 300, currency: nil))
+        #expect(try validItem(["reward": 99.99]).reward?.amount == Decimal(string: "99.99"))
+        #expect(try validItem(["reward": "250"]).reward == Reward(amount: 250, currency: nil))
+    }
+
+    @Test(arguments: ["0 PLN", "-50 PLN", "free", "500 PLN or a hug", "PLN 500 EUR", "1.500,50 PLN",
+                      "1,5000 PLN", "$", "500 Polish zloty"])
+    func reward_invalid_or_not_positive_is_dropped_with_a_warning(raw: String) throws {
+        let (item, warnings) = try validItemWithWarnings(["reward": raw])
+        #expect(item.reward == nil)
+        #expect(warnings.map(\.field) == ["reward"])
+    }
+
+    @Test func reward_zero_or_negative_number_is_dropped_with_a_warning() throws {
+        for value: Any in [0, -10, true] {
+            let (item, warnings) = try validItemWithWarnings(["reward": value])
+            #expect(item.reward == nil)
+            #expect(warnings.map(\.field) == ["reward"])
+        }
+    }
+
+    @Test(arguments: [("500 PLN", "500 PLN"), ("PLN 1,500.50", "1,500.50 PLN"), ("$300", "$300"),
+                      ("1234567.5 zł", "1,234,567.50 zł"), ("250", "250"), ("0.5 EUR", "0.50 EUR")])
+    func reward_display_text_groups_thousands_and_places_the_currency(raw: String, display: String) throws {
+        let reward = try #require(try validItem(["reward": raw]).reward)
+        #expect(reward.displayText == display)
+        #expect(Format.rewardBadge(reward) == "Reward " + display)
+    }
+
+    @Test func reward_requires_a_positive_amount_when_built_directly() {
+        #expect(Reward(amount: 0, currency: "PLN") == nil)
+        #expect(Reward(amount: -1, currency: nil) == nil)
+        #expect(Reward(amount: 1, currency: "  ")?.currency == nil)
+    }
+}

@@ -1,0 +1,47 @@
+import MicroHTTP
+import Synchronization
+
+/// The stub's mutable state, shared between the test (programming it) and the server's handler
+/// threads (reading it); every access goes through one mutex.
+final class StubState: Sendable {
+    /// A programmed image.
+    struct Image: Sendable {
+        var bytes: [UInt8]
+        var contentType: String
+    }
+
+    /// Everything programmable or observed.
+    struct Values: Sendable {
+        var list = #"{"data":[]}"#
+        var details: [String: String] = [:]
+        var images: [String: Image] = [:]
+        var fault: StubUpstream.Fault = .none
+        var etagsEnabled = true
+        var totalCount = 0
+        var countsByPath: [String: Int] = [:]
+        var lastRequest: Request?
+    }
+
+    private let values = Mutex(Values())
+
+    /// Changes the state under the lock.
+    func mutate(_ body: (inout Values) -> Void) {
+        values.withLock { body(&$0) }
+    }
+
+    /// Reads the state under the lock.
+    func read<T: Sendable>(_ body: (Values) -> T) -> T {
+        values.withLock { body($0) }
+    }
+
+    /// Records a request and returns a snapshot to answer it from, in one critical section, so a
+    /// concurrent `setFault` cannot give one request half of each setting.
+    func record(_ request: Request) -> Values {
+        values.withLock { state in
+            state.totalCount += 1
+            state.countsByPath[request.path, default: 0] += 1
+            state.lastRequest = request
+            return state
+        }
+    }
+}
