@@ -23,7 +23,8 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 FROM ${SWIFT_IMAGE} AS build
 
 # libmicrohttpd-dev: the server core (found through pkg-config).
-# libcurl4-openssl-dev: FoundationNetworking links libcurl when anything imports it.
+# libcurl4-openssl-dev: FoundationNetworking links libcurl if anything imports it (today nothing
+# does; kept so such a change still builds — the runtime stage would then need libcurl4).
 # Versions are not pinned: Debian stable only ships security/point-release updates of these, and
 # a pinned version disappears from the mirror after the next point release, breaking the build.
 # hadolint ignore=DL3008
@@ -51,14 +52,16 @@ RUN swift build -c release --static-swift-stdlib --product petspot-web \
 # ---------------------------------------------------------------------------------------------
 FROM ${RUNTIME_IMAGE} AS runtime
 
-# Runtime libraries only: libmicrohttpd12 (server), libcurl4 (FoundationNetworking, if linked),
-# ca-certificates (HTTPS upstreams). Same reason as above for not pinning versions.
+# Runtime libraries only: libmicrohttpd12 (server) and ca-certificates (HTTPS upstreams); libc,
+# libstdc++ and zlib are in the base image, the Swift runtime is linked into the binary.
+# FoundationNetworking is not linked (the upstream client is AsyncHTTPClient), so no libcurl4
+# (it would add ~12 MB); if it ever is linked, add libcurl4 here — scripts/container-check.sh
+# fails on any library the binary needs and the image lacks. Versions unpinned as above.
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
     && apt-get install -y -q --no-install-recommends \
         ca-certificates \
-        libcurl4 \
         libmicrohttpd12 \
     && rm -rf /var/lib/apt/lists/*
 

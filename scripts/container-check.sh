@@ -72,6 +72,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# Note: functions run through timed/check run with errexit off (they are in a || or if context),
+# so each step below returns 1 explicitly where a failed command must stop it.
 timed() {  # timed LABEL COMMAND... — runs COMMAND, records its duration
     local label=$1 t0 rc=0
     shift
@@ -86,7 +88,9 @@ check() {  # check NAME COMMAND... — a check passes when COMMAND exits 0; outp
     local name=$1
     shift
     if "$@" >"$TMP/out" 2>&1; then
-        PASSED=$((PASSED + 1)); RESULTS+=("PASS  $name")
+        local detail
+        detail=$(grep -v '^[[:space:]]*$' "$TMP/out" | tail -n 1 | cut -c1-110 || true)
+        PASSED=$((PASSED + 1)); RESULTS+=("PASS  $name${detail:+  [$detail]}")
     else
         FAILED=$((FAILED + 1)); RESULTS+=("FAIL  $name: $(tr '\n' ' ' <"$TMP/out" | cut -c1-300)")
     fi
@@ -128,16 +132,17 @@ build_binary() {
         command -v swift >/dev/null || ct_die "swift not found (or pass --binary FILE)"
         # Same command as the Dockerfile's build stage.
         timeout 3600 swift build -c release --static-swift-stdlib --scratch-path .build-release \
-            --product petspot-web >&2
-        BINARY=$(swift build -c release --static-swift-stdlib --scratch-path .build-release --show-bin-path)/petspot-web
+            --product petspot-web >&2 || return 1
+        BINARY=$(swift build -c release --static-swift-stdlib --scratch-path .build-release \
+            --show-bin-path)/petspot-web || return 1
     fi
     [ -x "$BINARY" ] || ct_die "no executable at $BINARY"
-    strip -o "$BUILD_CTX/build/petspot-web" "$BINARY"
+    strip -o "$BUILD_CTX/build/petspot-web" "$BINARY" || return 1
     # The crash backtracer the build stage copies from the toolchain.
     local bt
     bt=$(dirname "$(readlink -f "$(command -v swift 2>/dev/null || echo /nonexistent)")")/../libexec/swift/linux/swift-backtrace-static
     if [ -f "$bt" ]; then
-        cp "$bt" "$BUILD_CTX/build/swift-backtrace"
+        cp "$bt" "$BUILD_CTX/build/swift-backtrace" || return 1
     else
         ct_log "no swift-backtrace-static in the toolchain; using an empty placeholder"
         : >"$BUILD_CTX/build/swift-backtrace"
@@ -192,7 +197,7 @@ EOF
             "$root"/var/lib/apt/lists/* "$root"/var/log/*.log "$root"/var/log/apt/*
         find "$root/usr/share/locale" -mindepth 1 -maxdepth 1 -not -name locale.alias -exec rm -rf {} +
         mkdir -p "$CT_CACHE"
-        tar --numeric-owner -C "$root" -cf "$BASE_TAR.part" . && mv "$BASE_TAR.part" "$BASE_TAR"
+        tar --numeric-owner -C "$root" -cf "$BASE_TAR.part" . && mv "$BASE_TAR.part" "$BASE_TAR" || return 1
         rm -rf "$root"
     fi
     ct_log "podman import $BASE_TAR as $BASE_IMAGE"
@@ -277,7 +282,8 @@ files_read_only() {
     [ -z "$writable" ] || { echo "writable by the app user: $writable"; return 1; }
     podman exec "$CONTAINER" sh -c 'ls -A /app/Public | grep -q . && ls -A /app/Templates | grep -q .' \
         || { echo "/app/Public or /app/Templates is empty"; return 1; }
-    podman exec "$CONTAINER" stat -c '%U:%G %a %n' /app /app/Public /app/Templates /usr/local/bin/petspot-web
+    podman exec "$CONTAINER" stat -c '%U:%G %a %n' /app/Public /app/Templates /usr/local/bin/petspot-web \
+        | paste -sd ' '
 }
 
 shared_libraries() {
