@@ -15,12 +15,10 @@
 # pull images: it builds the binary on the host the same way as the build stage does and passes it
 # in with `--build-context build=DIR` (DIR/build/petspot-web), so the runtime stage stays unchanged.
 
-# Pinned to the host toolchain's version (Swift 6.3.1) so the image and CI compile the same code.
-ARG SWIFT_IMAGE=swift:6.3.1-bookworm
-ARG RUNTIME_IMAGE=debian:bookworm-slim
-
 # ---------------------------------------------------------------------------------------------
-FROM ${SWIFT_IMAGE} AS build
+# Pinned to the host toolchain's version (Swift 6.3.1) so the image and CI compile the same code,
+# on the same Debian release as the runtime stage (same libmicrohttpd ABI).
+FROM swift:6.3.1-bookworm AS build
 
 # libmicrohttpd-dev: the server core (found through pkg-config).
 # libcurl4-openssl-dev: FoundationNetworking links libcurl if anything imports it (today nothing
@@ -50,12 +48,12 @@ RUN swift build -c release --static-swift-stdlib --product petspot-web \
     && cp /usr/libexec/swift/linux/swift-backtrace-static /build/swift-backtrace
 
 # ---------------------------------------------------------------------------------------------
-FROM ${RUNTIME_IMAGE} AS runtime
+FROM debian:bookworm-slim AS runtime
 
 # Runtime libraries only: libmicrohttpd12 (server) and ca-certificates (HTTPS upstreams); libc,
 # libstdc++ and zlib are in the base image, the Swift runtime is linked into the binary.
 # FoundationNetworking is not linked (the upstream client is AsyncHTTPClient), so no libcurl4
-# (it would add ~12 MB); if it ever is linked, add libcurl4 here — scripts/container-check.sh
+# (5 MB more with its Kerberos/LDAP dependencies); if it ever is linked, add libcurl4 here — scripts/container-check.sh
 # fails on any library the binary needs and the image lacks. Versions unpinned as above.
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
