@@ -88,16 +88,17 @@ let package = Package(
             dependencies: ["PetDomain"],
             swiftSettings: strictSettings
         ),
-        // Test support: a controllable fake backend with fault modes, shared by the integration tests.
+        // Test support shared by the test targets: a controllable fake backend with fault modes,
+        // and URLSession/raw-socket client helpers.
         .target(
-            name: "UpstreamStub",
+            name: "TestSupport",
             dependencies: ["MicroHTTP", "PetDomain"],
-            path: "Tests/UpstreamStub",
+            path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "MicroHTTPTests",
-            dependencies: ["MicroHTTP", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
+            dependencies: ["MicroHTTP", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
         .testTarget(
             name: "PetDomainTests",
             dependencies: ["PetDomain"],
@@ -106,12 +107,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PetAPIClientTests",
-            dependencies: ["PetAPIClient", "PetDomain", "MicroHTTP", "UpstreamStub"],
+            dependencies: ["PetAPIClient", "PetDomain", "MicroHTTP", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WebAppTests",
-            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "UpstreamStub"],
+            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

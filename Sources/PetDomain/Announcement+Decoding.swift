@@ -75,7 +75,8 @@ extension Announcement {
         if let radiusWarning = decodedPlace.radiusWarning { warn("locationRadius", radiusWarning) }
 
         let petName = reader.text("petName")
-        if let petName, petName.count > maximumPetNameLength {
+        // A name can have no more characters than UTF-8 bytes: count graphemes only when it might matter.
+        if let petName, petName.utf8.count > maximumPetNameLength, petName.count > maximumPetNameLength {
             return skip(.petNameTooLong, "petName has \(petName.count) characters (max \(maximumPetNameLength))")
         }
 
@@ -126,6 +127,7 @@ extension Announcement {
 
 /// Field access on one upstream object, with the tolerance of product-spec §1.
 private struct ItemReader {
+    /// The upstream item (an object).
     let object: JSONValue
 
     /// The value under `key` unless absent, `null` or blank.

@@ -13,6 +13,7 @@ public enum AnnouncementJSON {
     /// `{"data":[…]}` with items in the given order.
     public static func encodeList(_ items: [Announcement], origin: Coordinate?) -> Data {
         var writer = JSONWriter()
+        writer.reserve(16 + items.count * 640)
         writer.raw("{\"data\":[")
         for (offset, item) in items.enumerated() {
             if offset > 0 { writer.raw(",") }

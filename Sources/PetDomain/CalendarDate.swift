@@ -81,6 +81,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
         Date(timeIntervalSince1970: Double(daysSinceEpoch) * 86_400)
     }
 
+    /// 28–31, with leap years on the Gregorian rule.
     static func daysInMonth(_ month: Int, year: Int) -> Int {
         switch month {
         case 2: isLeapYear(year) ? 29 : 28
@@ -89,6 +90,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
         }
     }
 
+    /// Divisible by 4, except centuries not divisible by 400.
     static func isLeapYear(_ year: Int) -> Bool {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }

@@ -29,3 +29,22 @@ public struct Coordinate: Sendable, Hashable, Codable {
         return 2 * Coordinate.earthRadiusKm * asin(min(1, sqrt(a)))
     }
 }
+
+extension Coordinate {
+    private enum CodingKeys: String, CodingKey {
+        case latitude, longitude
+    }
+
+    /// Decodes and validates like `init?(latitude:longitude:)`: a synthesized decoder would let
+    /// out-of-range values (product-spec §2 place) into a type whose promise is that they are in range.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let latitude = try container.decode(Double.self, forKey: .latitude)
+        let longitude = try container.decode(Double.self, forKey: .longitude)
+        guard let valid = Coordinate(latitude: latitude, longitude: longitude) else {
+            throw DecodingError.dataCorruptedError(forKey: .latitude, in: container,
+                                                   debugDescription: "coordinate out of range: \(latitude), \(longitude)")
+        }
+        self = valid
+    }
+}

@@ -88,6 +88,15 @@ public enum Format {
         }
     }
 
+    /// The "Show on the map" target: OpenStreetMap with a marker at the point (product-spec §3 map),
+    /// e.g. `https://www.openstreetmap.org/?mlat=52.22970&mlon=21.01220#map=16/52.22970/21.01220`.
+    /// Five decimals (about a metre) and only digits, `-` and `.`, so it needs no escaping.
+    public static func mapLink(_ coordinate: Coordinate) -> String {
+        let latitude = fixed(coordinate.latitude, decimals: 5)
+        let longitude = fixed(coordinate.longitude, decimals: 5)
+        return "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=16/\(latitude)/\(longitude)"
+    }
+
     /// `value` rounded half away from zero to one decimal, with a dot whatever the locale.
     static func oneDecimal(_ value: Double) -> String {
         fixed(value, decimals: 1)
@@ -100,7 +109,7 @@ public enum Format {
         return text + "° " + (isNegative ? negative : positive)
     }
 
-    /// A non-negative `value` with exactly `decimals` decimals, computed in integers so that neither
+    /// `value` with exactly `decimals` decimals, computed in integers so that neither
     /// locale nor `printf` rounding quirks (2.25 → "2.2") show.
     static func fixed(_ value: Double, decimals: Int) -> String {
         var scale = 1.0

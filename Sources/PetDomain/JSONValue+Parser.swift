@@ -21,10 +21,12 @@ struct JSONParser {
     private var index = 0
     private var depth = 0
 
+    /// A parser over the whole body.
     init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 
+    /// One value with nothing but white space around it, or nil.
     mutating func parseDocument() -> JSONValue? {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         skipWhitespace()
@@ -71,7 +73,7 @@ struct JSONParser {
         defer { depth -= 1 }
         guard depth <= JSONParser.maximumDepth else { return nil }
         index += 1
-        var members: [String: JSONValue] = [:]
+        var members: [JSONMember] = []
         members.reserveCapacity(20)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -86,7 +88,7 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             guard let value = parseValue() else { return nil }
-            members[key] = value
+            members.append(JSONMember(key: key, value: value))
             skipWhitespace()
             guard index < bytes.count else { return nil }
             switch bytes[index] {
@@ -126,13 +128,17 @@ struct JSONParser {
     private mutating func parseString() -> String? {
         index += 1
         let start = index
+        var highBits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = JSONParser.validUTF8(bytes[start..<index])
+                // ASCII (the usual case) needs no validation; only other text goes through the validator.
+                let slice = bytes[start..<index]
+                let text = highBits < 0x80 ? String(decoding: slice, as: UTF8.self) : JSONParser.validUTF8(slice)
                 index += 1
                 return text
             }
+            highBits |= byte
             if byte == UInt8(ascii: "\\") { return parseEscapedString(from: start) }
             if byte < 0x20 { return nil }
             index += 1
@@ -240,7 +246,10 @@ struct JSONParser {
 
     /// Text of well-formed UTF-8 only: a body with broken encoding is not JSON (product-spec §1).
     private static func validUTF8(_ slice: ArraySlice<UInt8>) -> String? {
-        if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+        if #available(macOS 15, iOS 18, *) {
+            // One pass that validates and copies (the standard library's fast path).
+            return String(validating: slice, as: UTF8.self)
+        }
         var iterator = slice.makeIterator()
         var decoder = UTF8()
         while true {

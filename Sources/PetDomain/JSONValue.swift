@@ -16,15 +16,30 @@ enum JSONValue: Sendable, Hashable {
     case string(String)
     /// An array.
     case array([JSONValue])
-    /// An object; with repeated keys the last one wins, as in JavaScript (the upstream is Node).
-    case object([String: JSONValue])
+    /// An object's members in source order; with repeated keys the last one wins, as in JavaScript
+    /// (the upstream is Node). An array, not a dictionary: for ~20 keys a scan is cheaper than
+    /// hashing every key of every item (issue 3).
+    case object([JSONMember])
+}
+
+/// One `"key": value` member of a JSON object.
+struct JSONMember: Sendable, Hashable {
+    /// The key, unescaped.
+    let key: String
+    /// The value.
+    let value: JSONValue
 }
 
 extension JSONValue {
     /// The value under `key` when this is an object; `nil` for an absent key, `.null` kept as is.
     subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members[key]
+        // Comparing UTF-8 lengths first skips most keys without a full string comparison.
+        let length = key.utf8.count
+        for member in members.reversed() where member.key.utf8.count == length && member.key == key {
+            return member.value
+        }
+        return nil
     }
 
     /// Whether this is JSON `null`.

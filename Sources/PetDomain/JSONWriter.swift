@@ -12,6 +12,12 @@ struct JSONWriter {
     /// for any JSON reader).
     mutating func string(_ value: String) {
         text.append("\"")
+        // Fast path: most values need no escaping and are appended whole.
+        if !value.utf8.contains(where: JSONWriter.mayNeedEscape) {
+            text.append(value)
+            text.append("\"")
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": text.append("\\\"")
@@ -63,11 +69,23 @@ struct JSONWriter {
         text.append(json)
     }
 
-    /// Appends `"key":` (with a leading comma unless `first`).
-    mutating func key(_ name: String, first: Bool = false) {
-        if !first { text.append(",") }
-        string(name)
-        text.append(":")
+    /// Appends `"key":` (with a leading comma unless `first`); keys are our own plain ASCII names,
+    /// so they are written without the escaping scan.
+    mutating func key(_ name: StaticString, first: Bool = false) {
+        text.append(first ? "\"" : ",\"")
+        text.append(name.description)
+        text.append("\":")
+    }
+
+    /// Reserves room for about `bytes` of output, so a long list is not copied as it grows.
+    mutating func reserve(_ bytes: Int) {
+        text.reserveCapacity(bytes)
+    }
+
+    /// Bytes that start something `string(_:)` escapes (0xE2 leads U+2028 and U+2029 in UTF-8).
+    private static func mayNeedEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "<")
+            || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&") || byte == 0xE2
     }
 
     private static func unicodeEscape(_ value: UInt32) -> String {

@@ -12,7 +12,7 @@ public enum PhotoResolver {
         guard let text = TextNormalization.nonEmpty(raw) else { return (nil, nil) }
         // White space, control characters and quote-like bytes never belong in a URL we emit into
         // an attribute; refusing them keeps "kept as given" from meaning "kept broken".
-        if text.unicodeScalars.contains(where: isForbidden) {
+        if hasForbiddenCharacter(text) {
             return (nil, "photoUrl has white space or control characters: '\(TextNormalization.excerpt(text))'")
         }
         if text.hasPrefix("/") {
@@ -22,15 +22,18 @@ public enum PhotoResolver {
     }
 
     private static func resolvePath(_ path: String) -> (photo: Photo?, warning: String?) {
-        guard path.hasPrefix(upstreamImagePrefix), path.count > upstreamImagePrefix.count else {
+        guard path.hasPrefix(upstreamImagePrefix), path.utf8.count > upstreamImagePrefix.utf8.count else {
             // The proxy only reaches the upstream's /images/, so another path could never load.
             return (nil, "photoUrl path outside /images/: '\(TextNormalization.excerpt(path))'")
         }
         // Check both the raw and the percent-decoded form, so "%2e%2e" cannot smuggle in "..".
-        let decoded = path.removingPercentEncoding ?? path
-        for candidate in [path, decoded] {
-            if candidate.contains("..") || candidate.contains("//") || candidate.contains("\\")
-                || candidate.unicodeScalars.contains(where: isForbidden) {
+        var candidates = [path]
+        if path.utf8.contains(UInt8(ascii: "%")), let decoded = path.removingPercentEncoding, decoded != path {
+            candidates.append(decoded)
+        }
+        for candidate in candidates {
+            if containsPair(candidate, UInt8(ascii: "."), UInt8(ascii: ".")) || containsPair(candidate, UInt8(ascii: "/"), UInt8(ascii: "/"))
+                || hasForbiddenCharacter(candidate) {
                 return (nil, "photoUrl path is unsafe: '\(TextNormalization.excerpt(path))'")
             }
         }
@@ -51,9 +54,30 @@ public enum PhotoResolver {
         return (.absolute(url), nil)
     }
 
+    /// Two adjacent bytes `first`, `second` somewhere in `text` (a byte search: no Foundation bridging).
+    private static func containsPair(_ text: String, _ first: UInt8, _ second: UInt8) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if previous == first, byte == second { return true }
+            previous = byte
+        }
+        return false
+    }
+
+    private static func hasForbiddenCharacter(_ text: String) -> Bool {
+        // Byte scan first: ASCII-only URLs (nearly all) never touch the Unicode tables.
+        var sawNonASCII = false
+        for byte in text.utf8 {
+            if byte >= 0x80 { sawNonASCII = true } else if isForbidden(Unicode.Scalar(byte)) { return true }
+        }
+        return sawNonASCII && text.unicodeScalars.contains(where: isForbidden)
+    }
+
     private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isWhitespace || scalar.value < 0x20 || scalar.value == 0x7F
-            || (0x80...0x9F).contains(scalar.value) || scalar == "\"" || scalar == "<" || scalar == ">"
-            || scalar == "\\" || scalar == "`"
+        if scalar.isASCII {
+            return scalar.value <= 0x20 || scalar.value == 0x7F || scalar == "\"" || scalar == "<" || scalar == ">"
+                || scalar == "\\" || scalar == "`"
+        }
+        return (0x80...0x9F).contains(scalar.value) || scalar.properties.isWhitespace
     }
 }

@@ -56,7 +56,10 @@ extension JSONValue {
     var present: JSONValue? {
         switch self {
         case .null: return nil
-        case .string(let raw): return TextNormalization.trimmed(raw).isEmpty ? nil : self
+        case .string(let raw):
+            // A visible ASCII first byte proves the string is not blank without trimming it.
+            if let first = raw.utf8.first, first > 0x20, first < 0x7F { return self }
+            return TextNormalization.trimmed(raw).isEmpty ? nil : self
         default: return self
         }
     }

@@ -23,15 +23,17 @@ extension Reward {
 
     /// Splits "PLN 1,500.50" into (1500.5, "PLN"); nil unless the text is exactly number + optional currency.
     private static func split(_ text: String) -> (Decimal, String?)? {
-        let isNumberCharacter: (Character) -> Bool = { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }
-        guard let firstDigit = text.firstIndex(where: isNumberCharacter),
-              let lastDigit = text.lastIndex(where: isNumberCharacter)
+        // Unicode scalars, not Characters: no grapheme breaking needed to find ASCII digits.
+        let scalars = text.unicodeScalars
+        let isNumberScalar: (Unicode.Scalar) -> Bool = { ("0"..."9").contains($0) || $0 == "." || $0 == "," }
+        guard let firstDigit = scalars.firstIndex(where: isNumberScalar),
+              let lastDigit = scalars.lastIndex(where: isNumberScalar)
         else { return nil }
-        let numberText = text[firstDigit...lastDigit]
-        let leading = TextNormalization.trimmed(String(text[..<firstDigit]))
-        let trailing = TextNormalization.trimmed(String(text[text.index(after: lastDigit)...]))
+        let numberText = String(scalars[firstDigit...lastDigit])
+        let leading = TextNormalization.trimmed(String(scalars[..<firstDigit]))
+        let trailing = TextNormalization.trimmed(String(scalars[scalars.index(after: lastDigit)...]))
         guard leading.isEmpty || trailing.isEmpty,
-              let amount = amount(fromGrouped: String(numberText))
+              let amount = amount(fromGrouped: numberText)
         else { return nil }
         let currency = leading.isEmpty ? trailing : leading
         guard currency.isEmpty || isCurrency(currency) else { return nil }

@@ -5,10 +5,12 @@ enum TextNormalization {
     /// `text` without leading or trailing white space or line breaks; the inside is left untouched,
     /// so descriptions, diacritics and HTML-like text pass through exactly (escaping is the renderer's job).
     static func trimmed(_ text: String) -> String {
+        // Fast path: most upstream values start and end with a visible ASCII character.
+        if let first = text.utf8.first, let last = text.utf8.last,
+           first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return text
+        }
         let scalars = text.unicodeScalars
-        // Fast path: most upstream values need no trimming, and this avoids a copy.
-        guard let first = scalars.first, let last = scalars.last else { return text }
-        if !isSpace(first), !isSpace(last) { return text }
         var start = scalars.startIndex
         var end = scalars.endIndex
         while start < end, isSpace(scalars[start]) { start = scalars.index(after: start) }
@@ -23,8 +25,10 @@ enum TextNormalization {
         return value.isEmpty ? nil : value
     }
 
-    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isWhitespace
+    /// Unicode white space; ASCII is decided without the (slow) Unicode property tables.
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar == " " || (0x09...0x0D).contains(scalar.value) }
+        return scalar.properties.isWhitespace
     }
 
     /// `text` cut to `limit` characters for log details, so one hostile value cannot flood a log line.

@@ -21,12 +21,13 @@ enum Timestamp {
         let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         let clamped = Int(max(min(totalMilliseconds, 253_402_300_799_999), -62_135_596_800_000))
         let (days, millisecondOfDay) = floorDivision(clamped, 86_400_000)
-        let day = CalendarDate(daysSinceEpoch: days) ?? CalendarDate(daysSinceEpoch: 0)
+        // The clamp above keeps `days` within years 1...9999, so the fallback is never used.
+        let dayText = CalendarDate(daysSinceEpoch: days)?.isoString ?? "1970-01-01"
         let hour = millisecondOfDay / 3_600_000
         let minute = millisecondOfDay / 60_000 % 60
         let second = millisecondOfDay / 1000 % 60
         let millisecond = millisecondOfDay % 1000
-        return (day?.isoString ?? "1970-01-01") + "T" + DigitReader.padded(hour, 2) + ":"
+        return dayText + "T" + DigitReader.padded(hour, 2) + ":"
             + DigitReader.padded(minute, 2) + ":" + DigitReader.padded(second, 2) + "."
             + DigitReader.padded(millisecond, 3) + "Z"
     }

@@ -1,1 +1,101 @@
-print("domain-benchmark: not written yet")
+import Foundation
+import PetDomain
+
+// Release-build benchmark of the domain layer (issue 3): decode + validate + sort of a generated
+// 5,000-item dialect-A list body. Prints figures; asserts nothing.
+// Run: swift run -c release --scratch-path .build-domain-release domain-benchmark
+
+/// A deterministic dialect-A body: the same bytes on every run, so figures are comparable.
+func makeDialectABody(count: Int) -> Data {
+    var generator = SplitMix64(seed: 42)
+    let species = ["DOG", "CAT", "BIRD", "RABBIT", "OTHER"]
+    let statuses = ["MISSING", "FOUND"]
+    let sexes = ["MALE", "FEMALE", "UNKNOWN"]
+    var items: [String] = []
+    items.reserveCapacity(count)
+    for index in 0..<count {
+        let latitude = 49.0 + Double(generator.next() % 40_000) / 10_000
+        let longitude = 16.0 + Double(generator.next() % 70_000) / 10_000
+        let day = 1 + Int(generator.next() % 28)
+        let second = Int(generator.next() % 86_400)
+        let created = String(format: "2025-11-%02dT%02d:%02d:%02d.000Z", day, second / 3600, second / 60 % 60, second % 60)
+        let updated = String(format: "2025-12-%02d %02d:%02d:%02d", day, second / 3600, second / 60 % 60, second % 60)
+        let id = String(format: "%08x-e29b-41d4-a716-%012x", index, generator.next() % 0xFFFF_FFFF_FFFF)
+        let reward = index % 4 == 0 ? "\"\(100 + index % 900) PLN\"" : "null"
+        items.append("""
+        {"id":"\(id)","petName":"Pet \(index) Łódź","species":"\(species[index % 5])",\
+        "breed":"Mixed","sex":"\(sexes[index % 3])","age":\(index % 15),\
+        "description":"Friendly animal number \(index), last seen near the park. Responds to its name.",\
+        "microchipNumber":"\(100_000_000_000_000 + index)","locationLatitude":\(latitude),\
+        "locationLongitude":\(longitude),"lastSeenDate":"2025-11-\(String(format: "%02d", day))",\
+        "email":"owner\(index)@example.com","phone":"+48 123 456 \(String(format: "%03d", index % 1000))",\
+        "photoUrl":"/images/pet-\(index).jpg","status":"\(statuses[index % 2])","reward":\(reward),\
+        "createdAt":"\(created)","updatedAt":"\(updated)"}
+        """)
+    }
+    return Data(("{\"data\":[" + items.joined(separator: ",") + "]}").utf8)
+}
+
+/// A small deterministic pseudo-random generator (SplitMix64).
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// CPU time of this thread in milliseconds: unlike wall time, unaffected by other processes on a
+/// busy machine (the figure to compare between runs; wall time is what a request would see).
+func threadCPUMilliseconds() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1_000_000
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
+
+let itemCount = 5_000
+let runs = 21
+let body = makeDialectABody(count: itemCount)
+let query = AnnouncementQuery(sort: .newest)
+var wallTimes: [Double] = []
+var cpuTimes: [Double] = []
+var kept = 0
+for _ in 0..<runs {
+    let wallStart = DispatchTime.now().uptimeNanoseconds
+    let cpuStart = threadCPUMilliseconds()
+    do {
+        let outcome = try AnnouncementDecoder.decodeList(body)
+        kept = outcome.items.applying(query).count
+    } catch {
+        print("decode failed: \(error.message)")
+        exit(1)
+    }
+    cpuTimes.append(threadCPUMilliseconds() - cpuStart)
+    wallTimes.append(Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1_000_000)
+}
+// Our JSON API output of the same list (product-spec §4), for comparison.
+var encodeTimes: [Double] = []
+let decodedItems = (try? AnnouncementDecoder.decodeList(body).items) ?? []
+var encodedBytes = 0
+for _ in 0..<runs {
+    let start = threadCPUMilliseconds()
+    encodedBytes = AnnouncementJSON.encodeList(decodedItems, origin: nil).count
+    encodeTimes.append(threadCPUMilliseconds() - start)
+}
+
+let wall = median(wallTimes)
+let cpu = median(cpuTimes)
+print("body: \(body.count) bytes, \(itemCount) items, \(kept) valid after decode+validate+sort (newest first)")
+print(String(format: "wall: median %.2f ms (min %.2f, max %.2f) over %d runs -> %.0f items/s",
+             wall, wallTimes.min() ?? 0, wallTimes.max() ?? 0, runs, Double(itemCount) / (wall / 1000)))
+print(String(format: "cpu:  median %.2f ms -> %.0f items/s", cpu, Double(itemCount) / (cpu / 1000)))
+print(String(format: "encode (AnnouncementJSON.encodeList, %d bytes): cpu median %.2f ms", encodedBytes, median(encodeTimes)))

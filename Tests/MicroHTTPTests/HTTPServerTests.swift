@@ -5,6 +5,7 @@ import FoundationNetworking
 import Logging
 import MicroHTTP
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("HTTP server over libmicrohttpd")
@@ -12,7 +13,7 @@ struct HTTPServerTests {
     @Test func port_zero_binds_a_free_port_and_reports_it() async throws {
         try await withServer(handler: { _ in .text("ok") }) { server, base in
             #expect(server.port > 0)
-            let (status, _, body) = try await fetch(base)
+            let (status, _, body) = try await fetch(base).parts
             #expect(status == 200)
             #expect(String(decoding: body, as: UTF8.self) == "ok")
         }
@@ -25,11 +26,10 @@ struct HTTPServerTests {
         }) { _, base in
             let clock = ContinuousClock()
             let started = clock.now
-            let session = wideSession()
             let bodies = try await withThrowingTaskGroup(of: (Int, Int, String).self) { group in
                 for index in 0..<200 {
                     group.addTask {
-                        let (status, _, body) = try await fetch(try url(base, "/slow?n=\(index)"), session: session)
+                        let (status, _, body) = try await fetch(try url(base, "/slow?n=\(index)")).parts
                         return (index, status, String(decoding: body, as: UTF8.self))
                     }
                 }
@@ -52,7 +52,7 @@ struct HTTPServerTests {
             configuration.httpMaximumConnectionsPerHost = 1
             let session = URLSession(configuration: configuration)
             for _ in 0..<5 {
-                let (status, headers, _) = try await fetch(try url(base, "/k"), session: session)
+                let (status, headers, _) = try await fetch(try url(base, "/k"), session: session).parts
                 #expect(status == 200)
                 #expect(header("Connection", in: headers)?.lowercased() != "close")
             }
@@ -68,7 +68,7 @@ struct HTTPServerTests {
         try await withServer(handler: { _ in
             Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: payload)
         }) { _, base in
-            let (status, headers, body) = try await fetch(try url(base, "/big"))
+            let (status, headers, body) = try await fetch(try url(base, "/big")).parts
             #expect(status == 200)
             #expect(header("Content-Length", in: headers) == String(payload.count))
             #expect(Array(body) == payload)
@@ -82,7 +82,7 @@ struct HTTPServerTests {
             return .text("ok")
         }) { _, base in
             let target = try url(base, "/pets/%C5%81atka?tag=a&tag=b%20c&city=Krak%C3%B3w&q=1%2B1&plus=a+b&empty=")
-            let (status, _, _) = try await fetch(target)
+            let (status, _, _) = try await fetch(target).parts
             #expect(status == 200)
         }
         let request = try #require(seen.withLock { $0 })
@@ -100,14 +100,14 @@ struct HTTPServerTests {
         try await withServer(handler: { request in
             .text(request.headers["x-request-id"] ?? "none")
         }) { _, base in
-            let (_, _, body) = try await fetch(base, headers: ["X-Request-Id": "abc123"])
+            let (_, _, body) = try await fetch(base, headers: ["X-Request-Id": "abc123"]).parts
             #expect(String(decoding: body, as: UTF8.self) == "abc123")
         }
     }
 
     @Test func head_has_headers_but_no_body() async throws {
         try await withServer(handler: { _ in .text("twelve bytes") }) { _, base in
-            let (status, headers, body) = try await fetch(base, method: "HEAD")
+            let (status, headers, body) = try await fetch(base, method: "HEAD").parts
             #expect(status == 200)
             #expect(body.isEmpty)
             #expect(header("Content-Length", in: headers) == "12")
@@ -122,11 +122,11 @@ struct HTTPServerTests {
             return .text("ok")
         }) { _, base in
             for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"] {
-                let (status, headers, _) = try await fetch(base, method: method)
+                let (status, headers, _) = try await fetch(base, method: method).parts
                 #expect(status == 405, "\(method)")
                 #expect(header("Allow", in: headers) == "GET, HEAD")
             }
-            let (status, _, _) = try await fetch(base)
+            let (status, _, _) = try await fetch(base).parts
             #expect(status == 200)
         }
         #expect(calls.load(ordering: .relaxed) == 1)
@@ -135,9 +135,9 @@ struct HTTPServerTests {
     @Test func an_over_long_url_gets_414_and_the_server_keeps_serving() async throws {
         try await withServer(handler: { _ in .text("ok") }) { _, base in
             let long = String(repeating: "a", count: 64 * 1024)
-            let (status, _, _) = try await fetch(try url(base, "/\(long)"))
+            let (status, _, _) = try await fetch(try url(base, "/\(long)")).parts
             #expect(status == 414)
-            let (after, _, _) = try await fetch(base)
+            let (after, _, _) = try await fetch(base).parts
             #expect(after == 200)
         }
     }
@@ -145,9 +145,9 @@ struct HTTPServerTests {
     @Test func over_large_headers_get_431_and_the_server_keeps_serving() async throws {
         try await withServer(handler: { _ in .text("ok") }) { _, base in
             let big = String(repeating: "b", count: 40 * 1024)
-            let (status, _, _) = try await fetch(base, headers: ["X-Big": big])
+            let (status, _, _) = try await fetch(base, headers: ["X-Big": big]).parts
             #expect(status == 431)
-            let (after, _, _) = try await fetch(base)
+            let (after, _, _) = try await fetch(base).parts
             #expect(after == 200)
         }
     }
@@ -172,10 +172,10 @@ struct HTTPServerTests {
             if request.path == "/boom" { throw Boom() }
             return .text("ok")
         }) { _, base in
-            let (status, _, body) = try await fetch(try url(base, "/boom"))
+            let (status, _, body) = try await fetch(try url(base, "/boom")).parts
             #expect(status == 500)
             #expect(!String(decoding: body, as: UTF8.self).contains("Boom"))
-            let (after, _, _) = try await fetch(base)
+            let (after, _, _) = try await fetch(base).parts
             #expect(after == 200)
         }
     }
@@ -185,7 +185,7 @@ struct HTTPServerTests {
             .html("<p>custom \(status)</p>", status: status)
         })
         try await withServer(configuration: configuration, handler: { _ in .text("ok") }) { _, base in
-            let (status, headers, body) = try await fetch(base, method: "DELETE")
+            let (status, headers, body) = try await fetch(base, method: "DELETE").parts
             #expect(status == 405)
             #expect(String(decoding: body, as: UTF8.self) == "<p>custom 405</p>")
             #expect(header("Allow", in: headers) == "GET, HEAD")
@@ -201,12 +201,11 @@ struct HTTPServerTests {
         }
         try server.start()
         let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
-        let session = wideSession()
         let requests = Task {
             try await withThrowingTaskGroup(of: (Int, String).self) { group in
                 for _ in 0..<10 {
                     group.addTask {
-                        let (status, _, body) = try await fetch(try url(base, "/work"), session: session)
+                        let (status, _, body) = try await fetch(try url(base, "/work")).parts
                         return (status, String(decoding: body, as: UTF8.self))
                     }
                 }
@@ -222,7 +221,7 @@ struct HTTPServerTests {
         #expect(results.count == 10)
         #expect(results.allSatisfy { $0.0 == 200 && $0.1 == "finished" })
         #expect(stopTook < .seconds(5))
-        await #expect(throws: (any Error).self) { _ = try await fetch(base) }
+        await #expect(throws: (any Error).self) { _ = try await fetch(base).parts }
     }
 
     @Test func stop_answers_503_to_requests_still_running_after_the_grace_period() async throws {
@@ -237,7 +236,7 @@ struct HTTPServerTests {
         let request = Task { try await fetch(try url(base, "/stuck")) }
         try await Task.sleep(for: .milliseconds(150))
         await server.stop(gracePeriod: .milliseconds(200))
-        let (status, _, _) = try await request.value
+        let (status, _, _) = try await request.value.parts
         #expect(status == 503)
     }
 
@@ -247,7 +246,7 @@ struct HTTPServerTests {
             response.closeAfterBodyBytes = 100
             return response
         }) { _, base in
-            await #expect(throws: (any Error).self) { _ = try await fetch(try url(base, "/cut")) }
+            await #expect(throws: (any Error).self) { _ = try await fetch(try url(base, "/cut")).parts }
         }
     }
 

@@ -7,7 +7,7 @@ import Logging
 import MicroHTTP
 import PetDomain
 import Testing
-import UpstreamStub
+import TestSupport
 
 /// Specifications of the embedded demo upstream (product-spec §1, §5), called directly, no sockets.
 /// Expectations are derived from the responses and PetDomain's Haversine, not from the data set.

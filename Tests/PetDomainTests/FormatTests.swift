@@ -88,6 +88,13 @@ import PetDomain
         #expect(Format.place(.city(name: "Warszawa", radiusKm: nil)) == "Warszawa")
     }
 
+    @Test func map_link_points_OpenStreetMap_at_the_coordinates() throws {
+        #expect(Format.mapLink(try coordinate(52.2297, 21.0122))
+                == "https://www.openstreetmap.org/?mlat=52.22970&mlon=21.01220#map=16/52.22970/21.01220")
+        #expect(Format.mapLink(try coordinate(-33.868825, -151.2093))
+                == "https://www.openstreetmap.org/?mlat=-33.86883&mlon=-151.20930#map=16/-33.86883/-151.20930")
+    }
+
     @Test func no_photo_is_represented_as_nil_for_the_placeholder() throws {
         // The page shows "Image not available" exactly when photo is nil (product-spec §3).
         #expect(try validItem(["photoUrl": "data:image/png;base64,AAAA"]).photo == nil)

@@ -92,4 +92,14 @@ import PetDomain
         let city = try validItem(["locationLatitude": absent, "locationLongitude": absent, "location": "Kamionka"])
         #expect(city.distanceKm(from: warsaw) == nil)
     }
+
+    @Test func coordinate_decoding_rejects_out_of_range_values() throws {
+        let valid = try JSONDecoder().decode(Coordinate.self, from: Data(#"{"latitude":52.1,"longitude":21}"#.utf8))
+        #expect(valid == (try coordinate(52.1, 21)))
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Coordinate.self, from: Data(#"{"latitude":91,"longitude":21}"#.utf8))
+        }
+        let encoded = try JSONEncoder().encode(valid)
+        #expect(try JSONDecoder().decode(Coordinate.self, from: encoded) == valid)
+    }
 }

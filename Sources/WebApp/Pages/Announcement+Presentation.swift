@@ -43,10 +43,7 @@ extension Announcement {
 
     /// OpenStreetMap with a marker at the coordinates; nil for city-only places.
     var mapURL: String? {
-        guard let coordinate = place.coordinate else { return nil }
-        let lat = VisitorLocation.fourDecimals(coordinate.latitude)
-        let lng = VisitorLocation.fourDecimals(coordinate.longitude)
-        return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lng)#map=16/\(lat)/\(lng)"
+        place.coordinate.map(Format.mapLink)
     }
 
     /// "missing dog", "found cat", for titles and share text.

@@ -7,9 +7,9 @@ import Glibc
 ///
 /// URLSession (libcurl) normalizes URLs — it re-encodes `%zz` and removes `..` segments — so
 /// tests of hostile request lines need a client that sends them verbatim.
-enum RawHTTP {
+public enum RawHTTP {
     /// The status code of the reply to `GET target` sent verbatim, or nil when the server sent none.
-    static func status(port: Int, target: String, method: String = "GET") -> Int? {
+    public static func status(port: Int, target: String, method: String = "GET") -> Int? {
         let reply = send(port: port, text: "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         let parts = reply.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2 else { return nil }
@@ -17,7 +17,7 @@ enum RawHTTP {
     }
 
     /// Writes `text`, reads until the server closes (at most 5 s), returns what arrived.
-    static func send(port: Int, text: String) -> String {
+    public static func send(port: Int, text: String) -> String {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { return "" }
         defer { close(socketFD) }

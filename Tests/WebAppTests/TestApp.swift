@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import MicroHTTP
+import TestSupport
+import Testing
+import WebApp
+
+/// The repository root, found from this file's path (Tests/WebAppTests/TestApp.swift).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The real PetSpot Web app on 127.0.0.1 port 0, in front of a stub upstream on port 0.
+struct TestApp: Sendable {
+    let app: PetSpotApp
+    let stub: StubUpstream
+    let base: URL
+
+    /// A URL on the app.
+    func url(_ pathAndQuery: String) throws -> URL { try TestSupport.url(base, pathAndQuery) }
+
+    /// GET (or another method) on the app.
+    func get(_ pathAndQuery: String, method: String = "GET", headers: [String: String] = [:]) async throws -> Fetched {
+        try await fetch(try url(pathAndQuery), method: method, headers: headers)
+    }
+}
+
+/// Reads a fixture file of Tests/WebAppTests/Fixtures as text.
+func fixture(_ name: String) throws -> String {
+    let file = repositoryRoot.appendingPathComponent("Tests/WebAppTests/Fixtures/\(name)")
+    return try String(contentsOf: file, encoding: .utf8)
+}
+
+/// Starts a stub upstream serving `listJSON`, the app in front of it (configured by `configure`),
+/// runs `body`, and always stops both.
+@discardableResult
+func withApp<T>(
+    listJSON: String = #"{"data":[]}"#,
+    configure: (inout AppConfiguration) -> Void = { _ in },
+    _ body: (TestApp) async throws -> T
+) async throws -> T {
+    let stub = try StubUpstream.start()
+    stub.setList(listJSON)
+    var configuration = AppConfiguration()
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    configuration.upstreamURL = URL(string: stub.baseURL)
+    configuration.publicBaseURL = URL(string: "https://petspot.example")
+    configuration.publicDirectory = repositoryRoot.appendingPathComponent("Public").path
+    configuration.templatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
+    configuration.upstreamTimeoutSeconds = 1
+    configure(&configuration)
+    var logger = Logger(label: "webapp-test")
+    logger.logLevel = .critical
+    let app: PetSpotApp
+    do {
+        app = try await PetSpotApp.build(configuration: configuration, logger: logger)
+        try app.start()
+    } catch {
+        await stub.stop()
+        throw error
+    }
+    let testApp = TestApp(app: app, stub: stub, base: try #require(URL(string: "http://127.0.0.1:\(app.port)")))
+    do {
+        let result = try await body(testApp)
+        await app.stop()
+        await stub.stop()
+        return result
+    } catch {
+        await app.stop()
+        await stub.stop()
+        throw error
+    }
+}

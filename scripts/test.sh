@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs every test: the Swift unit and integration tests (swift test), then the real-browser and
+# standards checks (headless Chromium, Nu Html Checker, axe-core). Installs what it needs when
+# missing (Debian packages; Python tools in a venv). Exits non-zero when anything fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+
+timings=()
+step() { # step NAME COMMAND...: runs a step and records its wall time
+  local name=$1; shift
+  local started=$SECONDS
+  echo "== $name"
+  "$@"
+  timings+=("$name: $((SECONDS - started)) s")
+}
+
+step "install build packages" ensure_build_packages
+step "swift build (debug, with tests)" swift build --build-tests
+step "swift test" swift test --skip-build
+if [ -x browser-tests/run.sh ]; then
+  step "browser and standards checks" env PETSPOT_BIN="$(swift build --show-bin-path)/petspot-web" browser-tests/run.sh
+fi
+echo "== wall time per part"
+printf '   %s\n' "${timings[@]}"
