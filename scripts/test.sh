@@ -17,7 +17,7 @@ step() { # step NAME COMMAND...: runs a step and records its wall time
 
 step "install build packages" ensure_build_packages
 step "swift build (debug, with tests)" swift build --build-tests
-step "swift test" swift test --skip-build
+step "swift test" swift test --skip-build --no-parallel
 if [ -x browser-tests/run.sh ]; then
   step "browser and standards checks" env PETSPOT_BIN="$(swift build --show-bin-path)/petspot-web" browser-tests/run.sh
 fi

@@ -17,6 +17,9 @@ extension UpstreamTransport {
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 32)
         )
         configuration.decompression = .disabled
+        // A refused connection is "upstream down" (502) at once; retrying with backoff until the
+        // deadline would turn it into a slow 504 (product-spec §4 error table).
+        configuration.connectionPool.retryConnectionEstablishment = false
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         return UpstreamTransport(

@@ -195,7 +195,9 @@ struct HTTPServerTests {
     @Test func stopping_lets_in_flight_requests_finish() async throws {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
+        let entered = Atomic<Int>(0)
         let server = HTTPServer(configuration: ServerConfiguration(), logger: logger) { _ in
+            entered.add(1, ordering: .sequentiallyConsistent)
             try await Task.sleep(for: .milliseconds(400))
             return .text("finished")
         }
@@ -212,8 +214,12 @@ struct HTTPServerTests {
                 return try await group.reduce(into: [(Int, String)]()) { $0.append($1) }
             }
         }
-        try await Task.sleep(for: .milliseconds(150))
         let clock = ContinuousClock()
+        let allIn = clock.now + .seconds(10)
+        while entered.load(ordering: .sequentiallyConsistent) < 10 && clock.now < allIn {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(entered.load(ordering: .sequentiallyConsistent) == 10)
         let stopStarted = clock.now
         await server.stop()
         let stopTook = clock.now - stopStarted
@@ -227,14 +233,20 @@ struct HTTPServerTests {
     @Test func stop_answers_503_to_requests_still_running_after_the_grace_period() async throws {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
+        let entered = Atomic<Int>(0)
         let server = HTTPServer(configuration: ServerConfiguration(), logger: logger) { _ in
+            entered.add(1, ordering: .sequentiallyConsistent)
             try? await Task.sleep(for: .seconds(5))
             return .text("late")
         }
         try server.start()
         let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
         let request = Task { try await fetch(try url(base, "/stuck")) }
-        try await Task.sleep(for: .milliseconds(150))
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while entered.load(ordering: .sequentiallyConsistent) == 0 && clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         await server.stop(gracePeriod: .milliseconds(200))
         let (status, _, _) = try await request.value.parts
         #expect(status == 503)

@@ -60,8 +60,12 @@ extension Announcement {
             DetailRow(label: "Sex", value: Format.sex(sex), href: nil),
             DetailRow(label: "Age", value: Format.age(age), href: nil),
             DetailRow(label: "Last seen", value: Format.date(lastSeenDate), href: nil),
-            DetailRow(label: "Place", value: Format.place(place), href: nil),
         ]
+        let placeText = Format.place(place)
+        // Without an address the place text is the coordinates: show them once, in their own row.
+        if place.coordinate.map(Format.coordinate) != placeText {
+            rows.append(DetailRow(label: "Place", value: placeText, href: nil))
+        }
         if let coordinate = place.coordinate {
             rows.append(DetailRow(label: "Coordinates", value: Format.coordinate(coordinate), href: mapURL))
         }
@@ -70,9 +74,8 @@ extension Announcement {
         }
         rows.append(DetailRow(label: "Microchip", value: microchipNumber.map(Format.microchip) ?? Format.missingValue, href: nil))
         rows.append(DetailRow(label: "Reward", value: reward.map(Format.rewardBadge) ?? Format.missingValue, href: nil))
+        // Phone and email are shown (as links) in the template's contact section, not twice here.
         rows.append(DetailRow(label: "Contact", value: Format.optional(contactName), href: nil))
-        rows.append(DetailRow(label: "Phone", value: Format.optional(phone), href: phoneLinkTarget))
-        rows.append(DetailRow(label: "Email", value: Format.optional(email), href: email.map { "mailto:" + $0 }))
         return rows
     }
 }

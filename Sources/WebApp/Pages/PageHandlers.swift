@@ -21,7 +21,7 @@ struct PageHandlers: Sendable {
         do {
             location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.landingRangeKm)
         } catch {
-            return site.badQuery(error, path: Route.landing.path)
+            return site.badQuery(error, path: Route.landing.path, query: request.query)
         }
         let fetched: Fetched<ListOutcome>
         do {
@@ -29,10 +29,16 @@ struct PageHandlers: Sendable {
         } catch {
             return listFailure(error, request: request, location: location)
         }
+        return site.cachedPage(request, version: fetched.fetchedAt, stale: fetched.isStale) {
+            (landingModel(fetched, location: location, request: request), "landing")
+        }
+    }
+
+    private func landingModel(_ fetched: Fetched<ListOutcome>, location: VisitorLocation, request: Request) -> LandingPageModel {
         let query = AnnouncementQuery(sort: .newest, origin: location.origin,
                                       rangeKm: location.rangeKm.map(Double.init), limit: PageHandlers.landingCount)
         let cards = fetched.value.items.applying(query).map { $0.card(origin: location.origin, location: location) }
-        let model = LandingPageModel(
+        return LandingPageModel(
             layout: site.layout(
                 title: "PetSpot — lost and found pets near you",
                 description: "PetSpot helps lost pets find their way home: see the latest missing and found pets near you.",
@@ -48,7 +54,6 @@ struct PageHandlers: Sendable {
             viewAllURL: QueryString.url(Route.list.path, location.linkItems),
             nearbyText: location.origin == nil ? nil : "Within \(location.rangeKm ?? PageHandlers.landingRangeKm) km of you"
         )
-        return site.page(model, template: "landing", request: request, stale: fetched.isStale)
     }
 
     /// `GET /pets`.
@@ -59,7 +64,7 @@ struct PageHandlers: Sendable {
             location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.listRangeKm)
             filters = try ListFilters.parse(request.query, located: location.origin != nil)
         } catch {
-            return site.badQuery(error, path: Route.list.path)
+            return site.badQuery(error, path: Route.list.path, query: request.query)
         }
         let fetched: Fetched<ListOutcome>
         do {
@@ -75,9 +80,16 @@ struct PageHandlers: Sendable {
             return site.errorPage(status: 404, message: "There is no page \(filters.page) of this list: it has \(pageCount).",
                                   retryURL: filters.url(page: 1, location: location), location: location)
         }
+        return site.cachedPage(request, version: fetched.fetchedAt, stale: fetched.isStale) {
+            (listModel(fetched, matching: matching, pageCount: pageCount, filters: filters, location: location, request: request), "list")
+        }
+    }
+
+    private func listModel(_ fetched: Fetched<ListOutcome>, matching: [Announcement], pageCount: Int,
+                           filters: ListFilters, location: VisitorLocation, request: Request) -> ListPageModel {
         let pageItems = matching.dropFirst((filters.page - 1) * PageHandlers.pageSize).prefix(PageHandlers.pageSize)
         let cards = pageItems.map { $0.card(origin: location.origin, location: location) }
-        let model = ListPageModel(
+        return ListPageModel(
             layout: site.layout(
                 title: filters.title + " · PetSpot",
                 description: "Lost and found pets reported on PetSpot. Filter by status and species.",
@@ -101,7 +113,6 @@ struct PageHandlers: Sendable {
                 summary: "Page \(filters.page) of \(pageCount)"
             ) : nil
         )
-        return site.page(model, template: "list", request: request, stale: fetched.isStale)
     }
 
     /// `GET /pets/{id}`.
@@ -110,7 +121,7 @@ struct PageHandlers: Sendable {
         do {
             location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
-            return site.badQuery(error, path: Route.details(id: id).path)
+            return site.badQuery(error, path: Route.details(id: id).path, query: request.query)
         }
         let fetched: Fetched<Announcement>
         do {
@@ -119,12 +130,18 @@ struct PageHandlers: Sendable {
             return site.errorPage(status: 404, message: "This pet could not be found.", location: location)
         } catch {
             return site.errorPage(status: error.visitorStatus, message: "Unable to load pet details. Please try again later.",
-                                  retryURL: request.rawPath, location: location)
+                                  retryURL: Self.sameURL(request), location: location)
         }
+        return site.cachedPage(request, version: fetched.fetchedAt, stale: fetched.isStale) {
+            (detailsModel(fetched, location: location), "details")
+        }
+    }
+
+    private func detailsModel(_ fetched: Fetched<Announcement>, location: VisitorLocation) -> DetailsPageModel {
         let pet = fetched.value
         let canonicalPath = Route.details(id: pet.id).path
         let shareText = "\(pet.displayName) — \(pet.statusPhrase), last seen \(Format.date(pet.lastSeenDate)) in \(Format.place(pet.place))"
-        let model = DetailsPageModel(
+        return DetailsPageModel(
             layout: site.layout(
                 title: "\(pet.displayName) — \(pet.statusPhrase) · PetSpot",
                 description: pet.excerpt(limit: 200) ?? shareText,
@@ -153,7 +170,6 @@ struct PageHandlers: Sendable {
             shareTitle: "\(pet.displayName) — \(pet.statusPhrase) on PetSpot",
             backURL: QueryString.url(Route.list.path, location.linkItems)
         )
-        return site.page(model, template: "details", request: request, stale: fetched.isStale)
     }
 
     // MARK: - Shared pieces
@@ -185,10 +201,15 @@ struct PageHandlers: Sendable {
         }
     }
 
+    /// The request's own path and query, for "Try again" links.
+    static func sameURL(_ request: Request) -> String {
+        request.rawPath + (request.query.isEmpty ? "" : "?" + request.query.items.map { "\(QueryString.encode($0.name))=\(QueryString.encode($0.value))" }.joined(separator: "&"))
+    }
+
     private func listFailure(_ failure: UpstreamFailure, request: Request, location: VisitorLocation) -> Response {
         site.errorPage(status: failure.visitorStatus == 404 ? 502 : failure.visitorStatus,
                        message: "Unable to load data. Please try again later.",
-                       retryURL: request.rawPath + (request.query.isEmpty ? "" : "?" + request.query.items.map { "\(QueryString.encode($0.name))=\(QueryString.encode($0.value))" }.joined(separator: "&")),
+                       retryURL: Self.sameURL(request),
                        location: location)
     }
 }

@@ -11,21 +11,8 @@ enum QueryString {
         return parts.isEmpty ? path : path + "?" + parts.joined(separator: "&")
     }
 
-    /// Percent-encodes a query name or value (unreserved characters stay, space becomes %20).
-    static func encode(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return result
-    }
+    /// Percent-encodes a query name or value (see `URLText.encodeComponent`).
+    static func encode(_ text: String) -> String { URLText.encodeComponent(text) }
 }
 
 extension VisitorLocation {
@@ -41,11 +28,5 @@ extension VisitorLocation {
     }
 
     /// A coordinate rounded to 4 decimals without trailing zeros, e.g. `52.2297`.
-    static func fourDecimals(_ value: Double) -> String {
-        let rounded = (value * 10_000).rounded() / 10_000
-        var text = String(format: "%.4f", rounded)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
-    }
+    static func fourDecimals(_ value: Double) -> String { URLText.fourDecimals(value) }
 }

@@ -6,6 +6,8 @@ import PetDomain
 struct SiteContext: Sendable {
     let configuration: AppConfiguration
     let renderer: PageRenderer
+    /// Rendered pages reused for the same URL over the same data.
+    let rendered = RenderedPages()
 
     /// Pages are a pure function of the URL and the upstream data: any cache may keep them briefly.
     static let pageCacheControl = "public, max-age=30"
@@ -46,7 +48,30 @@ struct SiteContext: Sendable {
         guard let html = renderer.render(model, template: template) else {
             return Response.text("Internal error\n", status: 500)
         }
-        var response = Response.html(html, status: status)
+        return finish(Response.html(html, status: status), request: request, stale: stale)
+    }
+
+    /// A page for `request` built from data fetched at `version`: reused from `rendered` when the
+    /// same URL was rendered from the same data (fresh data only), else built by `build`.
+    func cachedPage(_ request: Request, version: Date, stale: Bool, build: () -> (model: Any, template: String)) -> Response {
+        func render() -> Response {
+            let (model, template) = build()
+            guard let html = renderer.render(model, template: template) else {
+                return Response.text("Internal error\n", status: 500)
+            }
+            var response = Response.html(html)
+            response.headers["ETag"] = ConditionalGet.etag(for: response.body)
+            return response
+        }
+        let key = QueryString.url(request.path, request.query.items.map { ($0.name, Optional($0.value)) })
+        let response = stale ? render() : rendered.response(for: key, version: version, render: render)
+        return finish(response, request: request, stale: stale)
+    }
+
+    /// Cache headers (and 304) for a 200; `no-store` for anything else.
+    private func finish(_ response: Response, request: Request?, stale: Bool) -> Response {
+        var response = response
+        let status = response.status
         if status == 200, let request {
             // A stale copy must not be kept by caches once the upstream is back.
             ConditionalGet.apply(to: &response, request: request, cacheControl: stale ? "no-cache" : SiteContext.pageCacheControl)
@@ -82,9 +107,13 @@ struct SiteContext: Sendable {
         return response
     }
 
-    /// The 400 page for a bad query parameter, linking to the same page without location.
-    func badQuery(_ problem: QueryProblem, path: String) -> Response {
-        errorPage(status: 400, message: "The parameter ‘\(problem.parameter)’ is not valid: \(problem.message)", retryURL: path)
+    /// The 400 page for a bad query parameter, linking to the same page (its other parameters kept)
+    /// without location and without the bad parameter.
+    func badQuery(_ problem: QueryProblem, path: String, query: QueryItems) -> Response {
+        let dropped: Set<String> = ["lat", "lng", "range", "location", problem.parameter]
+        let kept = query.items.filter { !dropped.contains($0.name) }.map { ($0.name, Optional($0.value)) }
+        return errorPage(status: 400, message: "The parameter ‘\(problem.parameter)’ is not valid: \(problem.message)",
+                         retryURL: QueryString.url(path, kept))
     }
 
     /// The public URL of a photo: our `/images/` proxy for upstream paths, the URL itself otherwise.

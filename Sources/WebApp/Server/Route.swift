@@ -1,3 +1,5 @@
+import PetDomain
+
 /// Every URL the site answers, parsed from and printed to paths in one place (style.md "Type the
 /// routes"): links in pages are built from `Route.path`, never from string literals.
 enum Route: Equatable, Sendable {
@@ -58,13 +60,13 @@ enum Route: Equatable, Sendable {
         switch self {
         case .landing: return "/"
         case .list: return "/pets"
-        case .details(let id): return "/pets/\(Route.encode(id))"
+        case .details(let id): return "/pets/\(URLText.encodeComponent(id))"
         case .legacyList: return "/lost-pets"
-        case .legacyDetails(let id): return "/lost-pets/\(Route.encode(id))"
-        case .image(let path): return "/images/\(path.split(separator: "/").map { Route.encode(String($0)) }.joined(separator: "/"))"
+        case .legacyDetails(let id): return "/lost-pets/\(URLText.encodeComponent(id))"
+        case .image(let path): return "/images/\(path.split(separator: "/").map { URLText.encodeComponent(String($0)) }.joined(separator: "/"))"
         case .staticFile(let path): return "/static/\(path)"
         case .apiList: return "/api/v1/announcements"
-        case .apiDetails(let id): return "/api/v1/announcements/\(Route.encode(id))"
+        case .apiDetails(let id): return "/api/v1/announcements/\(URLText.encodeComponent(id))"
         case .healthz: return "/healthz"
         case .readyz: return "/readyz"
         case .metrics: return "/metrics"
@@ -87,22 +89,6 @@ enum Route: Equatable, Sendable {
         case .readyz: return "readyz"
         case .metrics: return "metrics"
         }
-    }
-
-    /// Percent-encodes one path segment (RFC 3986 unreserved characters stay).
-    static func encode(_ segment: String) -> String {
-        var result = ""
-        for byte in segment.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return result
     }
 }
 

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Text pieces of URLs that both the upstream client and the pages build: one implementation, so
+/// the cache key, the upstream query and our own links always agree.
+public enum URLText {
+    /// Percent-encodes a path segment or query component: RFC 3986 unreserved characters stay,
+    /// every other UTF-8 byte becomes `%HH` (so `/`, `?`, `&`, `#`, space and `..` tricks cannot leak).
+    public static func encodeComponent(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                result += hex.count == 1 ? "%0" + hex : "%" + hex
+            }
+        }
+        return result
+    }
+
+    /// A coordinate rounded to 4 decimals (about 11 m) without trailing zeros, e.g. `52.2297`, `17`.
+    /// Used for the location in links, the upstream query and the cache key (issue 4).
+    public static func fourDecimals(_ value: Double) -> String {
+        let rounded = (value * 10_000).rounded() / 10_000
+        var text = String(format: "%.4f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
+}

@@ -1,0 +1,23 @@
+"""Every page type checked by the standards tests: name → (server fixture, path, expected status)."""
+from conftest import MAX_ID, NO_PHOTO_ID
+
+PAGE_TYPES = {
+    "landing": ("server", "/", 200),
+    "landing-located": ("server", "/?lat=52.2297&lng=21.0122", 200),
+    "landing-banner": ("server", "/?location=denied", 200),
+    "list": ("server", "/pets", 200),
+    "list-banner": ("server", "/pets?location=denied", 200),
+    "list-filtered": ("server", "/pets?status=missing&species=dog&sort=oldest", 200),
+    "list-located": ("server", "/pets?lat=52.2297&lng=21.0122&sort=nearest", 200),
+    "list-page-2": ("many_server", "/pets?page=2", 200),
+    "list-empty": ("server", "/pets?status=closed&species=rabbit", 200),
+    "details": ("server", f"/pets/{MAX_ID}", 200),
+    "details-no-photo": ("server", f"/pets/{NO_PHOTO_ID}", 200),
+    "error-400": ("server", "/pets?lat=1", 400),
+    "error-404-pet": ("server", "/pets/does-not-exist", 404),
+    "error-404-path": ("server", "/nope", 404),
+    "error-502": ("down_server", "/pets", 502),
+    "error-502-details": ("down_server", f"/pets/{MAX_ID}", 502),
+    "xss-list": ("xss_server", "/pets", 200),
+    "xss-details": ("xss_server", "/pets/xss-1", 200),
+}

@@ -1,0 +1,75 @@
+"""Screenshots for the README: landing, list, list with the banner, details, a 360 px-wide list.
+
+    browser-tests/run.sh screenshots        (or: .venv-browser/bin/python browser-tests/screenshots.py)
+
+Starts the real server ($PETSPOT_BIN, demo data), drives Debian's Chromium with a fixed position
+(Warsaw) or a denied permission, and writes docs/screenshots/*.png.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import ALREADY_ASKED, CHROMIUM, HERE, REPO, Server, set_geolocation  # noqa: E402
+
+OUT = REPO / "docs" / "screenshots"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 360, "height": 780}
+
+
+def shoot(browser, server, name, path, geo, viewport=DESKTOP, wait_for=None, full_page=False, scale=1):
+    context = browser.new_context(viewport=viewport, device_scale_factor=scale)
+    page = context.new_page()
+    if geo == "settled":
+        context.add_init_script(ALREADY_ASKED)
+        set_geolocation(context, page, "unavailable")
+    else:
+        set_geolocation(context, page, geo)
+    page.goto(server.url(path))
+    if wait_for:
+        page.wait_for_selector(wait_for, timeout=10_000)
+    page.wait_for_load_state("load")
+    # Lazy photos: scroll through the page so every visible box has its photo or placeholder.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_timeout(400)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(400)
+    target = OUT / f"{name}.png"
+    page.screenshot(path=str(target), full_page=full_page)
+    print(f"wrote {target.relative_to(REPO)}  ({page.url.replace(server.base, '')})")
+    context.close()
+    return page
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    server = Server()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            shoot(browser, server, "landing", "/", "granted", wait_for='[data-testid="distance"]')
+            shoot(browser, server, "list", "/pets", "granted", wait_for='[data-testid="distance"]')
+            shoot(browser, server, "list-location-denied", "/pets", "denied",
+                  wait_for='[data-testid="location-banner"]')
+            # A details page with a real photo: the first card of the list that has one.
+            context = browser.new_context()
+            page = context.new_page()
+            set_geolocation(context, page, "unavailable")
+            context.add_init_script(ALREADY_ASKED)
+            page.goto(server.url("/pets?species=dog"))
+            href = page.locator('[data-testid="pet-card"]:has(img[data-photo]) a.pet-card-link').first.get_attribute("href")
+            context.close()
+            shoot(browser, server, "details", href + f"?lat={HERE[0]}&lng={HERE[1]}", "settled",
+                  wait_for='[data-testid="pet-details"]', full_page=True)
+            shoot(browser, server, "list-360px", "/pets", "granted", viewport=PHONE,
+                  wait_for='[data-testid="distance"]', scale=2)
+            browser.close()
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
