@@ -17,10 +17,9 @@ struct AnnouncementsAPI: Sendable {
     /// The list, newest first, with `distanceKm` when located.
     func list(_ request: Request, requestID: String) async -> Response {
         let location: VisitorLocation
-        do {
-            location = try VisitorLocation.parse(request.query, defaultRangeKm: AnnouncementsAPI.defaultRangeKm)
-        } catch {
-            return AnnouncementsAPI.error(400, code: "INVALID_PARAMETER", message: error.message, field: error.parameter)
+        switch AnnouncementsAPI.location(of: request) {
+        case .success(let parsed): location = parsed
+        case .failure(let problem): return AnnouncementsAPI.error(400, code: "INVALID_PARAMETER", message: problem.message, field: problem.parameter)
         }
         do {
             let fetched = try await gateway.list(near: location.origin, rangeKm: location.rangeKm, requestID: requestID)
@@ -38,10 +37,9 @@ struct AnnouncementsAPI: Sendable {
     /// One announcement; 404 JSON when the upstream has none.
     func details(_ request: Request, id: String, requestID: String) async -> Response {
         let location: VisitorLocation
-        do {
-            location = try VisitorLocation.parse(request.query, defaultRangeKm: AnnouncementsAPI.defaultRangeKm)
-        } catch {
-            return AnnouncementsAPI.error(400, code: "INVALID_PARAMETER", message: error.message, field: error.parameter)
+        switch AnnouncementsAPI.location(of: request) {
+        case .success(let parsed): location = parsed
+        case .failure(let problem): return AnnouncementsAPI.error(400, code: "INVALID_PARAMETER", message: problem.message, field: problem.parameter)
         }
         do {
             let fetched = try await gateway.announcement(id: id, requestID: requestID)
@@ -51,6 +49,13 @@ struct AnnouncementsAPI: Sendable {
             return response
         } catch {
             return AnnouncementsAPI.upstreamError(error)
+        }
+    }
+
+    /// The visitor's location from `lat`, `lng`, `range` (the backend's 5 km default range).
+    static func location(of request: Request) -> Result<VisitorLocation, QueryProblem> {
+        Result { () throws(QueryProblem) in
+            try VisitorLocation.parse(request.query, defaultRangeKm: AnnouncementsAPI.defaultRangeKm)
         }
     }
 
