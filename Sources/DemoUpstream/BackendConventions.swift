@@ -12,34 +12,17 @@ enum BackendConventions {
         return String((0..<10).compactMap { _ in alphabet.randomElement(using: &generator) })
     }
 
-    /// A weak ETag over the body: its length and a 64-bit FNV-1a hash, both hex. Express hashes
-    /// with SHA-1, but clients may only compare ETags for equality, so any stable hash imitates it.
-    static func weakETag(for body: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return "W/\"\(String(body.count, radix: 16))-\(String(hash, radix: 16))\""
-    }
+    /// A weak ETag over the body (length and hash, `EntityTag.weak`). Express hashes with SHA-1,
+    /// but clients may only compare ETags for equality, so any stable hash imitates it.
+    static func weakETag(for body: [UInt8]) -> String { EntityTag.weak(for: body) }
 
     /// Whether the request's validators match `etag`, as Express's `fresh` decides: a listed tag
     /// (weak comparison) or `*`; `Cache-Control: no-cache` forces a full answer.
     static func isFresh(_ request: Request, etag: String) -> Bool {
-        guard let ifNoneMatch = request.headers["If-None-Match"] else { return false }
         if let cacheControl = request.headers["Cache-Control"], cacheControl.lowercased().contains("no-cache") {
             return false
         }
-        let wanted = opaqueTag(etag)
-        return ifNoneMatch.split(separator: ",").contains { candidate in
-            let tag = candidate.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || opaqueTag(tag) == wanted
-        }
-    }
-
-    /// The tag without its weakness marker, for weak comparison.
-    private static func opaqueTag(_ tag: String) -> Substring {
-        tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
+        return EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: etag)
     }
 
     /// A JSON response with the backend's headers; a 2xx whose ETag the client already has

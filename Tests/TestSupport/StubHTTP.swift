@@ -1,8 +1,8 @@
 import Foundation
 import MicroHTTP
 
-/// The backend's HTTP habits, as far as the stub needs them. A small copy of DemoUpstream's
-/// conventions: test support must not depend on the app's targets (Package.swift keeps them apart).
+/// The backend's HTTP habits, as far as the stub needs them. Request ids and error bodies are a
+/// small copy of DemoUpstream's (test support does not depend on the app's targets); ETags come from MicroHTTP.
 enum StubHTTP {
     /// Ten random alphanumerics, like the backend's `request-id`.
     static func newRequestID() -> String {
@@ -20,23 +20,13 @@ enum StubHTTP {
     /// Adds a weak ETag (length and FNV-1a hash of the body); a matching `If-None-Match` turns a
     /// 2xx into a 304 with an empty body, which is what client revalidation tests need.
     static func withETag(_ response: Response, for request: Request) -> Response {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in response.body {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let etag = "W/\"\(String(response.body.count, radix: 16))-\(String(hash, radix: 16))\""
+        let etag = EntityTag.weak(for: response.body)
         var response = response
         response.headers["ETag"] = etag
-        guard (200..<300).contains(response.status), let ifNoneMatch = request.headers["If-None-Match"] else {
-            return response
-        }
-        let bare = etag.dropFirst(2)
-        let matches = ifNoneMatch.split(separator: ",").contains { candidate in
-            let tag = candidate.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || tag == etag || tag[...] == bare
-        }
-        return matches ? Response(status: 304, headers: ["ETag": etag]) : response
+        guard (200..<300).contains(response.status),
+              EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: etag)
+        else { return response }
+        return Response(status: 304, headers: ["ETag": etag])
     }
 
     /// A syntactically valid announcements list of exactly `bytes` bytes (at least the size of
