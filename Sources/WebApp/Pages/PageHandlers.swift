@@ -203,7 +203,7 @@ struct PageHandlers: Sendable {
 
     /// The request's own path and query, for "Try again" links.
     static func sameURL(_ request: Request) -> String {
-        request.rawPath + (request.query.isEmpty ? "" : "?" + request.query.items.map { "\(QueryString.encode($0.name))=\(QueryString.encode($0.value))" }.joined(separator: "&"))
+        QueryString.url(request.rawPath, keeping: request.query)
     }
 
     private func listFailure(_ failure: UpstreamFailure, request: Request, location: VisitorLocation) -> Response {

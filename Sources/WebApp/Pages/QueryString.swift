@@ -1,4 +1,5 @@
 import Foundation
+import MicroHTTP
 import PetDomain
 /// Building query strings for links (application/x-www-form-urlencoded, UTF-8).
 enum QueryString {
@@ -6,13 +7,18 @@ enum QueryString {
     static func url(_ path: String, _ items: [(String, String?)]) -> String {
         let parts = items.compactMap { name, value -> String? in
             guard let value, !value.isEmpty else { return nil }
-            return "\(encode(name))=\(encode(value))"
+            return "\(URLText.encodeComponent(name))=\(URLText.encodeComponent(value))"
         }
         return parts.isEmpty ? path : path + "?" + parts.joined(separator: "&")
     }
 
-    /// Percent-encodes a query name or value (see `URLText.encodeComponent`).
-    static func encode(_ text: String) -> String { URLText.encodeComponent(text) }
+    /// `path?…` with every item of `query` as received (empty values too), re-encoded: the URL the
+    /// visitor asked for, for "Try again" links, redirects and the rendered-page key.
+    static func url(_ path: String, keeping query: QueryItems) -> String {
+        guard !query.isEmpty else { return path }
+        return path + "?" + query.items.map { "\(URLText.encodeComponent($0.name))=\(URLText.encodeComponent($0.value))" }
+            .joined(separator: "&")
+    }
 }
 
 extension VisitorLocation {
@@ -21,12 +27,9 @@ extension VisitorLocation {
     var linkItems: [(String, String?)] {
         guard let origin else { return [] }
         return [
-            ("lat", VisitorLocation.fourDecimals(origin.latitude)),
-            ("lng", VisitorLocation.fourDecimals(origin.longitude)),
+            ("lat", URLText.fourDecimals(origin.latitude)),
+            ("lng", URLText.fourDecimals(origin.longitude)),
             ("range", rangeGiven ? rangeKm.map(String.init) : nil),
         ]
     }
-
-    /// A coordinate rounded to 4 decimals without trailing zeros, e.g. `52.2297`.
-    static func fourDecimals(_ value: Double) -> String { URLText.fourDecimals(value) }
 }

@@ -63,7 +63,7 @@ struct SiteContext: Sendable {
             response.headers["ETag"] = ConditionalGet.etag(for: response.body)
             return response
         }
-        let key = QueryString.url(request.path, request.query.items.map { ($0.name, Optional($0.value)) })
+        let key = QueryString.url(request.path, keeping: request.query)
         let response = stale ? render() : rendered.response(for: key, version: version, render: render)
         return finish(response, request: request, stale: stale)
     }

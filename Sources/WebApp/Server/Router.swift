@@ -69,9 +69,8 @@ struct Router: Sendable {
 
     /// A 301 to `path`, keeping the query string (old links keep their filters).
     static func redirect(to path: String, query request: Request) -> Response {
-        let query = request.query.items.map { "\(QueryString.encode($0.name))=\(QueryString.encode($0.value))" }.joined(separator: "&")
         var response = Response(status: 301)
-        response.headers["Location"] = query.isEmpty ? path : path + "?" + query
+        response.headers["Location"] = QueryString.url(path, keeping: request.query)
         response.headers["Cache-Control"] = "public, max-age=86400"
         return response
     }
