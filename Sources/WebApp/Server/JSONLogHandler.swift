@@ -18,7 +18,7 @@ public struct JSONLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var object: [String: String] = [
-            "ts": ISO8601DateFormatter().string(from: Date()),
+            "ts": Date().formatted(.iso8601),  // a value style: no formatter built per line
             "level": event.level.rawValue,
             "label": label,
             "msg": "\(event.message)",
