@@ -8,6 +8,8 @@ import PetDomain
 /// point here instead of the raw backend.
 struct AnnouncementsAPI: Sendable {
     let gateway: AnnouncementGateway
+    /// Encoded bodies reused for the same URL over the same data, like rendered pages.
+    let encoded = RenderedPages()
 
     /// Default radius when located and no `range` is given (the backend's own default, §1).
     static let defaultRangeKm = 5
@@ -23,9 +25,13 @@ struct AnnouncementsAPI: Sendable {
         }
         do {
             let fetched = try await gateway.list(near: location.origin, rangeKm: location.rangeKm, requestID: requestID)
-            let query = AnnouncementQuery(sort: .newest, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
-            let items = fetched.value.items.applying(query)
-            var response = Response.json(Array(AnnouncementJSON.encodeList(items, origin: location.origin)))
+            var response = encoded.response(for: QueryString.url(request.path, keeping: request.query), version: fetched.fetchedAt) {
+                let query = AnnouncementQuery(sort: .newest, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
+                let items = fetched.value.items.applying(query)
+                var fresh = Response.json(Array(AnnouncementJSON.encodeList(items, origin: location.origin)))
+                fresh.headers["ETag"] = ConditionalGet.etag(for: fresh.body)
+                return fresh
+            }
             AnnouncementsAPI.markAge(&response, fetched.fetchedAt, stale: fetched.isStale)
             ConditionalGet.apply(to: &response, request: request, cacheControl: AnnouncementsAPI.cacheControl)
             return response

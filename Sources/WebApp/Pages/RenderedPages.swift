@@ -2,8 +2,8 @@ import Foundation
 import MicroHTTP
 import Synchronization
 
-/// Rendered pages kept for reuse: a page is a pure function of its URL and the upstream data
-/// (product-spec §4), so the same URL over the same cached data renders the same bytes. Keyed by
+/// Rendered pages (and encoded API bodies) kept for reuse: a page is a pure function of its URL and
+/// the upstream data (product-spec §4), so the same URL over the same cached data renders the same bytes. Keyed by
 /// path + query; an entry is valid only for the data version (`fetchedAt`) it was rendered from.
 /// Stale pages (with their "saved N minutes ago" notice) are never kept.
 final class RenderedPages: Sendable {
