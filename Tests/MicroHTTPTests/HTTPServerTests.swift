@@ -20,8 +20,16 @@ struct HTTPServerTests {
     }
 
     @Test func two_hundred_concurrent_slow_requests_finish_well_under_a_second() async throws {
+        // Server-side view too: how many handlers were waiting at the same time. With 4 server
+        // threads, handlers that blocked a thread could never exceed 4; this does not depend on
+        // how fast the machine is, while the wall-time bound below does.
+        let running = Atomic<Int>(0)
+        let peak = Atomic<Int>(0)
         try await withServer(handler: { request in
+            let now = running.add(1, ordering: .sequentiallyConsistent).newValue
+            _ = peak.max(now, ordering: .sequentiallyConsistent)
             try await Task.sleep(for: .milliseconds(50))
+            running.subtract(1, ordering: .sequentiallyConsistent)
             return .text(request.query["n"] ?? "")
         }) { _, base in
             let clock = ContinuousClock()
@@ -38,6 +46,7 @@ struct HTTPServerTests {
             let elapsed = clock.now - started
             #expect(bodies.count == 200)
             #expect(bodies.allSatisfy { $0.1 == 200 && $0.2 == String($0.0) })
+            #expect(peak.load(ordering: .sequentiallyConsistent) > 16, "at most \(peak.load(ordering: .sequentiallyConsistent)) handlers overlapped")
             #expect(elapsed < .milliseconds(900), "took \(elapsed)")
         }
     }
