@@ -39,12 +39,23 @@ public struct AnnouncementQuery: Sendable, Hashable {
     }
 }
 
+extension AnnouncementQuery {
+    /// An item is in range when its distance (the very value the page shows, rounded) is strictly
+    /// less than the range, as the backend filters (product-spec §1 "great-circle distance `< range`").
+    /// Both use the Haversine formula; the backend's Earth radius may differ from ours
+    /// (`Coordinate.earthRadiusKm`, 6371.0088 km, vs a common 6371 km): 1.4 ppm, under 3 cm at a
+    /// 20 km boundary, so only an item within centimetres of the circle could land differently.
+    public static func isInRange(_ distanceKm: Double, rangeKm: Double) -> Bool {
+        distanceKm < rangeKm
+    }
+}
+
 extension Array where Element == Announcement {
     /// The items that match `query`, in its order, cut to its limit.
     ///
-    /// Range: with an origin and a range, items farther than `rangeKm` are dropped (inclusive
-    /// boundary, "within 10 km" includes 10.0), and so are city-only items (dialect B), whose
-    /// distance is unknown and so cannot be shown to be within range.
+    /// Range: with an origin and a range, only items closer than `rangeKm` stay (`isInRange`, the
+    /// backend's own `< range`), and city-only items (dialect B), whose distance is unknown and so
+    /// cannot be shown to be within range, are dropped.
     /// Nearest: by distance, city-only items last (newest first among them); equal distances fall
     /// back to newest. Every order ends with the id, so results are stable across requests.
     public func applying(_ query: AnnouncementQuery) -> [Announcement] {
@@ -56,7 +67,7 @@ extension Array where Element == Announcement {
             if let species = query.species, item.species != species { continue }
             let distance = query.origin.flatMap { item.distanceKm(from: $0) }
             if query.origin != nil, let rangeKm = query.rangeKm {
-                guard let distance, distance <= rangeKm else { continue }
+                guard let distance, AnnouncementQuery.isInRange(distance, rangeKm: rangeKm) else { continue }
             }
             keys.append(SortKey(index: index, createdAt: item.createdAt, distance: distance))
         }

@@ -64,10 +64,12 @@ import PetDomain
         #expect(within5.map(\.id) == ["near", "a-tie"])
     }
 
-    @Test func query_range_boundary_is_inclusive() throws {
+    @Test func query_range_boundary_is_exclusive_like_the_backend() throws {
         let exact = try #require(items[1].distanceKm(from: warsaw))
-        let result = items.applying(AnnouncementQuery(origin: warsaw, rangeKm: exact))
-        #expect(result.map(\.id).contains("ten"))
+        let atBoundary = items.applying(AnnouncementQuery(origin: warsaw, rangeKm: exact))
+        #expect(!atBoundary.map(\.id).contains("ten"))
+        let justBeyond = items.applying(AnnouncementQuery(origin: warsaw, rangeKm: exact.nextUp))
+        #expect(justBeyond.map(\.id).contains("ten"))
     }
 
     @Test func query_range_without_origin_filters_nothing() {

@@ -1,0 +1,110 @@
+import Foundation
+import PetDomain
+import Testing
+
+/// `AnnouncementIndex` (issue 11): the same items in the same order as `applying(_:)`, for every
+/// filter, order, location, range and page, computed from the precomputed orders and the grid.
+@Suite struct AnnouncementIndexTests {
+    /// A seeded generator, so a failure can be reproduced.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// `count` items over Poland, some sharing createdAt (tie on id), some city-only, some on the
+    /// same spot (equal distances).
+    static func items(_ count: Int, seed: UInt64) throws -> [Announcement] {
+        var random = SplitMix(state: seed)
+        let lastSeen = try day(2025, 11, 1)
+        return try (0..<count).map { index in
+            let place: Place
+            switch index % 17 {
+            case 0: place = .city(name: "Kamionka", radiusKm: 5)
+            case 1: place = .coordinates(try coordinate(52.2297, 21.0122), address: nil)
+            default:
+                place = .coordinates(try coordinate(Double.random(in: 49.0...54.8, using: &random),
+                                                    Double.random(in: 14.1...24.1, using: &random)), address: nil)
+            }
+            let created = utc(2025, 11, 1 + Int.random(in: 0...20, using: &random), Int.random(in: 0...3, using: &random))
+            return announcement(String(format: "id-%05d", Int.random(in: 0...99_999, using: &random)) + "-\(index)",
+                                status: AnnouncementStatus.allCases.randomElement(using: &random) ?? .missing,
+                                species: Species.allCases.randomElement(using: &random) ?? .dog,
+                                place: place, createdAt: created, lastSeen: lastSeen)
+        }
+    }
+
+    @Test func index_pages_equal_applying_for_random_queries() throws {
+        let items = try Self.items(600, seed: 11)
+        let index = AnnouncementIndex(items: items)
+        var random = SplitMix(state: 7)
+        for round in 0..<400 {
+            let located = round % 4 != 0
+            let origin = located ? try coordinate(Double.random(in: 49.0...54.8, using: &random),
+                                                  Double.random(in: 14.1...24.1, using: &random)) : nil
+            let range: Double? = located ? [1, 15, 50, 150, 500, 2_000].randomElement(using: &random) : nil
+            let query = AnnouncementQuery(
+                status: Bool.random(using: &random) ? AnnouncementStatus.allCases.randomElement(using: &random) : nil,
+                species: Bool.random(using: &random) ? Species.allCases.randomElement(using: &random) : nil,
+                sort: SortOrder.allCases.randomElement(using: &random) ?? .newest,
+                origin: origin, rangeKm: range
+            )
+            let expected = items.applying(query)
+            let offset = [0, 0, 20, 40].randomElement(using: &random) ?? 0
+            let page = index.page(query, offset: offset, limit: 20)
+
+            #expect(page.total == expected.count, "round \(round)")
+            #expect(page.items.map(\.id) == expected.dropFirst(offset).prefix(20).map(\.id), "round \(round)")
+            let distances = expected.dropFirst(offset).prefix(20).map { item in origin.flatMap { item.distanceKm(from: $0) } }
+            #expect(page.distancesKm == distances, "round \(round)")
+        }
+    }
+
+    @Test func located_query_with_an_origin_but_no_range_keeps_city_only_items_last_when_nearest() throws {
+        let items = try Self.items(120, seed: 3)
+        let index = AnnouncementIndex(items: items)
+        let query = AnnouncementQuery(sort: .nearest, origin: try coordinate(52.0, 20.0))
+        let page = index.page(query, offset: 0, limit: 200)
+        #expect(page.items.map(\.id) == items.applying(query).map(\.id))
+        #expect(page.items.last?.place.coordinate == nil)
+    }
+
+    @Test func an_item_exactly_at_the_range_is_out_and_a_hair_inside_is_in() throws {
+        let origin = try coordinate(52.0, 21.0)
+        let north = try coordinate(52.0 + 0.1, 21.0)
+        let items = [announcement("edge", place: .coordinates(north, address: nil), createdAt: utc(2025, 11, 1), lastSeen: try day(2025, 11, 1))]
+        let index = AnnouncementIndex(items: items)
+        let exact = origin.distanceKm(to: north)
+
+        #expect(index.page(AnnouncementQuery(origin: origin, rangeKm: exact), offset: 0, limit: 5).total == 0)
+        #expect(index.page(AnnouncementQuery(origin: origin, rangeKm: exact.nextUp), offset: 0, limit: 5).total == 1)
+    }
+
+    @Test func ranges_across_the_antimeridian_and_near_the_poles_find_their_items() throws {
+        let lastSeen = try day(2025, 11, 1)
+        let items = [
+            announcement("east", place: .coordinates(try coordinate(0, 179.95), address: nil), createdAt: utc(2025, 11, 1), lastSeen: lastSeen),
+            announcement("west", place: .coordinates(try coordinate(0, -179.95), address: nil), createdAt: utc(2025, 11, 2), lastSeen: lastSeen),
+            announcement("pole", place: .coordinates(try coordinate(89.99, 40), address: nil), createdAt: utc(2025, 11, 3), lastSeen: lastSeen),
+        ]
+        let index = AnnouncementIndex(items: items)
+
+        let dateLine = index.page(AnnouncementQuery(origin: try coordinate(0, 179.99), rangeKm: 20), offset: 0, limit: 5)
+        #expect(Set(dateLine.items.map(\.id)) == ["east", "west"])
+        let pole = index.page(AnnouncementQuery(origin: try coordinate(89.99, -140), rangeKm: 5), offset: 0, limit: 5)
+        #expect(pole.items.map(\.id) == ["pole"])
+    }
+
+    @Test func ids_are_found_and_unknown_ids_are_not() throws {
+        let items = try Self.items(30, seed: 5)
+        let index = AnnouncementIndex(items: items)
+        #expect(index.announcement(id: items[7].id)?.id == items[7].id)
+        #expect(index.announcement(id: "nope") == nil)
+        #expect(index.count == 30)
+    }
+}
