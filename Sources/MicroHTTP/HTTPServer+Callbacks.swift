@@ -84,10 +84,15 @@ extension HTTPServer {
             guard let response = context.response.withLock({ $0 }) else { return .NO }
             return queue(response, on: connection, method: context.method)
         }
-        // Phase 2, request complete: build the value-type request, suspend, run the handler.
+        // Phase 2, request complete: build the value-type request; answer at once when the
+        // immediate handler can, else suspend and run the async handler.
         context.started.store(true, ordering: .releasing)
         guard let request = makeRequest(connection: connection, context: context) else {
             return queue(configuration.errorResponse(400, "The request URL is malformed."), on: connection, method: context.method)
+        }
+        // The answer may already be in hand: queue it now, on this thread (no suspend, no Task).
+        if let immediateHandler, let response = immediateHandler(request) {
+            return queue(response, on: connection, method: context.method)
         }
         let parked = SuspendedRequest(context: context, connection: connection, server: self)
         suspended.withLock { $0[ObjectIdentifier(context)] = parked }

@@ -46,13 +46,17 @@ public struct ServerConfiguration: Sendable {
 
 /// An HTTP/1.1 server on libmicrohttpd that runs an async handler for every GET and HEAD request.
 ///
-/// libmicrohttpd runs `threadCount` epoll threads. Each request's connection is suspended while its
-/// Swift handler runs in a Task, and resumed when the response is ready, so a slow handler never
-/// blocks a server thread (platform-notes "Async handlers").
+/// libmicrohttpd runs `threadCount` epoll threads. A request is first offered to the synchronous
+/// `immediateHandler`, on the server thread: an answer already in hand (a cached page, a static
+/// file, a page rendered from data in memory) is queued at once, with no suspend/resume and no
+/// Task hop (issue 11). Otherwise the connection is suspended while the async `handler` runs in a
+/// Task, and resumed when the response is ready, so a slow handler never blocks a server thread
+/// (platform-notes "Async handlers").
 public final class HTTPServer: Sendable {
     let configuration: ServerConfiguration
     let logger: Logger
     let handler: Handler
+    let immediateHandler: ImmediateHandler?
 
     private let daemon = Mutex<DaemonHandle?>(nil)
     private let boundPort = Atomic<Int>(0)
@@ -63,10 +67,12 @@ public final class HTTPServer: Sendable {
     /// Connections suspended while their handler runs, so `stop` can resume them if it must.
     let suspended = Mutex<[ObjectIdentifier: SuspendedRequest]>([:])
 
-    /// Creates a server; call `start()` to listen.
-    public init(configuration: ServerConfiguration, logger: Logger, handler: @escaping Handler) {
+    /// Creates a server; call `start()` to listen. `immediateHandler`, when given, is asked first on
+    /// the server thread and must not block (no I/O, no waiting): nil means "needs `handler`".
+    public init(configuration: ServerConfiguration, logger: Logger, immediateHandler: ImmediateHandler? = nil, handler: @escaping Handler) {
         self.configuration = configuration
         self.logger = logger
+        self.immediateHandler = immediateHandler
         self.handler = handler
     }
 

@@ -85,13 +85,19 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// The first value of `name` (case-insensitive), or nil. Setting replaces every field of that name.
     public subscript(name: String) -> String? {
         get {
-            let lowered = name.lowercased()
-            return fields.first(where: { $0.name.lowercased() == lowered })?.value
+            fields.first(where: { HTTPHeaders.sameName($0.name, name) })?.value
         }
         set {
-            let lowered = name.lowercased()
-            fields.removeAll { $0.name.lowercased() == lowered }
+            fields.removeAll { HTTPHeaders.sameName($0.name, name) }
             if let newValue { fields.append((name: name, value: newValue)) }
+        }
+    }
+
+    /// ASCII case-insensitive comparison of two field names, without allocating lower-cased
+    /// copies (every response passes several lookups: this is on the hot path).
+    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { left, right in
+            left == right || (left | 0x20 == right | 0x20 && (left | 0x20) >= 0x61 && (left | 0x20) <= 0x7A)
         }
     }
 

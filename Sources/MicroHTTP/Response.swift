@@ -44,3 +44,7 @@ public struct Response: Sendable {
 /// The function a server calls for every GET or HEAD request it accepts. A thrown error becomes
 /// the configuration's 500 response; the error itself goes to the log, never to the client.
 public typealias Handler = @Sendable (Request) async throws -> Response
+
+/// Answers a request at once on the server thread when the answer is in hand, or returns nil to
+/// pass it to the async `Handler`. Must not block: it runs on one of libmicrohttpd's few threads.
+public typealias ImmediateHandler = @Sendable (Request) -> Response?
