@@ -1,13 +1,15 @@
 import Foundation
-import Mustache
 
-/// Renders page view models with the Mustache templates of `Templates/`.
+/// Renders page view models with the Mustache templates of `Templates/`, through
+/// `CompiledTemplates`: output identical to swift-mustache's (tests compare them byte for byte)
+/// at about a tenth of its cost (issue 11: ~110 µs instead of ~1.35 ms for a 20-card list page
+/// rendered from models, release build on this machine kind).
 struct PageRenderer: Sendable {
     /// Page templates that must exist; checked at startup (platform-notes: a missing folder gives an
     /// empty library and an unknown name renders nil, silently).
     static let requiredTemplates = ["layout", "landing", "list", "details", "error"]
 
-    private let library: MustacheLibrary
+    private let templates: CompiledTemplates
 
     /// Loads every `*.mustache` below `directory`; throws naming the setting when the folder or a page template is missing.
     static func load(directory: String) async throws -> PageRenderer {
@@ -15,15 +17,27 @@ struct PageRenderer: Sendable {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw StartupError(setting: "--templates-dir / PETSPOT_TEMPLATES_DIR", problem: "folder '\(directory)' does not exist")
         }
-        let library = try await MustacheLibrary(directory: directory)
-        for name in requiredTemplates where library.getTemplate(named: name) == nil {
+        let templates: CompiledTemplates
+        do {
+            templates = try CompiledTemplates.load(directory: directory)
+        } catch let error as CompiledTemplates.LoadError {
+            throw StartupError(setting: "--templates-dir / PETSPOT_TEMPLATES_DIR", problem: error.description)
+        }
+        for name in requiredTemplates where !templates.contains(template: name) {
             throw StartupError(setting: "--templates-dir / PETSPOT_TEMPLATES_DIR", problem: "template '\(name).mustache' is missing in '\(directory)'")
         }
-        return PageRenderer(library: library)
+        return PageRenderer(templates: templates)
     }
 
-    /// Renders `model` with the template `name`; nil only if the template vanished (checked at startup).
-    func render(_ model: Any, template name: String) -> String? {
-        library.render(model, withTemplate: name)
+    /// Renders `model` with the template `name`, in an array no larger than it needs (fragments and
+    /// kept pages live long); nil only for a template name not checked at startup.
+    func render(_ model: Any, template name: String) -> [UInt8]? {
+        templates.render(model, template: name).map(PageRenderer.compact)
+    }
+
+    /// `bytes` in storage of its own size: the renderer reserves generously for speed, which a
+    /// kept page or fragment should not carry for its lifetime.
+    static func compact(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.capacity > bytes.count + 1024 ? Array(bytes[...]) : bytes
     }
 }
