@@ -1,22 +1,30 @@
 import Foundation
 import Logging
 import PetDomain
+import Synchronization
 
-/// Settings of the gateway (product-spec §5, issue 4).
+/// Settings of the gateway (product-spec §5, issues 4 and 11).
 public struct GatewaySettings: Sendable {
     /// Total time for one upstream call.
     public var timeout: Duration = .seconds(5)
-    /// How long a validated result is fresh.
+    /// How long a validated result is fresh: the snapshot is fetched at most once per TTL.
     public var ttl: Duration = .seconds(30)
     /// How old a copy may be when served because the upstream fails.
     public var staleMax: Duration = .seconds(600)
-    /// Largest JSON body accepted.
-    public var maxJSONBytes: Int = 8 * 1024 * 1024
+    /// Largest JSON body accepted (the whole list arrives in one body: 50,000 items are about 35 MB).
+    public var maxJSONBytes: Int = 64 * 1024 * 1024
+    /// The setting that sets `maxJSONBytes`, named in the log line when a body is over it.
+    public var maxJSONBytesSetting: String = "maxJSONBytes"
     /// Largest photo accepted by the proxy.
     public var maxImageBytes: Int = 5 * 1024 * 1024
-    /// Most cached results, and their total size in bytes of upstream body.
+    /// Most cached details results, and their total size in bytes of upstream body.
     public var maxEntries: Int = 512
     public var maxCachedBytes: Int = 64 * 1024 * 1024
+    /// Most details calls to the upstream at once; more distinct ids at the same moment are
+    /// answered `busy` (503) instead of queueing upstream.
+    public var maxDetailsCallsInFlight: Int = 8
+    /// Most ids remembered as unknown to the upstream (each for one TTL).
+    public var maxRememberedUnknownIDs: Int = 10_000
 
     /// The defaults.
     public init() {}
@@ -28,17 +36,51 @@ public enum GatewayEvent: Sendable {
     case upstreamFailure(endpoint: String, reason: String)
     case cache(CacheEvent)
     case skipped(reason: SkipReason)
+    /// A new snapshot was indexed: its number of valid items.
+    case snapshot(items: Int)
+}
+
+/// One upstream list, validated and indexed: what every list page, located or not, is answered
+/// from (issue 11 "one snapshot"). Immutable; a refresh makes a new one with a new `generation`.
+public struct Snapshot: Sendable {
+    /// The valid items with their orders and spatial index.
+    public let index: AnnouncementIndex
+    /// Number of upstream items left out by validation.
+    public let skippedCount: Int
+    /// Distinguishes snapshots: rendered pages are valid for one generation only. A 304
+    /// revalidation keeps the generation (same data, same pages).
+    public let generation: Int
+
+    private static let counter = Atomic<Int>(0)
+
+    /// Indexes `outcome` under a new generation number.
+    public init(_ outcome: ListOutcome) {
+        index = AnnouncementIndex(items: outcome.items)
+        skippedCount = outcome.skipped.count
+        generation = Snapshot.counter.add(1, ordering: .relaxed).newValue
+    }
 }
 
 /// The upstream announcements API behind validation and a cache: pages and the JSON API ask
 /// here, never the network directly.
+///
+/// The list is one snapshot for the whole process (issue 11): fetched without location, at most
+/// once per TTL whatever the visitors ask (single flight, `If-None-Match` revalidation, stale-if-
+/// error), indexed once; location, range, filters, order and paging are answered from it locally.
 public final class AnnouncementGateway: Sendable {
     private let transport: UpstreamTransport
     private let settings: GatewaySettings
     private let logger: Logger
     private let onEvent: @Sendable (GatewayEvent) -> Void
-    private let lists: ResultCache<ListOutcome>
+    private let snapshots: ResultCache<Snapshot>
     private let details: ResultCache<Announcement>
+    /// Ids the upstream answered 404 for, with when; each is remembered for one TTL.
+    private let unknownIDs = Mutex<[String: ContinuousClock.Instant]>([:])
+    private let detailsInFlight = Atomic<Int>(0)
+    private let clock = ContinuousClock()
+
+    /// The cache key of the one snapshot.
+    private static let snapshotKey = "list"
 
     /// Creates a gateway over `transport`.
     public init(
@@ -52,16 +94,23 @@ public final class AnnouncementGateway: Sendable {
         self.logger = logger
         self.onEvent = onEvent
         let cacheEvent: @Sendable (CacheEvent) -> Void = { onEvent(.cache($0)) }
-        lists = ResultCache(ttl: settings.ttl, staleMax: settings.staleMax, maxEntries: settings.maxEntries,
-                            maxCost: settings.maxCachedBytes, onEvent: cacheEvent)
+        snapshots = ResultCache(ttl: settings.ttl, staleMax: settings.staleMax, maxEntries: 1,
+                                maxCost: .max, onEvent: cacheEvent)
         details = ResultCache(ttl: settings.ttl, staleMax: settings.staleMax, maxEntries: settings.maxEntries,
                               maxCost: settings.maxCachedBytes, onEvent: cacheEvent)
     }
 
-    /// The validated list for a location query (coordinates rounded to 4 decimals, the cache key).
-    public func list(near origin: Coordinate?, rangeKm: Int?, requestID: String) async throws(UpstreamFailure) -> Fetched<ListOutcome> {
-        let path = UpstreamPaths.list(origin: origin, rangeKm: rangeKm)
-        return try await lists.value(for: path) { etag throws(UpstreamFailure) in
+    /// The snapshot when it is fresh, without waiting: the synchronous path of requests answered
+    /// from data in hand. Nil when it must be fetched (first request, or the TTL has passed).
+    public func freshSnapshot() -> Fetched<Snapshot>? {
+        snapshots.freshValue(for: AnnouncementGateway.snapshotKey)
+    }
+
+    /// The snapshot: fresh from memory, or from the one shared upstream call (revalidated with the
+    /// upstream's ETag), or a stale copy while the upstream fails.
+    public func snapshot(requestID: String) async throws(UpstreamFailure) -> Fetched<Snapshot> {
+        let path = UpstreamPaths.list
+        return try await snapshots.value(for: AnnouncementGateway.snapshotKey) { etag throws(UpstreamFailure) in
             let response = try await self.call(path, endpoint: "list", etag: etag, requestID: requestID, maxBytes: self.settings.maxJSONBytes)
             if response.status == 304, etag != nil { return .notModified }
             guard response.status == 200 else {
@@ -75,14 +124,38 @@ public final class AnnouncementGateway: Sendable {
                 throw self.failed("list", .malformedBody(detail: error.message, upstreamRequestID: response.headers["request-id"]), requestID: requestID)
             }
             self.report(outcome, requestID: requestID)
-            return .fresh(outcome, etag: response.headers["etag"], cost: response.body.count)
+            let snapshot = Snapshot(outcome)
+            self.onEvent(.snapshot(items: snapshot.index.count))
+            return .fresh(snapshot, etag: response.headers["etag"], cost: response.body.count)
         }
     }
 
-    /// One validated announcement; `.notFound` for an upstream 404, `.invalidAnnouncement` when it fails validation.
+    /// One validated announcement: from the snapshot when it holds the id (no upstream call),
+    /// else from the details endpoint, cached per id. `.notFound` for an upstream 404 (remembered
+    /// for one TTL), `.invalidAnnouncement` when it fails validation, `.busy` when too many
+    /// details calls are in flight.
     public func announcement(id: String, requestID: String) async throws(UpstreamFailure) -> Fetched<Announcement> {
+        if let snapshot = try? await snapshot(requestID: requestID), let item = snapshot.value.index.announcement(id: id) {
+            return Fetched(value: item, fetchedAt: snapshot.fetchedAt, staleBecause: snapshot.staleBecause)
+        }
+        if isRememberedUnknown(id) { throw .notFound }
+        do {
+            return try await fetchDetails(id: id, requestID: requestID)
+        } catch .notFound {
+            remember(unknown: id)
+            throw .notFound
+        }
+    }
+
+    /// The details endpoint for `id`, cached, with the bound on calls in flight.
+    private func fetchDetails(id: String, requestID: String) async throws(UpstreamFailure) -> Fetched<Announcement> {
         let path = UpstreamPaths.details(id: id)
         return try await details.value(for: path) { etag throws(UpstreamFailure) in
+            guard self.detailsInFlight.add(1, ordering: .acquiringAndReleasing).newValue <= self.settings.maxDetailsCallsInFlight else {
+                self.detailsInFlight.subtract(1, ordering: .acquiringAndReleasing)
+                throw self.failed("details", .busy, requestID: requestID)
+            }
+            defer { self.detailsInFlight.subtract(1, ordering: .acquiringAndReleasing) }
             let response = try await self.call(path, endpoint: "details", etag: etag, requestID: requestID, maxBytes: self.settings.maxJSONBytes)
             if response.status == 304, etag != nil { return .notModified }
             if response.status == 404 { throw UpstreamFailure.notFound }
@@ -105,6 +178,28 @@ public final class AnnouncementGateway: Sendable {
         }
     }
 
+    private func isRememberedUnknown(_ id: String) -> Bool {
+        let now = clock.now
+        return unknownIDs.withLock { known in
+            guard let since = known[id] else { return false }
+            if now - since < settings.ttl { return true }
+            known[id] = nil
+            return false
+        }
+    }
+
+    private func remember(unknown id: String) {
+        let now = clock.now
+        unknownIDs.withLock { known in
+            if known.count >= settings.maxRememberedUnknownIDs {
+                // Drop what has expired; if all are fresh, start over (bounded memory wins over recall).
+                known = known.filter { now - $0.value < settings.ttl }
+                if known.count >= settings.maxRememberedUnknownIDs { known.removeAll(keepingCapacity: true) }
+            }
+            known[id] = now
+        }
+    }
+
     /// A photo from the upstream's `/images/` folder: only `image/*` content passes, size-capped, not cached here
     /// (the proxy sends cache headers instead).
     public func image(path: String, requestID: String) async throws(UpstreamFailure) -> UpstreamResponse {
@@ -123,7 +218,7 @@ public final class AnnouncementGateway: Sendable {
 
     /// True when the upstream answered within `window` (readiness).
     public func answeredRecently(within window: Duration) -> Bool {
-        lists.hasEntry(confirmedWithin: window) || details.hasEntry(confirmedWithin: window)
+        snapshots.hasEntry(confirmedWithin: window) || details.hasEntry(confirmedWithin: window)
     }
 
     /// Releases the transport's connections.
@@ -151,6 +246,14 @@ public final class AnnouncementGateway: Sendable {
 
     /// Logs a failure with our and the upstream's request ids, counts it, and returns it for throwing.
     private func failed(_ endpoint: String, _ failure: UpstreamFailure, requestID: String) -> UpstreamFailure {
+        if case .bodyTooLarge(let limit, _) = failure, endpoint != "image" {
+            logger.error("upstream body over the size limit: raise the setting if the upstream really holds that much", metadata: [
+                "endpoint": "\(endpoint)", "limit_bytes": "\(limit)", "setting": "\(settings.maxJSONBytesSetting)",
+                "request_id": "\(requestID)", "upstream_request_id": "\(failure.upstreamRequestID ?? "-")",
+            ])
+            onEvent(.upstreamFailure(endpoint: endpoint, reason: failure.metricLabel))
+            return failure
+        }
         if failure != .notFound {
             onEvent(.upstreamFailure(endpoint: endpoint, reason: failure.metricLabel))
             logger.warning("upstream call failed", metadata: [

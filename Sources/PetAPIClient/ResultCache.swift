@@ -106,6 +106,18 @@ final class ResultCache<Value: Sendable>: Sendable {
         }
     }
 
+    /// The value for `key` when the cache holds it fresh (within the TTL), without waiting for
+    /// anything: the synchronous path of a request answered from data already in hand (issue 11).
+    func freshValue(for key: String) -> Fetched<Value>? {
+        let now = clock.now
+        let fetched = state.withLock { state -> Fetched<Value>? in
+            guard let entry = state.entries[key], now - entry.confirmedAt < ttl else { return nil }
+            return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, staleBecause: nil)
+        }
+        if fetched != nil { onEvent(.hit) }
+        return fetched
+    }
+
     private func refresh(
         key: String, etag: String?,
         fetch: @Sendable (_ etag: String?) async throws(UpstreamFailure) -> FetchOutcome<Value>

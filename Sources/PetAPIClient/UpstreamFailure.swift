@@ -9,6 +9,11 @@ public enum UpstreamFailure: Error, Sendable, Equatable {
     case badStatus(Int, upstreamRequestID: String?)
     /// The body was not what was promised: not JSON, no list array, truncated, wrong content type, too large.
     case malformedBody(detail: String, upstreamRequestID: String?)
+    /// The body was larger than the configured limit (`limitBytes`): a setting, not a fault of the data.
+    case bodyTooLarge(limitBytes: Int, upstreamRequestID: String?)
+    /// Too many details calls are already in flight (issue 11: a flood of random ids must not
+    /// become a flood upstream); the visitor is asked to retry.
+    case busy
     /// The upstream said 404.
     case notFound
     /// A details body decoded but the announcement is invalid (product-spec §2: details → error).
@@ -19,6 +24,7 @@ public enum UpstreamFailure: Error, Sendable, Equatable {
         switch self {
         case .timeout: return 504
         case .notFound: return 404
+        case .busy: return 503
         default: return 502
         }
     }
@@ -30,6 +36,8 @@ public enum UpstreamFailure: Error, Sendable, Equatable {
         case .timeout: return "timeout"
         case .badStatus: return "bad_status"
         case .malformedBody: return "malformed_body"
+        case .bodyTooLarge: return "body_too_large"
+        case .busy: return "busy"
         case .notFound: return "not_found"
         case .invalidAnnouncement: return "invalid_announcement"
         }
@@ -38,7 +46,7 @@ public enum UpstreamFailure: Error, Sendable, Equatable {
     /// The upstream's `request-id`, when it sent one (logged with failures, product-spec §5).
     public var upstreamRequestID: String? {
         switch self {
-        case .badStatus(_, let id), .malformedBody(_, let id): return id
+        case .badStatus(_, let id), .malformedBody(_, let id), .bodyTooLarge(_, let id): return id
         default: return nil
         }
     }

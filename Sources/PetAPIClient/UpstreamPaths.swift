@@ -3,13 +3,9 @@ import PetDomain
 
 /// Upstream paths, built in one place (product-spec §1).
 enum UpstreamPaths {
-    /// `/api/v1/announcements` with `lat`/`lng` rounded to 4 decimals (about 11 m: also the cache key) and `range`.
-    static func list(origin: Coordinate?, rangeKm: Int?) -> String {
-        guard let origin else { return "/api/v1/announcements" }
-        var path = "/api/v1/announcements?lat=\(URLText.fourDecimals(origin.latitude))&lng=\(URLText.fourDecimals(origin.longitude))"
-        if let rangeKm { path += "&range=\(rangeKm)" }
-        return path
-    }
+    /// `/api/v1/announcements`: the whole list, without location (issue 11: location, range and
+    /// filters are answered locally from one snapshot).
+    static let list = "/api/v1/announcements"
 
     /// `/api/v1/announcements/{id}` with the id percent-encoded.
     static func details(id: String) -> String {

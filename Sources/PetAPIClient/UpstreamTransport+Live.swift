@@ -41,26 +41,28 @@ extension UpstreamTransport {
                 let response = try await client.execute(outgoing, deadline: deadline)
                 let declared = response.headers.first(name: "content-length").flatMap(Int.init)
                 if let declared, declared > request.maxBodyBytes {
-                    throw UpstreamFailure.malformedBody(
-                        detail: "body of \(declared) bytes is over the \(request.maxBodyBytes)-byte cap",
-                        upstreamRequestID: response.headers.first(name: "request-id")
+                    throw UpstreamFailure.bodyTooLarge(
+                        limitBytes: request.maxBodyBytes, upstreamRequestID: response.headers.first(name: "request-id")
                     )
                 }
-                var buffer = try await response.body.collect(upTo: request.maxBodyBytes)
+                let buffer = try await response.body.collect(upTo: request.maxBodyBytes)
                 var headers: [String: String] = [:]
                 for (name, value) in response.headers { headers[name.lowercased()] = value }
-                let body = buffer.readBytes(length: buffer.readableBytes) ?? []
+                let body = buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? []
                 return UpstreamResponse(status: Int(response.status.code), headers: headers, body: body)
             }
         } catch let failure as UpstreamFailure {
             throw failure
         } catch {
-            throw classify(error)
+            throw classify(error, maxBodyBytes: request.maxBodyBytes)
         }
     }
 
     /// Maps AsyncHTTPClient/NIO errors to the failure cases.
-    static func classify(_ error: any Error) -> UpstreamFailure {
+    static func classify(_ error: any Error, maxBodyBytes: Int) -> UpstreamFailure {
+        if error is NIOTooManyBytesError {
+            return .bodyTooLarge(limitBytes: maxBodyBytes, upstreamRequestID: nil)
+        }
         if let clientError = error as? HTTPClientError {
             switch clientError {
             case .deadlineExceeded, .readTimeout, .writeTimeout: return .timeout
@@ -68,9 +70,6 @@ extension UpstreamTransport {
             case .remoteConnectionClosed: return .malformedBody(detail: "connection closed before the body ended", upstreamRequestID: nil)
             default: return .unreachable(detail: "\(clientError)")
             }
-        }
-        if error is NIOTooManyBytesError {
-            return .malformedBody(detail: "body over the size cap", upstreamRequestID: nil)
         }
         if error is CancellationError { return .timeout }
         let text = "\(error)"

@@ -25,7 +25,7 @@ public struct UpstreamRequest: Sendable {
     public var headers: [String: String]
     /// Total time for the call, body included.
     public var timeout: Duration
-    /// Largest body accepted; a larger one is a `malformedBody` failure.
+    /// Largest body accepted; a larger one is a `bodyTooLarge` failure.
     public var maxBodyBytes: Int
 
     /// Creates a request.

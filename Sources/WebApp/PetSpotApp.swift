@@ -17,9 +17,10 @@ public final class PetSpotApp: Sendable {
     let demoServer: HTTPServer?
     let gateway: AnnouncementGateway
     let metrics: Metrics
+    let pipeline: Pipeline
 
     private init(configuration: AppConfiguration, upstreamURL: URL, logger: Logger, server: HTTPServer,
-                 demoServer: HTTPServer?, gateway: AnnouncementGateway, metrics: Metrics) {
+                 demoServer: HTTPServer?, gateway: AnnouncementGateway, metrics: Metrics, pipeline: Pipeline) {
         self.configuration = configuration
         self.upstreamURL = upstreamURL
         self.logger = logger
@@ -27,6 +28,7 @@ public final class PetSpotApp: Sendable {
         self.demoServer = demoServer
         self.gateway = gateway
         self.metrics = metrics
+        self.pipeline = pipeline
     }
 
     /// Checks static files and templates, starts the embedded demo upstream when no upstream is
@@ -53,6 +55,9 @@ public final class PetSpotApp: Sendable {
         settings.timeout = .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 1000))
         settings.ttl = .milliseconds(Int64(configuration.cacheTTLSeconds * 1000))
         settings.staleMax = .milliseconds(Int64(configuration.staleMaxSeconds * 1000))
+        settings.maxJSONBytes = configuration.upstreamMaxBodyMegabytes * 1024 * 1024
+        settings.maxJSONBytesSetting = AppConfiguration.upstreamMaxBodySetting
+        settings.maxDetailsCallsInFlight = configuration.maxDetailsCalls
         let gateway = AnnouncementGateway(
             transport: transport ?? .live(baseURL: upstreamURL),
             settings: settings,
@@ -64,7 +69,7 @@ public final class PetSpotApp: Sendable {
             site: site,
             staticFiles: staticFiles,
             pages: PageHandlers(site: site, gateway: gateway),
-            api: AnnouncementsAPI(gateway: gateway),
+            api: AnnouncementsAPI(gateway: gateway, site: site),
             images: ImageProxy(gateway: gateway),
             gateway: gateway,
             metrics: metrics,
@@ -83,10 +88,11 @@ public final class PetSpotApp: Sendable {
                 }
             ),
             logger: logger,
+            immediateHandler: { request in pipeline.handleNow(request) },
             handler: { request in await pipeline.handle(request) }
         )
         return PetSpotApp(configuration: configuration, upstreamURL: upstreamURL, logger: logger, server: server,
-                          demoServer: demoServer, gateway: gateway, metrics: metrics)
+                          demoServer: demoServer, gateway: gateway, metrics: metrics, pipeline: pipeline)
     }
 
     /// Starts listening.
@@ -103,6 +109,37 @@ public final class PetSpotApp: Sendable {
         await server.stop()
         await gateway.shutdown()
         await demoServer?.stop()
+    }
+}
+
+extension PetSpotApp {
+    /// Answers `GET pathAndQuery` in-process through the whole request pipeline, without sockets:
+    /// at once when the server's immediate path would, else after waiting (the domain benchmark
+    /// measures pages per second with it). The query must be plain `name=value` pairs.
+    public func get(_ pathAndQuery: String) async -> (status: Int, body: [UInt8]) {
+        let request = PetSpotApp.request(pathAndQuery)
+        let response: Response
+        if let now = pipeline.handleNow(request) {
+            response = now
+        } else {
+            response = await pipeline.handle(request)
+        }
+        return (response.status, response.body)
+    }
+
+    /// Like `get`, but only the immediate path: nil when the request would have to wait.
+    public func getNow(_ pathAndQuery: String) -> (status: Int, body: [UInt8])? {
+        pipeline.handleNow(PetSpotApp.request(pathAndQuery)).map { ($0.status, $0.body) }
+    }
+
+    private static func request(_ pathAndQuery: String) -> Request {
+        let parts = pathAndQuery.split(separator: "?", maxSplits: 1)
+        let pairs = parts.count > 1 ? parts[1].split(separator: "&") : []
+        let query: [(name: String, value: String)] = pairs.map { pair in
+            let halves = pair.split(separator: "=", maxSplits: 1)
+            return (name: String(halves[0]), value: halves.count > 1 ? String(halves[1]) : "")
+        }
+        return Request(method: "GET", path: String(parts.first ?? "/"), query: QueryItems(query))
     }
 }
 
@@ -127,6 +164,9 @@ extension Metrics {
             increment("petspot_cache_lookups_total", labels: ["result": outcome.rawValue])
         case .skipped(let reason):
             increment("petspot_items_skipped_total", labels: ["reason": reason.rawValue])
+        case .snapshot(let items):
+            increment("petspot_snapshots_total")
+            set("petspot_snapshot_items", to: items)
         }
     }
 }

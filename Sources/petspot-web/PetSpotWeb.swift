@@ -37,6 +37,9 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("public-dir"), help: "Static files folder. [env: PETSPOT_PUBLIC_DIR] (default: Public)") var publicDir: String?
     @Option(name: .customLong("templates-dir"), help: "Templates folder. [env: PETSPOT_TEMPLATES_DIR] (default: Templates)") var templatesDir: String?
     @Option(help: "Server threads. [env: PETSPOT_THREADS] (default: 4)") var threads: String?
+    @Option(name: .customLong("upstream-max-body-mb"), help: "Largest upstream JSON body in MiB (the whole list is one body). [env: PETSPOT_UPSTREAM_MAX_BODY_MB] (default: 64)") var upstreamMaxBody: String?
+    @Option(name: .customLong("page-cache-mb"), help: "Memory for rendered pages and API bodies, in MiB. [env: PETSPOT_PAGE_CACHE_MB] (default: 32)") var pageCache: String?
+    @Option(name: .customLong("max-details-calls"), help: "Most upstream details calls at once. [env: PETSPOT_MAX_DETAILS_CALLS] (default: 8)") var maxDetailsCalls: String?
 
     func run() throws {
         // First, before any thread exists: every thread inherits this mask (platform-notes "Shutdown").
@@ -47,7 +50,8 @@ struct Serve: ParsableCommand {
                 "host": host, "port": port, "upstream": upstream, "public-base-url": publicBaseURL,
                 "upstream-timeout": upstreamTimeout, "cache-ttl": cacheTTL, "stale-max": staleMax,
                 "log-level": logLevel, "log-format": logFormat, "public-dir": publicDir,
-                "templates-dir": templatesDir, "threads": threads,
+                "templates-dir": templatesDir, "threads": threads, "upstream-max-body-mb": upstreamMaxBody,
+                "page-cache-mb": pageCache, "max-details-calls": maxDetailsCalls,
             ], environment: ProcessInfo.processInfo.environment)
         } catch {
             throw ValidationError(error.description)

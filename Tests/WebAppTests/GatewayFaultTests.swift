@@ -42,6 +42,8 @@ extension ServerIntegration {
         private static func uncached(_ configuration: inout AppConfiguration) {
             configuration.cacheTTLSeconds = 0
             configuration.staleMaxSeconds = 0
+            // The huge-body case sends 9 MB: under the 64 MiB default, so the limit is set lower here.
+            configuration.upstreamMaxBodyMegabytes = 8
         }
 
         /// First requests of a process (templates, HTTP client, connections) are slow on a loaded

@@ -35,6 +35,7 @@ func fixture(_ name: String) throws -> String {
 func withApp<T>(
     listJSON: String = #"{"data":[]}"#,
     configure: (inout AppConfiguration) -> Void = { _ in },
+    logs: LogCapture? = nil,
     _ body: (TestApp) async throws -> T
 ) async throws -> T {
     let stub = try StubUpstream.start()
@@ -48,8 +49,8 @@ func withApp<T>(
     configuration.templatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
     configuration.upstreamTimeoutSeconds = 1
     configure(&configuration)
-    var logger = Logger(label: "webapp-test")
-    logger.logLevel = .critical
+    var logger = logs.map { capture in Logger(label: "webapp-test", factory: { _ in capture }) } ?? Logger(label: "webapp-test")
+    logger.logLevel = logs == nil ? .critical : .info
     let app: PetSpotApp
     do {
         app = try await PetSpotApp.build(configuration: configuration, logger: logger)
@@ -68,5 +69,28 @@ func withApp<T>(
         await app.stop()
         await stub.stop()
         throw error
+    }
+}
+
+/// A log handler that keeps every line (message and metadata as text), for tests of what is logged.
+final class LogCapture: LogHandler, @unchecked Sendable {
+    // Safety: `lines` is only touched under `lock`; the value-type LogHandler requirements below
+    // are set once by the Logger before use.
+    private let lock = NSLock()
+    private var captured: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    /// Every line logged so far.
+    var lines: [String] { lock.withLock { captured } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        lock.withLock { captured.append("\(event.level) \(event.message) \(fields)") }
     }
 }

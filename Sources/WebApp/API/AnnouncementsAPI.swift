@@ -8,54 +8,68 @@ import PetDomain
 /// point here instead of the raw backend.
 struct AnnouncementsAPI: Sendable {
     let gateway: AnnouncementGateway
-    /// Encoded bodies reused for the same URL over the same data, like rendered pages.
-    let encoded = RenderedPages()
+    /// Where encoded bodies are kept (the rendered-page cache: same key rules, same byte budget).
+    let site: SiteContext
 
     /// Default radius when located and no `range` is given (the backend's own default, §1).
     static let defaultRangeKm = 5
-    /// JSON may be cached briefly by clients and shared caches; the ETag makes rechecks cheap.
-    static let cacheControl = "public, max-age=30"
 
-    /// The list, newest first, with `distanceKm` when located.
-    func list(_ request: Request, requestID: String) async -> Response {
+    /// The list, newest first, with `distanceKm` when located, from the snapshot.
+    func list(_ request: Request, requestID: String) -> RoutePlan {
         let location: VisitorLocation
         switch AnnouncementsAPI.location(of: request) {
         case .success(let parsed): location = parsed
-        case .failure(let problem): return AnnouncementsAPI.error(400, code: "INVALID_PARAMETER", message: problem.message, field: problem.parameter)
+        case .failure(let problem): return .answer(AnnouncementsAPI.error(400, code: "INVALID_PARAMETER", message: problem.message, field: problem.parameter))
         }
-        do {
-            let fetched = try await gateway.list(near: location.origin, rangeKm: location.rangeKm, requestID: requestID)
-            var response = encoded.response(for: QueryString.url(request.path, keeping: request.query), version: fetched.fetchedAt) {
+        let key = QueryString.url(Route.apiList.path, location.linkItems)
+        let render: @Sendable (Fetched<Snapshot>) -> Response = { [site] snapshot in
+            var response = site.cachedPage(request, key: key, snapshot: snapshot) {
                 let query = AnnouncementQuery(sort: .newest, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
-                let items = fetched.value.items.applying(query)
-                var fresh = Response.json(Array(AnnouncementJSON.encodeList(items, origin: location.origin)))
-                fresh.headers["ETag"] = ConditionalGet.etag(for: fresh.body)
-                return fresh
+                let found = snapshot.value.index.page(query, offset: 0, limit: .max)
+                return Response.json(Array(AnnouncementJSON.encodeList(found.items, origin: location.origin)))
             }
-            AnnouncementsAPI.markAge(&response, fetched.fetchedAt, stale: fetched.isStale)
-            ConditionalGet.apply(to: &response, request: request, cacheControl: AnnouncementsAPI.cacheControl)
+            AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: snapshot.isStale)
             return response
-        } catch {
-            return AnnouncementsAPI.upstreamError(error)
         }
+        return .fromSnapshot(render: render, otherwise: { [gateway] in
+            do throws(UpstreamFailure) {
+                return render(try await gateway.snapshot(requestID: requestID))
+            } catch {
+                return AnnouncementsAPI.upstreamError(error)
+            }
+        })
     }
 
-    /// One announcement; 404 JSON when the upstream has none.
-    func details(_ request: Request, id: String, requestID: String) async -> Response {
+    /// One announcement: from the snapshot when it holds the id, else the details endpoint; 404
+    /// JSON when the upstream has none.
+    func details(_ request: Request, id: String, requestID: String) -> RoutePlan {
         let location: VisitorLocation
         switch AnnouncementsAPI.location(of: request) {
         case .success(let parsed): location = parsed
-        case .failure(let problem): return AnnouncementsAPI.error(400, code: "INVALID_PARAMETER", message: problem.message, field: problem.parameter)
+        case .failure(let problem): return .answer(AnnouncementsAPI.error(400, code: "INVALID_PARAMETER", message: problem.message, field: problem.parameter))
         }
-        do {
-            let fetched = try await gateway.announcement(id: id, requestID: requestID)
-            var response = Response.json(Array(AnnouncementJSON.encodeDetails(fetched.value, origin: location.origin)))
-            AnnouncementsAPI.markAge(&response, fetched.fetchedAt, stale: fetched.isStale)
-            ConditionalGet.apply(to: &response, request: request, cacheControl: AnnouncementsAPI.cacheControl)
-            return response
-        } catch {
-            return AnnouncementsAPI.upstreamError(error)
-        }
+        let key = QueryString.url(Route.apiDetails(id: id).path, location.linkItems)
+        return .fromSnapshot(
+            render: { [site] snapshot in
+                guard let pet = snapshot.value.index.announcement(id: id) else { return nil }
+                var response = site.cachedPage(request, key: key, snapshot: snapshot) {
+                    Response.json(Array(AnnouncementJSON.encodeDetails(pet, origin: location.origin)))
+                }
+                AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: snapshot.isStale)
+                return response
+            },
+            otherwise: { [gateway, site] in
+                do throws(UpstreamFailure) {
+                    let fetched = try await gateway.announcement(id: id, requestID: requestID)
+                    var response = site.finish(Response.json(Array(AnnouncementJSON.encodeDetails(fetched.value, origin: location.origin))),
+                                               request: request, stale: fetched.isStale)
+                    AnnouncementsAPI.markAge(&response, fetched.fetchedAt, stale: fetched.isStale)
+                    return response
+                } catch {
+                    return AnnouncementsAPI.upstreamError(error)
+                }
+            }
+        )
     }
 
     /// The visitor's location from `lat`, `lng`, `range` (the backend's 5 km default range).
@@ -77,6 +91,8 @@ struct AnnouncementsAPI: Sendable {
         switch failure {
         case .notFound:
             return error(404, code: "NOT_FOUND", message: "Announcement not found.")
+        case .busy:
+            return error(503, code: "SERVICE_BUSY", message: "Too many requests for announcements right now. Please try again shortly.")
         case .timeout:
             return error(504, code: "UPSTREAM_TIMEOUT", message: "The announcements service did not answer in time. Please try again later.")
         case .invalidAnnouncement:

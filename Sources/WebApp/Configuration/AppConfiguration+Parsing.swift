@@ -9,7 +9,12 @@ extension AppConfiguration {
         "cache-ttl": "PETSPOT_CACHE_TTL", "stale-max": "PETSPOT_STALE_MAX", "log-level": "PETSPOT_LOG_LEVEL",
         "log-format": "PETSPOT_LOG_FORMAT", "public-dir": "PETSPOT_PUBLIC_DIR",
         "templates-dir": "PETSPOT_TEMPLATES_DIR", "threads": "PETSPOT_THREADS",
+        "upstream-max-body-mb": "PETSPOT_UPSTREAM_MAX_BODY_MB", "page-cache-mb": "PETSPOT_PAGE_CACHE_MB",
+        "max-details-calls": "PETSPOT_MAX_DETAILS_CALLS",
     ]
+
+    /// The setting name of the upstream body limit, as error messages and the log name it.
+    public static let upstreamMaxBodySetting = "--upstream-max-body-mb / PETSPOT_UPSTREAM_MAX_BODY_MB"
 
     /// Builds the configuration from flags (wins) and environment; throws the first bad setting.
     public static func resolve(flags: [String: String?], environment: [String: String]) throws(ConfigurationError) -> AppConfiguration {
@@ -47,6 +52,11 @@ extension AppConfiguration {
         if let (text, _) = value("public-dir") { configuration.publicDirectory = text }
         if let (text, _) = value("templates-dir") { configuration.templatesDirectory = text }
         if let (text, name) = value("threads") { configuration.threadCount = try integer(text, in: 1...64, setting: name) }
+        if let (text, name) = value("upstream-max-body-mb") {
+            configuration.upstreamMaxBodyMegabytes = try integer(text, in: 1...4096, setting: name)
+        }
+        if let (text, name) = value("page-cache-mb") { configuration.pageCacheMegabytes = try integer(text, in: 1...65536, setting: name) }
+        if let (text, name) = value("max-details-calls") { configuration.maxDetailsCalls = try integer(text, in: 1...1024, setting: name) }
         guard configuration.host == "localhost" || isIPAddress(configuration.host) else {
             throw ConfigurationError(setting: "--host / HOST", problem: "'\(configuration.host)' is not an IP address (use 127.0.0.1, 0.0.0.0 or ::)")
         }

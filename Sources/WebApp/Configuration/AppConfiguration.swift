@@ -33,6 +33,13 @@ public struct AppConfiguration: Sendable, Equatable {
     public var templatesDirectory: String = "Templates"
     /// libmicrohttpd worker threads (`PETSPOT_THREADS`).
     public var threadCount: Int = 4
+    /// Largest upstream JSON body accepted, in MiB (`PETSPOT_UPSTREAM_MAX_BODY_MB`): the whole list
+    /// comes in one body (50,000 announcements are about 35 MiB).
+    public var upstreamMaxBodyMegabytes: Int = 64
+    /// Memory for rendered pages and encoded API bodies, in MiB (`PETSPOT_PAGE_CACHE_MB`).
+    public var pageCacheMegabytes: Int = 32
+    /// Most details calls to the upstream at once (`PETSPOT_MAX_DETAILS_CALLS`).
+    public var maxDetailsCalls: Int = 8
 
     /// The defaults: 127.0.0.1:8080 on the embedded demo upstream.
     public init() {}

@@ -3,7 +3,12 @@ import MicroHTTP
 import PetAPIClient
 import PetDomain
 
-/// The HTML pages: landing, list and details (product-spec §4).
+/// The HTML pages: landing, list and details (product-spec §4), answered from the snapshot.
+///
+/// Each page first parses its query into a normalized key (parameter order, unknown parameters and
+/// coordinate digits beyond the 4 decimals the location script sends make no difference), then
+/// looks for a page already rendered for that key from the same snapshot, and only then does any
+/// domain work (issue 11 "O(1) warm path").
 struct PageHandlers: Sendable {
     let site: SiteContext
     let gateway: AnnouncementGateway
@@ -15,37 +20,36 @@ struct PageHandlers: Sendable {
     static let pageSize = 20
     static let listRangeKm = 15
 
+    // MARK: - Landing
+
     /// `GET /`.
-    func landing(_ request: Request, requestID: String) async -> Response {
+    func landing(_ request: Request, requestID: String) -> RoutePlan {
         let location: VisitorLocation
         do {
             location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.landingRangeKm)
         } catch {
-            return site.badQuery(error, path: Route.landing.path, query: request.query)
+            return .answer(site.badQuery(error, path: Route.landing.path, query: request.query))
         }
-        let fetched: Fetched<ListOutcome>
-        do {
-            fetched = try await gateway.list(near: location.origin, rangeKm: location.rangeKm, requestID: requestID)
-        } catch {
-            return listFailure(error, request: request, location: location)
-        }
-        return site.cachedPage(request, version: fetched.fetchedAt, stale: fetched.isStale) {
-            (landingModel(fetched, location: location, request: request), "landing")
+        let key = location.pageKey(QueryString.url(Route.landing.path, location.linkItems))
+        return listPlan(request, requestID: requestID, location: location) { snapshot in
+            site.cachedPage(request, key: key, snapshot: snapshot) {
+                site.page(landingModel(snapshot, location: location), template: "landing")
+            }
         }
     }
 
-    private func landingModel(_ fetched: Fetched<ListOutcome>, location: VisitorLocation, request: Request) -> LandingPageModel {
-        let query = AnnouncementQuery(sort: .newest, origin: location.origin,
-                                      rangeKm: location.rangeKm.map(Double.init), limit: PageHandlers.landingCount)
-        let cards = fetched.value.items.applying(query).map { $0.card(origin: location.origin, location: location) }
+    private func landingModel(_ snapshot: Fetched<Snapshot>, location: VisitorLocation) -> LandingPageModel {
+        let query = AnnouncementQuery(sort: .newest, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
+        let found = snapshot.value.index.page(query, offset: 0, limit: PageHandlers.landingCount)
+        let cards = site.cards(found, location: location, generation: snapshot.value.generation)
         return LandingPageModel(
             layout: site.layout(
                 title: "PetSpot — lost and found pets near you",
                 description: "PetSpot helps lost pets find their way home: see the latest missing and found pets near you.",
                 canonicalPath: Route.landing.path, location: location, isHome: true
             ),
-            banner: banner(location, path: Route.landing.path, request: request),
-            staleNotice: staleNotice(fetched),
+            banner: banner(location, sameURLWithoutDenied: Route.landing.path),
+            staleNotice: staleNotice(snapshot),
             cards: cards,
             hasCards: !cards.isEmpty,
             emptyMessage: location.origin == nil
@@ -56,50 +60,47 @@ struct PageHandlers: Sendable {
         )
     }
 
+    // MARK: - List
+
     /// `GET /pets`.
-    func list(_ request: Request, requestID: String) async -> Response {
+    func list(_ request: Request, requestID: String) -> RoutePlan {
         let location: VisitorLocation
         let filters: ListFilters
         do {
             location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.listRangeKm)
             filters = try ListFilters.parse(request.query, located: location.origin != nil)
         } catch {
-            return site.badQuery(error, path: Route.list.path, query: request.query)
+            return .answer(site.badQuery(error, path: Route.list.path, query: request.query))
         }
-        let fetched: Fetched<ListOutcome>
-        do {
-            fetched = try await gateway.list(near: location.origin, rangeKm: location.rangeKm, requestID: requestID)
-        } catch {
-            return listFailure(error, request: request, location: location)
+        let key = location.pageKey(filters.url(page: filters.page, location: location))
+        return listPlan(request, requestID: requestID, location: location) { snapshot in
+            site.cachedPage(request, key: key, snapshot: snapshot) {
+                listPage(snapshot, filters: filters, location: location)
+            }
         }
+    }
+
+    private func listPage(_ snapshot: Fetched<Snapshot>, filters: ListFilters, location: VisitorLocation) -> Response {
         let query = AnnouncementQuery(status: filters.status, species: filters.species, sort: filters.sort,
                                       origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
-        let matching = fetched.value.items.applying(query)
-        let pageCount = max(1, (matching.count + PageHandlers.pageSize - 1) / PageHandlers.pageSize)
+        let found = snapshot.value.index.page(query, offset: (filters.page - 1) * PageHandlers.pageSize, limit: PageHandlers.pageSize)
+        let pageCount = max(1, (found.total + PageHandlers.pageSize - 1) / PageHandlers.pageSize)
         guard filters.page <= pageCount else {
             return site.errorPage(status: 404, message: "There is no page \(filters.page) of this list: it has \(pageCount).",
                                   retryURL: filters.url(page: 1, location: location), location: location)
         }
-        return site.cachedPage(request, version: fetched.fetchedAt, stale: fetched.isStale) {
-            (listModel(fetched, matching: matching, pageCount: pageCount, filters: filters, location: location, request: request), "list")
-        }
-    }
-
-    private func listModel(_ fetched: Fetched<ListOutcome>, matching: [Announcement], pageCount: Int,
-                           filters: ListFilters, location: VisitorLocation, request: Request) -> ListPageModel {
-        let pageItems = matching.dropFirst((filters.page - 1) * PageHandlers.pageSize).prefix(PageHandlers.pageSize)
-        let cards = pageItems.map { $0.card(origin: location.origin, location: location) }
-        return ListPageModel(
+        let cards = site.cards(found, location: location, generation: snapshot.value.generation)
+        let model = ListPageModel(
             layout: site.layout(
                 title: filters.title + " · PetSpot",
                 description: "Lost and found pets reported on PetSpot. Filter by status and species.",
                 canonicalPath: filters.url(page: filters.page, location: .unknown), location: location, isList: true
             ),
-            banner: banner(location, path: Route.list.path, request: request),
-            staleNotice: staleNotice(fetched),
+            banner: banner(location, sameURLWithoutDenied: filters.url(page: filters.page, location: location)),
+            staleNotice: staleNotice(snapshot),
             heading: filters.title,
-            resultSummary: filters.summary(count: matching.count, location: location),
-            cards: Array(cards),
+            resultSummary: filters.summary(count: found.total, location: location),
+            cards: cards,
             hasCards: !cards.isEmpty,
             emptyMessage: filters.isFiltered ? "No pets match these filters." : "No pets have been reported yet.",
             clearFiltersURL: filters.isFiltered ? QueryString.url(Route.list.path, location.linkItems) : nil,
@@ -113,32 +114,45 @@ struct PageHandlers: Sendable {
                 summary: "Page \(filters.page) of \(pageCount)"
             ) : nil
         )
+        return site.page(model, template: "list")
     }
 
-    /// `GET /pets/{id}`.
-    func details(_ request: Request, id: String, requestID: String) async -> Response {
+    // MARK: - Details
+
+    /// `GET /pets/{id}`: from the snapshot when it holds the id, else from the details endpoint.
+    func details(_ request: Request, id: String, requestID: String) -> RoutePlan {
         let location: VisitorLocation
         do {
             location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
-            return site.badQuery(error, path: Route.details(id: id).path, query: request.query)
+            return .answer(site.badQuery(error, path: Route.details(id: id).path, query: request.query))
         }
-        let fetched: Fetched<Announcement>
-        do {
-            fetched = try await gateway.announcement(id: id, requestID: requestID)
-        } catch .notFound {
-            return site.errorPage(status: 404, message: "This pet could not be found.", location: location)
-        } catch {
-            return site.errorPage(status: error.visitorStatus, message: "Unable to load pet details. Please try again later.",
-                                  retryURL: Self.sameURL(request), location: location)
-        }
-        return site.cachedPage(request, version: fetched.fetchedAt, stale: fetched.isStale) {
-            (detailsModel(fetched, location: location), "details")
-        }
+        let key = location.pageKey(QueryString.url(Route.details(id: id).path, location.linkItems))
+        return .fromSnapshot(
+            render: { snapshot in
+                guard let pet = snapshot.value.index.announcement(id: id) else { return nil }
+                return site.cachedPage(request, key: key, snapshot: snapshot) {
+                    site.page(detailsModel(pet, fetched: snapshot, location: location), template: "details")
+                }
+            },
+            otherwise: {
+                let fetched: Fetched<Announcement>
+                do throws(UpstreamFailure) {
+                    fetched = try await gateway.announcement(id: id, requestID: requestID)
+                } catch .notFound {
+                    return site.errorPage(status: 404, message: "This pet could not be found.", location: location)
+                } catch {
+                    return site.errorPage(status: error.visitorStatus, message: "Unable to load pet details. Please try again later.",
+                                          retryURL: Self.sameURL(request), location: location)
+                }
+                // Fetched apart from the snapshot (not in the list): rendered for this request only.
+                return site.finish(site.page(detailsModel(fetched.value, fetched: fetched, location: location), template: "details"),
+                                   request: request, stale: fetched.isStale)
+            }
+        )
     }
 
-    private func detailsModel(_ fetched: Fetched<Announcement>, location: VisitorLocation) -> DetailsPageModel {
-        let pet = fetched.value
+    private func detailsModel<Value>(_ pet: Announcement, fetched: Fetched<Value>, location: VisitorLocation) -> DetailsPageModel {
         let canonicalPath = Route.details(id: pet.id).path
         let shareText = "\(pet.displayName) — \(pet.statusPhrase), last seen \(Format.date(pet.lastSeenDate)) in \(Format.place(pet.place))"
         return DetailsPageModel(
@@ -174,15 +188,29 @@ struct PageHandlers: Sendable {
 
     // MARK: - Shared pieces
 
-    private func banner(_ location: VisitorLocation, path: String, request: Request) -> BannerModel? {
+    /// A page made from the snapshot: at once when it is in hand, else after the shared fetch
+    /// (whose failure is the 502/504 page).
+    private func listPlan(_ request: Request, requestID: String, location: VisitorLocation,
+                          render: @escaping @Sendable (Fetched<Snapshot>) -> Response) -> RoutePlan {
+        .fromSnapshot(render: render, otherwise: { [gateway, site] in
+            do throws(UpstreamFailure) {
+                return render(try await gateway.snapshot(requestID: requestID))
+            } catch {
+                return site.errorPage(status: error.visitorStatus == 404 ? 502 : error.visitorStatus,
+                                      message: "Unable to load data. Please try again later.",
+                                      retryURL: Self.sameURL(request), location: location)
+            }
+        })
+    }
+
+    /// The banner, whose links lead to the same (normalized) page without `location=denied`.
+    private func banner(_ location: VisitorLocation, sameURLWithoutDenied url: String) -> BannerModel? {
         guard location.denied else { return nil }
-        let kept = request.query.items.filter { $0.name != "location" }.map { ($0.name, Optional($0.value)) }
-        let without = QueryString.url(path, kept)
         return BannerModel(
             title: "Location Access Needed",
             message: "Enable location access in your browser settings to see nearby pets.",
-            tryAgainURL: without,
-            dismissURL: without
+            tryAgainURL: url,
+            dismissURL: url
         )
     }
 
@@ -204,12 +232,5 @@ struct PageHandlers: Sendable {
     /// The request's own path and query, for "Try again" links.
     static func sameURL(_ request: Request) -> String {
         QueryString.url(request.rawPath, keeping: request.query)
-    }
-
-    private func listFailure(_ failure: UpstreamFailure, request: Request, location: VisitorLocation) -> Response {
-        site.errorPage(status: failure.visitorStatus == 404 ? 502 : failure.visitorStatus,
-                       message: "Unable to load data. Please try again later.",
-                       retryURL: Self.sameURL(request),
-                       location: location)
     }
 }

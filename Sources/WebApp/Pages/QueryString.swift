@@ -33,3 +33,11 @@ extension VisitorLocation {
         ]
     }
 }
+
+extension VisitorLocation {
+    /// The rendered-page key of `url`, the page's normalized URL built from parsed values (its
+    /// location items included), for this visitor: the URL plus whether the banner shows.
+    func pageKey(_ url: String) -> String {
+        denied ? url + "#denied" : url
+    }
+}

@@ -1,16 +1,36 @@
 import Foundation
 import MicroHTTP
+import PetAPIClient
 import PetDomain
+import Synchronization
 
-/// What every page handler shares: the renderer, the public base URL, the layout and error pages.
-struct SiteContext: Sendable {
+/// What every page handler shares: the renderer, the public base URL, the layout and error pages,
+/// the rendered-page cache and the card fragments of the current snapshot.
+final class SiteContext: Sendable {
     let configuration: AppConfiguration
     let renderer: PageRenderer
-    /// Rendered pages reused for the same URL over the same data.
-    let rendered = RenderedPages()
+    /// Rendered pages reused for the same normalized URL over the same snapshot.
+    let rendered: RenderedPages
+    /// Cards of the current snapshot, rendered once each.
+    private let fragments = Mutex<CardFragments?>(nil)
+    /// `Cache-Control` of pages and API answers made from fresh data (issue 11 "edge caches").
+    let cacheControl: String
 
-    /// Pages are a pure function of the URL and the upstream data: any cache may keep them briefly.
-    static let pageCacheControl = "public, max-age=30"
+    init(configuration: AppConfiguration, renderer: PageRenderer) {
+        self.configuration = configuration
+        self.renderer = renderer
+        rendered = RenderedPages(maxBytes: configuration.pageCacheMegabytes * 1024 * 1024)
+        cacheControl = SiteContext.cacheControl(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
+    }
+
+    /// Pages are a pure function of the URL and the snapshot, which is fresh for one TTL: any cache
+    /// (the browser, a CDN) may keep them that long, serve them a TTL longer while it revalidates
+    /// in the background, and for the stale window when we fail (RFC 5861). So N replicas behind a
+    /// CDN cost the upstream one list call per replica per TTL (docs/scaling.md).
+    static func cacheControl(ttlSeconds: Double, staleMaxSeconds: Double) -> String {
+        let ttl = max(1, Int(ttlSeconds))
+        return "public, max-age=\(ttl), s-maxage=\(ttl), stale-while-revalidate=\(ttl), stale-if-error=\(Int(staleMaxSeconds))"
+    }
 
     /// The absolute base for canonical and share URLs, without trailing slash.
     var baseURL: String { configuration.effectivePublicBaseURL }
@@ -43,42 +63,69 @@ struct SiteContext: Sendable {
         )
     }
 
-    /// Renders a page; a 200 gets an ETag and the page cache policy (304 when it matches).
-    func page(_ model: Any, template: String, status: Int = 200, request: Request?, stale: Bool = false) -> Response {
+    /// Renders `model` with `template` as a 200 HTML response (not yet finished: see `finish`).
+    func page(_ model: Any, template: String, status: Int = 200) -> Response {
         guard let html = renderer.render(model, template: template) else {
             return Response.text("Internal error\n", status: 500)
         }
-        return finish(Response.html(html, status: status), request: request, stale: stale)
+        return Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: html)
     }
 
-    /// A page for `request` built from data fetched at `version`: reused from `rendered` when the
-    /// same URL was rendered from the same data (fresh data only), else built by `build`.
-    func cachedPage(_ request: Request, version: Date, stale: Bool, build: () -> (model: Any, template: String)) -> Response {
-        func render() -> Response {
-            let (model, template) = build()
-            guard let html = renderer.render(model, template: template) else {
-                return Response.text("Internal error\n", status: 500)
-            }
-            var response = Response.html(html)
-            response.headers["ETag"] = ConditionalGet.etag(for: response.body)
-            return response
+    /// The page for `key` from `snapshot`: reused when rendered from the same snapshot generation,
+    /// else made by `build` and kept (a 200 from fresh data only), then answered conditionally.
+    func cachedPage(_ request: Request, key: String, snapshot: Fetched<Snapshot>, build: () -> Response) -> Response {
+        guard !snapshot.isStale else { return finish(build(), request: request, stale: true) }
+        let generation = snapshot.value.generation
+        if let kept = rendered.cached(key, generation: generation) {
+            return ConditionalGet.answer(kept, request: request)
         }
-        let key = QueryString.url(request.path, keeping: request.query)
-        let response = stale ? render() : rendered.response(for: key, version: version, render: render)
-        return finish(response, request: request, stale: stale)
+        let made = prepared(build(), stale: false)
+        rendered.keep(made, for: key, generation: generation)
+        return ConditionalGet.answer(made, request: request)
     }
 
     /// Cache headers (and 304) for a 200; `no-store` for anything else.
-    private func finish(_ response: Response, request: Request?, stale: Bool) -> Response {
+    func finish(_ response: Response, request: Request?, stale: Bool) -> Response {
+        let ready = prepared(response, stale: stale)
+        guard let request else { return ready }
+        return ConditionalGet.answer(ready, request: request)
+    }
+
+    /// A response with every header it keeps for all requests: ETag and cache policy for a 200
+    /// (a stale copy must not be kept by caches once the upstream is back), `no-store` otherwise,
+    /// and the security headers, so a kept page needs no header work per request.
+    func prepared(_ response: Response, stale: Bool) -> Response {
         var response = response
-        let status = response.status
-        if status == 200, let request {
-            // A stale copy must not be kept by caches once the upstream is back.
-            ConditionalGet.apply(to: &response, request: request, cacheControl: stale ? "no-cache" : SiteContext.pageCacheControl)
+        if response.status == 200 {
+            response.headers["ETag"] = ConditionalGet.etag(for: response.body)
+            response.headers["Cache-Control"] = stale ? "no-cache" : cacheControl
         } else {
             response.headers["Cache-Control"] = "no-store"
         }
+        SecurityHeaders.apply(to: &response)
         return response
+    }
+
+    /// The cards of one index page for this visitor, from the snapshot's card fragments.
+    func cards(_ found: IndexPage, location: VisitorLocation, generation: Int) -> [any CardView] {
+        let cards = fragments.withLock { current -> CardFragments in
+            if let current, current.generation >= generation { return current }
+            let fresh = CardFragments(generation: generation)
+            current = fresh
+            return fresh
+        }
+        guard cards.generation == generation else {
+            // A request still on an older snapshot than the kept cards: render its cards whole.
+            return found.items.map { $0.card(origin: location.origin, location: location) }
+        }
+        let render: (CardModel) -> [UInt8] = { self.renderer.render($0, template: "partials/card") ?? [] }
+        guard location.origin != nil else {
+            return found.items.map { RenderedCard(html: cards.plainCard($0, render: render)) }
+        }
+        let linkQuery = QueryString.url("", location.linkItems)
+        return zip(found.items, found.distancesKm).map { item, km in
+            RenderedCard(html: cards.locatedCard(item, linkQuery: linkQuery, distance: km.map { Format.distance(km: $0) }, render: render))
+        }
     }
 
     /// The error page for `status` (product-spec §4 "Errors the visitor can see"): a heading by
@@ -102,9 +149,9 @@ struct SiteContext: Sendable {
             listURL: QueryString.url(Route.list.path, location.linkItems),
             homeURL: QueryString.url(Route.landing.path, location.linkItems)
         )
-        var response = page(model, template: "error", status: status, request: nil)
+        var response = page(model, template: "error", status: status)
         if status == 405 { response.headers["Allow"] = "GET, HEAD" }
-        return response
+        return prepared(response, stale: false)
     }
 
     /// The 400 page for a bad query parameter, linking to the same page (its other parameters kept)

@@ -45,7 +45,9 @@ struct VisitorLocation: Equatable, Sendable {
             guard let longitude = decimalDegrees(lngText), (-180.0...180.0).contains(longitude) else {
                 throw QueryProblem(parameter: "lng", message: "lng must be a number from -180 to 180.")
             }
-            result.origin = Coordinate(latitude: latitude, longitude: longitude)
+            // Rounded to the 4 decimals (about 11 m) the location script sends and links carry, so
+            // distances, links and the rendered-page key all agree (issue 11 "normalized").
+            result.origin = Coordinate(latitude: VisitorLocation.fourDecimals(latitude), longitude: VisitorLocation.fourDecimals(longitude))
         }
         if let rangeText {
             guard let range = Int(rangeText), (1...500).contains(range) else {
@@ -74,6 +76,11 @@ struct VisitorLocation: Equatable, Sendable {
         }
         guard let value = values.first?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         return value
+    }
+
+    /// `value` rounded to 4 decimals, like `URLText.fourDecimals`.
+    static func fourDecimals(_ value: Double) -> Double {
+        (value * 10_000).rounded() / 10_000
     }
 
     /// Plain decimal degrees only: digits, one optional point, an optional leading minus (no `1e5`, `nan`, `inf`).

@@ -18,4 +18,16 @@ enum ConditionalGet {
             response.headers["Content-Type"] = nil
         }
     }
+
+    /// `response` as it is, or its bodiless 304 when the request's `If-None-Match` matches its ETag
+    /// (for responses kept with their headers already set).
+    static func answer(_ response: Response, request: Request) -> Response {
+        guard response.status == 200, let tag = response.headers["ETag"],
+              EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: tag) else { return response }
+        var notModified = response
+        notModified.status = 304
+        notModified.body = []
+        notModified.headers["Content-Type"] = nil
+        return notModified
+    }
 }

@@ -11,6 +11,7 @@ final class Metrics: Sendable {
         var latencyCounts: [String: [Int]] = [:]     // route → cumulative-ready bucket counts (+Inf last)
         var latencySum: [String: Double] = [:]
         var counters: [String: Int] = [:]            // full metric line key → value
+        var gauges: [String: Int] = [:]              // full metric line key → value
     }
 
     private let state = Mutex(State())
@@ -31,6 +32,12 @@ final class Metrics: Sendable {
     func increment(_ name: String, labels: [String: String] = [:], by amount: Int = 1) {
         let key = Metrics.series(name, labels)
         state.withLock { $0.counters[key, default: 0] += amount }
+    }
+
+    /// Sets a gauge, e.g. `set("petspot_snapshot_items", to: 5000)`.
+    func set(_ name: String, labels: [String: String] = [:], to value: Int) {
+        let key = Metrics.series(name, labels)
+        state.withLock { $0.gauges[key] = value }
     }
 
     /// The current value of a counter (for tests and readiness).
@@ -68,6 +75,12 @@ final class Metrics: Sendable {
             let name = String(key.prefix { $0 != "{" && $0 != " " })
             if typed.insert(name).inserted { lines.append("# TYPE \(name) counter") }
             lines.append("\(key) \(snapshot.counters[key] ?? 0)")
+        }
+        typed.removeAll()
+        for key in snapshot.gauges.keys.sorted() {
+            let name = String(key.prefix { $0 != "{" && $0 != " " })
+            if typed.insert(name).inserted { lines.append("# TYPE \(name) gauge") }
+            lines.append("\(key) \(snapshot.gauges[key] ?? 0)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,6 +1,19 @@
 import MicroHTTP
 import PetAPIClient
 
+/// How a route answers: at once, from the snapshot (at once when it is in hand), or only after
+/// waiting for something (the upstream, a photo). Lets one description of each route serve both
+/// the server thread's immediate path and the async path (issue 11 "O(1) warm path").
+enum RoutePlan: Sendable {
+    /// The answer is known already (a static file, a 400, a redirect).
+    case answer(Response)
+    /// Made from the snapshot by `render`; nil from `render`, or no fresh snapshot in hand, means
+    /// `otherwise` (which waits for the snapshot or asks the upstream).
+    case fromSnapshot(render: @Sendable (Fetched<Snapshot>) -> Response?, otherwise: @Sendable () async -> Response)
+    /// Needs the async path.
+    case wait(@Sendable () async -> Response)
+}
+
 /// Dispatches a request to its handler by `Route`.
 struct Router: Sendable {
     let site: SiteContext
@@ -13,45 +26,80 @@ struct Router: Sendable {
     /// `/readyz` is ready when the upstream answered within this window (or the cache is warm).
     let readinessWindow: Duration
 
-    /// The route's metric name and the response.
-    func respond(to request: Request, requestID: String) async -> (String, Response) {
-        guard let route = Route(path: request.path) else {
-            return ("not_found", site.errorPage(status: 404, message: "There is no page at this address."))
+    /// The route's metric name and the response, when it can be given at once on the server
+    /// thread; nil when the request must wait for something.
+    func respondNow(to request: Request, requestID: String) -> (String, Response)? {
+        let (name, plan) = self.plan(for: request, requestID: requestID)
+        switch plan {
+        case .answer(let response):
+            return (name, response)
+        case .fromSnapshot(let render, _):
+            guard let snapshot = gateway.freshSnapshot(), let response = render(snapshot) else { return nil }
+            return (name, response)
+        case .wait:
+            return nil
         }
-        let response: Response
+    }
+
+    /// The route's metric name and the response, waiting for whatever it needs.
+    func respond(to request: Request, requestID: String) async -> (String, Response) {
+        let (name, plan) = self.plan(for: request, requestID: requestID)
+        switch plan {
+        case .answer(let response):
+            return (name, response)
+        case .fromSnapshot(let render, let otherwise):
+            if let snapshot = gateway.freshSnapshot(), let response = render(snapshot) { return (name, response) }
+            return (name, await otherwise())
+        case .wait(let body):
+            return (name, await body())
+        }
+    }
+
+    private func plan(for request: Request, requestID: String) -> (String, RoutePlan) {
+        guard let route = Route(path: request.path) else {
+            return ("not_found", .answer(site.errorPage(status: 404, message: "There is no page at this address.")))
+        }
+        let plan: RoutePlan
         switch route {
         case .landing:
-            response = await pages.landing(request, requestID: requestID)
+            plan = pages.landing(request, requestID: requestID)
         case .list:
-            response = await pages.list(request, requestID: requestID)
+            plan = pages.list(request, requestID: requestID)
         case .details(let id):
-            response = await pages.details(request, id: id, requestID: requestID)
+            plan = pages.details(request, id: id, requestID: requestID)
         case .legacyList:
-            response = Router.redirect(to: Route.list.path, query: request)
+            plan = .answer(Router.redirect(to: Route.list.path, query: request))
         case .legacyDetails(let id):
-            response = Router.redirect(to: Route.details(id: id).path, query: request)
+            plan = .answer(Router.redirect(to: Route.details(id: id).path, query: request))
         case .image(let path):
-            response = await images.respond(request, path: path, requestID: requestID) { status, message in
-                site.errorPage(status: status, message: message)
+            plan = .wait { [images, site] in
+                await images.respond(request, path: path, requestID: requestID) { status, message in
+                    site.errorPage(status: status, message: message)
+                }
             }
         case .staticFile(let path):
-            response = staticFiles.response(for: path, request: request)
-                ?? site.errorPage(status: 404, message: "There is no file at this address.")
+            plan = .answer(staticFiles.response(for: path, request: request)
+                ?? site.errorPage(status: 404, message: "There is no file at this address."))
         case .favicon:
-            response = staticFiles.response(for: "favicon.svg", request: request)
-                ?? site.errorPage(status: 404, message: "There is no file at this address.")
+            plan = .answer(staticFiles.response(for: "favicon.svg", request: request)
+                ?? site.errorPage(status: 404, message: "There is no file at this address."))
         case .apiList:
-            response = await api.list(request, requestID: requestID)
+            plan = api.list(request, requestID: requestID)
         case .apiDetails(let id):
-            response = await api.details(request, id: id, requestID: requestID)
+            plan = api.details(request, id: id, requestID: requestID)
         case .healthz:
-            response = Router.noStore(.text("ok\n"))
+            plan = .answer(Router.noStore(.text("ok\n")))
         case .readyz:
-            response = await readiness(requestID: requestID)
+            plan = .wait { await readiness(requestID: requestID) }
         case .metrics:
-            response = Router.noStore(.text(metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8"))
+            let pages = site.rendered.size
+            let gauges = [
+                ("petspot_page_cache_bytes", pages.bytes), ("petspot_page_cache_entries", pages.entries),
+                ("petspot_page_cache_limit_bytes", site.rendered.maxBytes),
+            ].map { "# TYPE \($0.0) gauge\n\($0.0) \($0.1)\n" }.joined()
+            plan = .answer(Router.noStore(.text(metrics.render() + gauges, contentType: "text/plain; version=0.0.4; charset=utf-8")))
         }
-        return (route.metricName, response)
+        return (route.metricName, plan)
     }
 
     /// Ready when the upstream answered recently (or the cache is warm); otherwise one probe call.
@@ -60,7 +108,7 @@ struct Router: Sendable {
             return Router.noStore(.text("ready\n"))
         }
         do {
-            _ = try await gateway.list(near: nil, rangeKm: nil, requestID: requestID)
+            _ = try await gateway.snapshot(requestID: requestID)
             return Router.noStore(.text("ready\n"))
         } catch {
             return Router.noStore(.text("not ready: the upstream is not answering\n", status: 503))

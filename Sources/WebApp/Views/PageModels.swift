@@ -40,7 +40,7 @@ struct BannerModel: Sendable {
 /// One announcement card (landing and list).
 struct CardModel: Sendable {
     let id: String
-    let detailURL: String
+    var detailURL: String            // var: card fragments put a marker after the path
     let name: String                 // "Max" or "Unnamed pet"
     let speciesLabel: String         // "Dog"
     let statusLabel: String          // "MISSING" | "FOUND" | "CLOSED"
@@ -50,9 +50,27 @@ struct CardModel: Sendable {
     let breed: String?               // nil hides the line
     let lastSeenText: String         // "Nov 18, 2025"
     let placeText: String            // address, "52.2297° N, 21.0122° E", or "Warszawa ±5 km"
-    let distanceText: String?        // "2.3 km away" when located
+    var distanceText: String?        // "2.3 km away" when located
     let rewardText: String?          // "Reward 500 PLN"
     let excerpt: String?             // description shortened to ~140 characters
+}
+
+/// What a card slot of the landing and list pages holds: a model to render with
+/// `partials/card`, or a card rendered already.
+protocol CardView: Sendable {}
+
+extension CardModel: CardView {}
+
+/// A card already rendered from `partials/card` (see `CardFragments`): the renderer writes its
+/// bytes in place of the partial.
+struct RenderedCard: CardView, PrerenderedPartial {
+    /// The card's HTML, escaped already.
+    let html: [UInt8]
+
+    /// The bytes for `partials/card`; nil (render normally) for any other partial.
+    func prerendered(partial name: String) -> [UInt8]? {
+        name == "partials/card" ? html : nil
+    }
 }
 
 /// A choice in a filter `<select>`.
@@ -80,7 +98,7 @@ struct LandingPageModel: Sendable {
     let layout: LayoutModel
     let banner: BannerModel?
     let staleNotice: String?         // "Showing saved data from 3 minutes ago: the service is not answering."
-    let cards: [CardModel]
+    let cards: [any CardView]
     let hasCards: Bool
     let emptyMessage: String         // shown when `hasCards` is false
     let viewAllURL: String           // /pets keeping the location
@@ -94,7 +112,7 @@ struct ListPageModel: Sendable {
     let staleNotice: String?
     let heading: String              // "Lost and found pets"
     let resultSummary: String        // "24 pets" / "3 missing cats within 15 km"
-    let cards: [CardModel]
+    let cards: [any CardView]
     let hasCards: Bool
     let emptyMessage: String
     let clearFiltersURL: String?     // when filters are active
