@@ -82,10 +82,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Release-build benchmark of the domain layer (issue 3); prints figures, asserts nothing.
+        // Release-build benchmark of the domain layer (issue 3) and of pages per second (issue 11); prints figures, asserts nothing.
         .executableTarget(
             name: "domain-benchmark",
-            dependencies: ["PetDomain"],
+            dependencies: [
+                "PetDomain", "PetAPIClient", "WebApp",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         // Test support shared by the test targets: a controllable fake backend with fault modes,

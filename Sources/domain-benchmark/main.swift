@@ -1,9 +1,14 @@
 import Foundation
+import Logging
+import PetAPIClient
 import PetDomain
+import WebApp
 
 // Release-build benchmark of the domain layer (issue 3): decode + validate + sort of a generated
-// 5,000-item dialect-A list body. Prints figures; asserts nothing.
-// Run: swift run -c release --scratch-path .build-domain-release domain-benchmark
+// 5,000-item dialect-A list body, then (issue 11) indexing and pages per second rendered
+// in-process through the whole request pipeline (no sockets). Prints figures; asserts nothing.
+// Run from the repository root (it reads Templates/):
+//   swift run -c release --scratch-path .build-release domain-benchmark
 
 /// A deterministic dialect-A body: the same bytes on every run, so figures are comparable.
 func makeDialectABody(count: Int) -> Data {
@@ -99,3 +104,63 @@ print(String(format: "wall: median %.2f ms (min %.2f, max %.2f) over %d runs -> 
              wall, wallTimes.min() ?? 0, wallTimes.max() ?? 0, runs, Double(itemCount) / (wall / 1000)))
 print(String(format: "cpu:  median %.2f ms -> %.0f items/s", cpu, Double(itemCount) / (cpu / 1000)))
 print(String(format: "encode (AnnouncementJSON.encodeList, %d bytes): cpu median %.2f ms", encodedBytes, median(encodeTimes)))
+
+// MARK: - Index and pages (issue 11)
+
+var indexTimes: [Double] = []
+for _ in 0..<runs {
+    let start = threadCPUMilliseconds()
+    _ = AnnouncementIndex(items: decodedItems)
+    indexTimes.append(threadCPUMilliseconds() - start)
+}
+print(String(format: "index (orders, subsets, grid) of %d items: cpu median %.2f ms", decodedItems.count, median(indexTimes)))
+
+/// Pages per second through `PetSpotApp.get` over a transport that serves `body` as the list.
+func measurePages(body: Data) async throws {
+    let bytes = [UInt8](body)
+    let transport = UpstreamTransport(get: { request in
+        guard request.pathAndQuery == "/api/v1/announcements" else {
+            return UpstreamResponse(status: 404, headers: ["content-type": "application/json"], body: Array(#"{"error":{}}"#.utf8))
+        }
+        return UpstreamResponse(status: 200, headers: ["content-type": "application/json"], body: bytes)
+    })
+    var configuration = AppConfiguration()
+    configuration.upstreamURL = URL(string: "http://127.0.0.1:9")
+    configuration.port = 0
+    configuration.cacheTTLSeconds = 3600
+    var logger = Logger(label: "domain-benchmark")
+    logger.logLevel = .critical
+    let app = try await PetSpotApp.build(configuration: configuration, logger: logger, transport: transport)
+    _ = await app.get("/pets")  // fetch, decode and index the snapshot once
+
+    var generator = SplitMix64(seed: 7)
+    func randomLocation() -> String {
+        let lat = 49.0 + Double(generator.next() % 58_000) / 10_000
+        let lng = 14.1 + Double(generator.next() % 100_000) / 10_000
+        return String(format: "/pets?lat=%.4f&lng=%.4f", lat, lng)
+    }
+    let cases: [(String, [String])] = [
+        ("warm /pets (kept page)", Array(repeating: "/pets", count: 20_000)),
+        ("cold /pets?page=N (new page, plain cards)", (1...200).map { "/pets?page=\($0)&sort=\($0 % 2 == 0 ? "oldest" : "newest")" }),
+        ("cold /pets at a random location", (0..<5_000).map { _ in randomLocation() }),
+        ("warm /pets/{id}", Array(repeating: "/pets/" + (decodedItems.first?.id ?? "x"), count: 20_000)),
+    ]
+    for (name, paths) in cases {
+        var statuses: [Int: Int] = [:]
+        let start = threadCPUMilliseconds()
+        for path in paths {
+            let answer = app.getNow(path)
+            statuses[answer?.status ?? -1, default: 0] += 1
+        }
+        let elapsed = threadCPUMilliseconds() - start
+        print(String(format: "pages: %-42@ %8.0f pages/s (%.1f µs/page, cpu) statuses %@", name as NSString,
+                     Double(paths.count) / (elapsed / 1000), elapsed * 1000 / Double(paths.count), "\(statuses.sorted { $0.key < $1.key })" as NSString))
+    }
+}
+
+do {
+    try await measurePages(body: body)
+} catch {
+    print("pages: could not build the app: \(error)")
+    exit(1)
+}
