@@ -96,9 +96,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// ASCII case-insensitive comparison of two field names, without allocating lower-cased
     /// copies (every response passes several lookups: this is on the hot path).
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { left, right in
-            left == right || (left | 0x20 == right | 0x20 && (left | 0x20) >= 0x61 && (left | 0x20) <= 0x7A)
+        let left = lhs.utf8, right = rhs.utf8
+        guard left.count == right.count else { return false }
+        var rightIndex = right.startIndex
+        for leftByte in left {
+            let rightByte = right[rightIndex]
+            rightIndex = right.index(after: rightIndex)
+            guard leftByte == rightByte || (leftByte | 0x20 == rightByte | 0x20 && (0x61...0x7A).contains(leftByte | 0x20)) else { return false }
         }
+        return true
     }
 
     /// Adds a field, keeping any others of the same name.

@@ -19,6 +19,11 @@ public struct AnnouncementIndex: Sendable {
     private let oldestRank: [Int32]
     /// Items with coordinates, by grid cell.
     private let grid: CoordinateGrid
+    /// Status, species and point of each item, apart: the located scan reads these instead of
+    /// copying whole announcements (each copy retains a dozen strings).
+    private let statuses: [AnnouncementStatus]
+    private let kinds: [Species]
+    private let points: [Coordinate?]
 
     /// Indexes `items` (valid, de-duplicated, in upstream order).
     public init(items: [Announcement]) {
@@ -58,6 +63,9 @@ public struct AnnouncementIndex: Sendable {
         self.newestBySubset = newestBySubset
         self.oldestBySubset = oldestBySubset
         grid = CoordinateGrid(items: items)
+        statuses = items.map(\.status)
+        kinds = items.map(\.species)
+        points = items.map(\.place.coordinate)
     }
 
     /// Number of valid items.
@@ -86,14 +94,15 @@ public struct AnnouncementIndex: Sendable {
         var candidates: [(position: Int32, distance: Double)] = []
         if let rangeKm = query.rangeKm {
             grid.forEachCandidate(near: origin, withinKm: rangeKm) { position in
-                let item = items[Int(position)]
-                if let status = query.status, item.status != status { return }
-                if let species = query.species, item.species != species { return }
-                guard let distance = item.distanceKm(from: origin), AnnouncementQuery.isInRange(distance, rangeKm: rangeKm) else { return }
+                let index = Int(position)
+                if let status = query.status, statuses[index] != status { return }
+                if let species = query.species, kinds[index] != species { return }
+                // The same computation as `Announcement.distanceKm(from:)`, the distance pages show.
+                guard let distance = points[index]?.distanceKm(to: origin), AnnouncementQuery.isInRange(distance, rangeKm: rangeKm) else { return }
                 candidates.append((position, distance))
             }
         } else {
-            candidates = newestBySubset[subset].map { ($0, items[Int($0)].distanceKm(from: origin) ?? .infinity) }
+            candidates = newestBySubset[subset].map { ($0, points[Int($0)]?.distanceKm(to: origin) ?? .infinity) }
         }
         switch query.sort {
         case .newest:

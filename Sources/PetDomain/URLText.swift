@@ -25,8 +25,9 @@ public enum URLText {
     /// A coordinate rounded to 4 decimals (about 11 m) without trailing zeros, e.g. `52.2297`, `17`.
     /// Used for the location in links, the upstream query and the cache key (issue 4).
     public static func fourDecimals(_ value: Double) -> String {
-        let rounded = (value * 10_000).rounded() / 10_000
-        var text = String(format: "%.4f", rounded)
+        // Integer arithmetic (`Format.fixed`), not `String(format:)`: this runs for every located
+        // request (links, page key), and Foundation's formatting was a measurable part of it.
+        var text = Format.fixed(value, decimals: 4)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text

@@ -161,7 +161,7 @@ extension Metrics {
         case .upstreamFailure(let endpoint, let reason):
             increment("petspot_upstream_failures_total", labels: ["endpoint": endpoint, "reason": reason])
         case .cache(let outcome):
-            increment("petspot_cache_lookups_total", labels: ["result": outcome.rawValue])
+            recordCacheLookup(outcome.rawValue)
         case .skipped(let reason):
             increment("petspot_items_skipped_total", labels: ["reason": reason.rawValue])
         case .snapshot(let items):

@@ -141,8 +141,11 @@ func measurePages(body: Data) async throws {
     }
     let cases: [(String, [String])] = [
         ("warm /pets (kept page)", Array(repeating: "/pets", count: 20_000)),
-        ("cold /pets?page=N (new page, plain cards)", (1...200).map { "/pets?page=\($0)&sort=\($0 % 2 == 0 ? "oldest" : "newest")" }),
-        ("cold /pets at a random location", (0..<5_000).map { _ in randomLocation() }),
+        ("cold /pets?page=N (new cards)", (1...125).map { "/pets?page=\($0)" }),
+        // Same cards, new pages: the banner variant of each page is a page of its own.
+        ("cold /pets?page=N (kept cards)", (1...125).map { "/pets?page=\($0)&location=denied" }),
+        ("cold /pets at a random location (new cards)", (0..<5_000).map { _ in randomLocation() }),
+        ("cold /pets at a random location (kept cards)", (0..<5_000).map { _ in randomLocation() }),
         ("warm /pets/{id}", Array(repeating: "/pets/" + (decodedItems.first?.id ?? "x"), count: 20_000)),
     ]
     for (name, paths) in cases {

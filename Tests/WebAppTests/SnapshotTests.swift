@@ -3,7 +3,7 @@ import MicroHTTP
 import PetDomain
 import TestSupport
 import Testing
-import WebApp
+@testable import WebApp
 
 /// Issue 11: every visitor is served from one upstream snapshot, fetched at most once per TTL.
 @Suite("One snapshot for every visitor")
@@ -248,5 +248,39 @@ struct NormalizedPageKeyTests {
             #expect(unlocated.body != first.body)
             #expect(moreEntries == entries + 1)
         }
+    }
+}
+
+/// Located pages are joined from a kept shell and kept card fragments (issue 11 "fast cold render").
+@Suite("Page shells and card fragments")
+struct PageShellTests {
+    @Test func two_visitors_get_pages_with_their_own_coordinates_distances_and_counts() async throws {
+        try await withApp(listJSON: SnapshotTests.spreadList(60)) { app in
+            let here = try await app.get("/pets?lat=52.1&lng=21.0&range=30&species=dog")
+            let there = try await app.get("/pets?lat=52.3&lng=21.01&range=5&species=dog")
+            for (page, lat, lng) in [(here.text, "52.1", "21"), (there.text, "52.3", "21.01")] {
+                #expect(!page.contains("zzS"))
+                let links = PageHTML.detailLinks(page)
+                #expect(!links.isEmpty)
+                for link in links {
+                    let query = PageHTML.query(of: link)
+                    #expect(query["lat"] == lat && query["lng"] == lng)
+                }
+                #expect(page.contains(#"name="lat" value="\#(lat)""#))
+                #expect(PageHTML.testIDCount("distance", in: page) == links.count)
+            }
+            #expect(here.text.contains("within 30 km of you"))
+            #expect(there.text.contains("within 5 km of you"))
+            #expect(PageHTML.petIDs(here.text).count > PageHTML.petIDs(there.text).count)
+        }
+    }
+
+    @Test func split_finds_every_marker_and_joining_puts_values_in_their_places() {
+        let rendered = Array("<a href=\"/pets?lat=\(PageShells.marker(0))&amp;lng=\(PageShells.marker(1))\">\(PageShells.marker(4))</a>zzS".utf8)
+        let pieces = PageShells.split(rendered)
+        #expect(pieces.slots == [0, 1, 4])
+        let shells = PageShells(maxBytes: 1 << 20)
+        let page = shells.page(key: "k", render: { rendered }, values: [Array("52.1".utf8), Array("21".utf8), [], [], Array("<li>card</li>".utf8)])
+        #expect(String(decoding: page, as: UTF8.self) == "<a href=\"/pets?lat=52.1&amp;lng=21\"><li>card</li></a>zzS")
     }
 }

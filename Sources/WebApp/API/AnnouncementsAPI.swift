@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import PetAPIClient
 import PetDomain
+import Synchronization
 
 /// `GET /api/v1/announcements[?lat&lng&range]` and `/api/v1/announcements/{id}`: the validated,
 /// normalized data in the current backend's JSON shape (product-spec §4), so a mobile client can
@@ -10,6 +11,9 @@ struct AnnouncementsAPI: Sendable {
     let gateway: AnnouncementGateway
     /// Where encoded bodies are kept (the rendered-page cache: same key rules, same byte budget).
     let site: SiteContext
+    /// The whole list without location, kept apart: at 50,000 announcements it is ~28 MB, more
+    /// than the page cache holds, and must be encoded once per snapshot, not once per request.
+    let wholeList = WholeListBody()
 
     /// Default radius when located and no `range` is given (the backend's own default, §1).
     static let defaultRangeKm = 5
@@ -22,7 +26,16 @@ struct AnnouncementsAPI: Sendable {
         case .failure(let problem): return .answer(AnnouncementsAPI.error(400, code: "INVALID_PARAMETER", message: problem.message, field: problem.parameter))
         }
         let key = QueryString.url(Route.apiList.path, location.linkItems)
-        let render: @Sendable (Fetched<Snapshot>) -> Response = { [site] snapshot in
+        let render: @Sendable (Fetched<Snapshot>) -> Response = { [site, wholeList] snapshot in
+            if location.origin == nil, !snapshot.isStale {
+                let kept = wholeList.response(generation: snapshot.value.generation) {
+                    let newestFirst = snapshot.value.index.page(AnnouncementQuery(sort: .newest), offset: 0, limit: .max).items
+                    return site.prepared(Response.json(Array(AnnouncementJSON.encodeList(newestFirst, origin: nil))), stale: false)
+                }
+                var response = ConditionalGet.answer(kept, request: request)
+                AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: false)
+                return response
+            }
             var response = site.cachedPage(request, key: key, snapshot: snapshot) {
                 let query = AnnouncementQuery(sort: .newest, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
                 let found = snapshot.value.index.page(query, offset: 0, limit: .max)
@@ -106,5 +119,21 @@ struct AnnouncementsAPI: Sendable {
     static func markAge(_ response: inout Response, _ fetchedAt: Date, stale: Bool) {
         response.headers["Age"] = String(max(0, Int(Date().timeIntervalSince(fetchedAt))))
         if stale { response.headers["X-PetSpot-Stale"] = "true" }
+    }
+}
+
+/// The encoded whole list of one snapshot generation. Encoding holds the lock, so requests that
+/// arrive meanwhile wait for that one encoding instead of each making their own.
+final class WholeListBody: Sendable {
+    private let kept = Mutex<(generation: Int, response: Response)?>(nil)
+
+    /// The kept response for `generation`, or `make`'s, kept.
+    func response(generation: Int, make: () -> Response) -> Response {
+        kept.withLock { current in
+            if let current, current.generation == generation { return current.response }
+            let made = make()
+            current = (generation, made)
+            return made
+        }
     }
 }

@@ -40,39 +40,50 @@ final class CardFragments: Sendable {
 
     init(generation: Int) { self.generation = generation }
 
-    /// The card of `item` for a visitor without a location.
-    func plainCard(_ item: Announcement, render: (CardModel) -> [UInt8]) -> [UInt8] {
-        if let hit = kept.withLock({ $0.plain[item.id] }) { return hit }
-        let bytes = render(item.card(origin: nil, location: .unknown))
-        kept.withLock { $0.plain[item.id] = bytes }
-        return bytes
+    /// The cards of `items` for a visitor without a location. One lock to find the kept cards and
+    /// one to keep the new ones, whatever the number of cards (threads meet here on every page).
+    func plainCards(_ items: [Announcement], render: (CardModel) -> [UInt8]) -> [[UInt8]] {
+        var found: [[UInt8]?] = kept.withLock { kept in items.map { kept.plain[$0.id] } }
+        var made: [(String, [UInt8])] = []
+        for (index, item) in items.enumerated() where found[index] == nil {
+            let bytes = render(item.card(origin: nil, location: .unknown))
+            found[index] = bytes
+            made.append((item.id, bytes))
+        }
+        if !made.isEmpty { kept.withLock { kept in for (id, bytes) in made { kept.plain[id] = bytes } } }
+        return found.map { $0 ?? [] }
     }
 
-    /// The card of `item` for a located visitor: `linkQuery` is the query of the details link
-    /// (`?lat=…&lng=…`), `distance` the distance text (nil for an item without coordinates).
-    func locatedCard(_ item: Announcement, linkQuery: String, distance: String?, render: (CardModel) -> [UInt8]) -> [UInt8] {
-        let pieces: Pieces
-        if let hit = kept.withLock({ $0.located[item.id] }) {
-            pieces = hit
-        } else {
-            pieces = CardFragments.split(render(CardFragments.markedCard(item)), hasDistance: item.place.coordinate != nil)
+    /// The cards of `items` for a located visitor: `linkQuery` is the query of the details links
+    /// (`?lat=…&lng=…`), `distances` the distance text of each item (nil without coordinates).
+    func locatedCards(_ items: [Announcement], linkQuery: String, distances: [String?], render: (CardModel) -> [UInt8]) -> [[UInt8]] {
+        var found: [Pieces?] = kept.withLock { kept in items.map { kept.located[$0.id] } }
+        var made: [(String, Pieces)] = []
+        for (index, item) in items.enumerated() where found[index] == nil {
+            let pieces = CardFragments.split(render(CardFragments.markedCard(item)), hasDistance: item.place.coordinate != nil)
                 ?? Pieces(literals: [], slots: [])
-            kept.withLock { $0.located[item.id] = pieces }
+            found[index] = pieces
+            made.append((item.id, pieces))
         }
-        guard !pieces.literals.isEmpty else {
-            // The item's own text held a marker character: render this card whole, every time.
-            return render(CardFragments.cardModel(item, linkQuery: linkQuery, distance: distance))
-        }
-        var output = pieces.literals[0]
-        output.reserveCapacity(pieces.literals.reduce(64) { $0 + $1.count })
-        for (index, slot) in pieces.slots.enumerated() {
-            switch slot {
-            case .linkQuery: HTMLText.escape(linkQuery, into: &output)
-            case .distance: HTMLText.escape(distance ?? "", into: &output)
+        if !made.isEmpty { kept.withLock { kept in for (id, pieces) in made { kept.located[id] = pieces } } }
+        var escapedQuery: [UInt8] = []
+        HTMLText.escape(linkQuery, into: &escapedQuery)
+        return items.indices.map { index in
+            guard let pieces = found[index], !pieces.literals.isEmpty else {
+                // The item's own text held a marker character: render this card whole, every time.
+                return render(CardFragments.cardModel(items[index], linkQuery: linkQuery, distance: distances[index]))
             }
-            output += pieces.literals[index + 1]
+            var output = pieces.literals[0]
+            output.reserveCapacity(pieces.literals.reduce(64) { $0 + $1.count })
+            for (slotIndex, slot) in pieces.slots.enumerated() {
+                switch slot {
+                case .linkQuery: output += escapedQuery
+                case .distance: HTMLText.escape(distances[index] ?? "", into: &output)
+                }
+                output += pieces.literals[slotIndex + 1]
+            }
+            return output
         }
-        return output
     }
 
     /// The card model with markers where the link query and the distance go.

@@ -33,23 +33,37 @@ struct PageHandlers: Sendable {
         let key = location.pageKey(QueryString.url(Route.landing.path, location.linkItems))
         return listPlan(request, requestID: requestID, location: location) { snapshot in
             site.cachedPage(request, key: key, snapshot: snapshot) {
-                site.page(landingModel(snapshot, location: location), template: "landing")
+                landingPage(snapshot, location: location)
             }
         }
     }
 
-    private func landingModel(_ snapshot: Fetched<Snapshot>, location: VisitorLocation) -> LandingPageModel {
+    private func landingPage(_ snapshot: Fetched<Snapshot>, location: VisitorLocation) -> Response {
         let query = AnnouncementQuery(sort: .newest, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
         let found = snapshot.value.index.page(query, offset: 0, limit: PageHandlers.landingCount)
-        let cards = site.cards(found, location: location, generation: snapshot.value.generation)
-        return LandingPageModel(
+        let cards = site.cardHTML(found, location: location, generation: snapshot.value.generation)
+        guard location.origin != nil, !snapshot.isStale else {
+            return site.page(landingModel(location: location, cards: cards.map(RenderedCard.init(html:)), stale: staleNotice(snapshot)),
+                             template: "landing")
+        }
+        let marked = location.withMarkedCoordinates
+        let shape = "landing|\(QueryString.url(Route.landing.path, marked.linkItems))|\(cards.count)"
+        let html = site.shells.page(key: shape, render: {
+            site.renderer.render(landingModel(location: marked, cards: cards.indices.map(PageShells.markerCard), stale: nil),
+                                 template: "landing") ?? []
+        }, values: shellValues(location, cards: cards))
+        return Response(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: html)
+    }
+
+    private func landingModel(location: VisitorLocation, cards: [any CardView], stale: String?) -> LandingPageModel {
+        LandingPageModel(
             layout: site.layout(
                 title: "PetSpot — lost and found pets near you",
                 description: "PetSpot helps lost pets find their way home: see the latest missing and found pets near you.",
                 canonicalPath: Route.landing.path, location: location, isHome: true
             ),
             banner: banner(location, sameURLWithoutDenied: Route.landing.path),
-            staleNotice: staleNotice(snapshot),
+            staleNotice: stale,
             cards: cards,
             hasCards: !cards.isEmpty,
             emptyMessage: location.origin == nil
@@ -89,17 +103,39 @@ struct PageHandlers: Sendable {
             return site.errorPage(status: 404, message: "There is no page \(filters.page) of this list: it has \(pageCount).",
                                   retryURL: filters.url(page: 1, location: location), location: location)
         }
-        let cards = site.cards(found, location: location, generation: snapshot.value.generation)
-        let model = ListPageModel(
+        let summary = filters.summary(count: found.total, location: location)
+        let pageSummary = "Page \(filters.page) of \(pageCount)"
+        let cards = site.cardHTML(found, location: location, generation: snapshot.value.generation)
+        guard location.origin != nil, !snapshot.isStale else {
+            let model = listModel(filters: filters, location: location, pageCount: pageCount, summary: summary, pageSummary: pageSummary,
+                                  cards: cards.map(RenderedCard.init(html:)), stale: staleNotice(snapshot))
+            return site.page(model, template: "list")
+        }
+        // Located: the page of this shape, rendered once with markers, joined around this visitor's values.
+        let marked = location.withMarkedCoordinates
+        let shape = "list|\(filters.url(page: filters.page, location: marked))|\(cards.count)|\(pageCount > 1)|\(filters.page < pageCount)"
+        let html = site.shells.page(key: shape, render: {
+            let model = listModel(filters: filters, location: marked, pageCount: pageCount,
+                                  summary: PageShells.marker(PageShells.Slot.summary),
+                                  pageSummary: PageShells.marker(PageShells.Slot.pageSummary),
+                                  cards: cards.indices.map(PageShells.markerCard), stale: nil)
+            return site.renderer.render(model, template: "list") ?? []
+        }, values: shellValues(location, cards: cards, summary: summary, pageSummary: pageSummary))
+        return Response(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: html)
+    }
+
+    private func listModel(filters: ListFilters, location: VisitorLocation, pageCount: Int, summary: String, pageSummary: String,
+                           cards: [any CardView], stale: String?) -> ListPageModel {
+        ListPageModel(
             layout: site.layout(
                 title: filters.title + " · PetSpot",
                 description: "Lost and found pets reported on PetSpot. Filter by status and species.",
                 canonicalPath: filters.url(page: filters.page, location: .unknown), location: location, isList: true
             ),
             banner: banner(location, sameURLWithoutDenied: filters.url(page: filters.page, location: location)),
-            staleNotice: staleNotice(snapshot),
+            staleNotice: stale,
             heading: filters.title,
-            resultSummary: filters.summary(count: found.total, location: location),
+            resultSummary: summary,
             cards: cards,
             hasCards: !cards.isEmpty,
             emptyMessage: filters.isFiltered ? "No pets match these filters." : "No pets have been reported yet.",
@@ -111,10 +147,18 @@ struct PageHandlers: Sendable {
             pagination: pageCount > 1 ? PaginationModel(
                 previousURL: filters.page > 1 ? filters.url(page: filters.page - 1, location: location) : nil,
                 nextURL: filters.page < pageCount ? filters.url(page: filters.page + 1, location: location) : nil,
-                summary: "Page \(filters.page) of \(pageCount)"
+                summary: pageSummary
             ) : nil
         )
-        return site.page(model, template: "list")
+    }
+
+    /// The slot values of a located page shell (`PageShells.Slot`), HTML-ready.
+    private func shellValues(_ location: VisitorLocation, cards: [[UInt8]], summary: String = "", pageSummary: String = "") -> [[UInt8]] {
+        let coordinates = location.linkItems
+        var values: [[UInt8]] = [Array((coordinates[0].1 ?? "").utf8), Array((coordinates[1].1 ?? "").utf8), [], []]
+        HTMLText.escape(summary, into: &values[PageShells.Slot.summary])
+        HTMLText.escape(pageSummary, into: &values[PageShells.Slot.pageSummary])
+        return values + cards
     }
 
     // MARK: - Details

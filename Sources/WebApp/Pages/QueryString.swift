@@ -27,10 +27,17 @@ extension VisitorLocation {
     var linkItems: [(String, String?)] {
         guard let origin else { return [] }
         return [
-            ("lat", URLText.fourDecimals(origin.latitude)),
-            ("lng", URLText.fourDecimals(origin.longitude)),
+            ("lat", coordinateText?.latitude ?? URLText.fourDecimals(origin.latitude)),
+            ("lng", coordinateText?.longitude ?? URLText.fourDecimals(origin.longitude)),
             ("range", rangeGiven ? rangeKm.map(String.init) : nil),
         ]
+    }
+
+    /// This location with the page-shell markers in place of its coordinates in links (see `PageShells`).
+    var withMarkedCoordinates: VisitorLocation {
+        var copy = self
+        copy.coordinateText = (PageShells.marker(PageShells.Slot.latitude), PageShells.marker(PageShells.Slot.longitude))
+        return copy
     }
 }
 

@@ -7,40 +7,50 @@ import Synchronization
 /// same snapshot generation answers the same bytes. Bounded by bytes with least-recently-used
 /// eviction, so a million distinct visitor locations cannot grow memory; a new generation empties
 /// it. Stale pages (with their "saved N minutes ago" notice) are never kept.
+///
+/// Split into shards by key, each with its own lock and an equal share of the budget: every
+/// request looks up here, and one lock for all server threads was measurably contended.
 final class RenderedPages: Sendable {
-    private let state: Mutex<LRUByteCache<Response>>
+    private final class Shard: Sendable {
+        let state: Mutex<LRUByteCache<Response>>
+        init(maxBytes: Int) { state = Mutex(LRUByteCache(maxBytes: maxBytes)) }
+    }
+
+    private static let shardCount = 8
+    private let shards: [Shard]
     /// The byte budget.
     let maxBytes: Int
 
     /// Keeps pages whose bodies (plus key and a fixed overhead per entry) add up to at most `maxBytes`.
     init(maxBytes: Int) {
         self.maxBytes = maxBytes
-        state = Mutex(LRUByteCache(maxBytes: maxBytes))
+        shards = (0..<RenderedPages.shardCount).map { _ in Shard(maxBytes: maxBytes / RenderedPages.shardCount) }
+    }
+
+    private func shard(_ key: String) -> Shard {
+        var hasher = Hasher()
+        hasher.combine(key)
+        return shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(RenderedPages.shardCount))]
     }
 
     /// The page kept for `key` from snapshot `generation`, if any.
     func cached(_ key: String, generation: Int) -> Response? {
-        state.withLock { $0.value(for: key, generation: generation) }
+        shard(key).state.withLock { $0.value(for: key, generation: generation) }
     }
 
     /// Keeps a 200 `response` for `key`; other statuses are not kept.
     func keep(_ response: Response, for key: String, generation: Int) {
         guard response.status == 200 else { return }
         let cost = response.body.count + key.utf8.count + LRUByteCache<Response>.entryOverhead
-        state.withLock { $0.insert(response, for: key, cost: cost, generation: generation) }
-    }
-
-    /// The page for `key`: kept, or made by `render` and kept.
-    func response(for key: String, generation: Int, render: () -> Response) -> Response {
-        if let hit = cached(key, generation: generation) { return hit }
-        let response = render()
-        keep(response, for: key, generation: generation)
-        return response
+        shard(key).state.withLock { $0.insert(response, for: key, cost: cost, generation: generation) }
     }
 
     /// Entries and bytes held (tests and metrics).
     var size: (entries: Int, bytes: Int) {
-        state.withLock { ($0.count, $0.totalCost) }
+        shards.reduce((0, 0)) { total, shard in
+            let (entries, bytes) = shard.state.withLock { ($0.count, $0.totalCost) }
+            return (total.0 + entries, total.1 + bytes)
+        }
     }
 }
 

@@ -13,6 +13,8 @@ final class SiteContext: Sendable {
     let rendered: RenderedPages
     /// Cards of the current snapshot, rendered once each.
     private let fragments = Mutex<CardFragments?>(nil)
+    /// Located pages by shape, rendered once each with markers (they hold no upstream data).
+    let shells = PageShells(maxBytes: 8 * 1024 * 1024)
     /// `Cache-Control` of pages and API answers made from fresh data (issue 11 "edge caches").
     let cacheControl: String
 
@@ -106,8 +108,9 @@ final class SiteContext: Sendable {
         return response
     }
 
-    /// The cards of one index page for this visitor, from the snapshot's card fragments.
-    func cards(_ found: IndexPage, location: VisitorLocation, generation: Int) -> [any CardView] {
+    /// The HTML of each card of one index page for this visitor (card fragments of the snapshot).
+    func cardHTML(_ found: IndexPage, location: VisitorLocation, generation: Int) -> [[UInt8]] {
+        let render: (CardModel) -> [UInt8] = { self.renderer.render($0, template: "partials/card") ?? [] }
         let cards = fragments.withLock { current -> CardFragments in
             if let current, current.generation >= generation { return current }
             let fresh = CardFragments(generation: generation)
@@ -116,16 +119,13 @@ final class SiteContext: Sendable {
         }
         guard cards.generation == generation else {
             // A request still on an older snapshot than the kept cards: render its cards whole.
-            return found.items.map { $0.card(origin: location.origin, location: location) }
+            return found.items.map { render($0.card(origin: location.origin, location: location)) }
         }
-        let render: (CardModel) -> [UInt8] = { self.renderer.render($0, template: "partials/card") ?? [] }
         guard location.origin != nil else {
-            return found.items.map { RenderedCard(html: cards.plainCard($0, render: render)) }
+            return cards.plainCards(found.items, render: render)
         }
-        let linkQuery = QueryString.url("", location.linkItems)
-        return zip(found.items, found.distancesKm).map { item, km in
-            RenderedCard(html: cards.locatedCard(item, linkQuery: linkQuery, distance: km.map { Format.distance(km: $0) }, render: render))
-        }
+        return cards.locatedCards(found.items, linkQuery: QueryString.url("", location.linkItems),
+                                  distances: found.distancesKm.map { $0.map { Format.distance(km: $0) } }, render: render)
     }
 
     /// The error page for `status` (product-spec §4 "Errors the visitor can see"): a heading by

@@ -15,15 +15,30 @@ final class Metrics: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Cache lookups happen on nearly every request: counted without the lock and the label
+    /// formatting of `increment`, and rendered as `petspot_cache_lookups_total{result=…}`.
+    private let cacheHits = Atomic<Int>(0)
+    private let cacheMisses = Atomic<Int>(0)
+    private let cacheRevalidations = Atomic<Int>(0)
+    private let cacheStaleAnswers = Atomic<Int>(0)
+
+    /// Counts one cache lookup by how it was answered.
+    func recordCacheLookup(_ result: String) {
+        switch result {
+        case "hit": cacheHits.add(1, ordering: .relaxed)
+        case "miss": cacheMisses.add(1, ordering: .relaxed)
+        case "revalidated": cacheRevalidations.add(1, ordering: .relaxed)
+        default: cacheStaleAnswers.add(1, ordering: .relaxed)
+        }
+    }
 
     /// Counts one answered request and its duration.
     func recordRequest(route: String, status: Int, seconds: Double) {
         state.withLock { state in
             state.requests["\(route)|\(status)", default: 0] += 1
-            var buckets = state.latencyCounts[route] ?? Array(repeating: 0, count: Metrics.latencyBuckets.count + 1)
             let index = Metrics.latencyBuckets.firstIndex(where: { seconds <= $0 }) ?? Metrics.latencyBuckets.count
-            buckets[index] += 1
-            state.latencyCounts[route] = buckets
+            // In place: taking the array out and storing it back copied it on every request.
+            state.latencyCounts[route, default: Array(repeating: 0, count: Metrics.latencyBuckets.count + 1)][index] += 1
             state.latencySum[route, default: 0] += seconds
         }
     }
@@ -48,7 +63,14 @@ final class Metrics: Sendable {
 
     /// Prometheus text exposition format 0.0.4.
     func render() -> String {
-        let snapshot = state.withLock { $0 }
+        var snapshot = state.withLock { $0 }
+        let lookups = [
+            ("hit", cacheHits.load(ordering: .relaxed)), ("miss", cacheMisses.load(ordering: .relaxed)),
+            ("revalidated", cacheRevalidations.load(ordering: .relaxed)), ("stale", cacheStaleAnswers.load(ordering: .relaxed)),
+        ]
+        for (result, count) in lookups {
+            if count > 0 { snapshot.counters[Metrics.series("petspot_cache_lookups_total", ["result": result])] = count }
+        }
         var lines: [String] = []
         lines.append("# HELP petspot_http_requests_total Requests answered, by route and status.")
         lines.append("# TYPE petspot_http_requests_total counter")

@@ -28,6 +28,9 @@ enum SecurityHeaders {
 
     /// Adds every security header that the response does not set itself.
     static func apply(to response: inout Response) {
+        // Kept pages carry them already (added once when kept); X-Frame-Options is only ever set
+        // here, so its presence means all of them are: one lookup instead of six per request.
+        guard response.headers["X-Frame-Options"] == nil else { return }
         for (name, value) in all where response.headers[name] == nil {
             response.headers[name] = value
         }

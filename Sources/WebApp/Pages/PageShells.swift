@@ -1,0 +1,90 @@
+import Foundation
+import Synchronization
+
+/// Located pages rendered once per shape and kept as pieces (issue 11 "fast cold render"): two
+/// visitors at different places see the same list page except for their coordinates in links, the
+/// result count and the cards. A page is rendered once with markers in those places; a visitor's
+/// page is the pieces joined around their own values. The markup still comes from the templates
+/// alone, and the shells hold no upstream text (cards are slots), so a marker cannot come from data.
+final class PageShells: Sendable {
+    /// What a slot holds.
+    enum Slot {
+        static let latitude = 0
+        static let longitude = 1
+        /// "12 pets within 15 km of you".
+        static let summary = 2
+        /// "Page 1 of 3".
+        static let pageSummary = 3
+        /// The first card; card `n` is `firstCard + n`.
+        static let firstCard = 4
+        /// One past the last slot number.
+        static let count = 40
+    }
+
+    /// Pieces of a shell: `literals.count == slots.count + 1`.
+    struct Pieces: Sendable {
+        let literals: [[UInt8]]
+        let slots: [Int]
+        var size: Int { literals.reduce(0) { $0 + $1.count } }
+    }
+
+    /// `zzS07zz`: letters and digits, so it survives both URL encoding and HTML escaping.
+    static func marker(_ slot: Int) -> String {
+        "zzS" + (slot < 10 ? "0" : "") + String(slot) + "zz"
+    }
+
+    /// A card that renders as the marker of card slot `index`.
+    static func markerCard(_ index: Int) -> RenderedCard {
+        RenderedCard(html: Array(marker(Slot.firstCard + index).utf8))
+    }
+
+    private let kept: Mutex<LRUByteCache<Pieces>>
+
+    /// Keeps shells up to `maxBytes`.
+    init(maxBytes: Int) {
+        kept = Mutex(LRUByteCache(maxBytes: maxBytes))
+    }
+
+    /// The page for shell `key`: the kept shell (or `render`'s, split at its markers and kept)
+    /// joined around `values`, indexed by slot (HTML-ready bytes).
+    func page(key: String, render: () -> [UInt8], values: [[UInt8]]) -> [UInt8] {
+        let pieces: Pieces
+        if let hit = kept.withLock({ $0.value(for: key, generation: 0) }) {
+            pieces = hit
+        } else {
+            pieces = PageShells.split(render())
+            kept.withLock { $0.insert(pieces, for: key, cost: pieces.size + key.utf8.count + 256, generation: 0) }
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(pieces.size + values.reduce(0) { $0 + $1.count } * 2)
+        output += pieces.literals[0]
+        for (index, slot) in pieces.slots.enumerated() {
+            if slot < values.count { output += values[slot] }
+            output += pieces.literals[index + 1]
+        }
+        return output
+    }
+
+    /// Splits rendered bytes at every `zzSNNzz` marker.
+    static func split(_ bytes: [UInt8]) -> Pieces {
+        let z = UInt8(ascii: "z"), s = UInt8(ascii: "S"), zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
+        var literals: [[UInt8]] = []
+        var slots: [Int] = []
+        var start = 0
+        var index = 0
+        while index + 7 <= bytes.count {
+            if bytes[index] == z, bytes[index + 1] == z, bytes[index + 2] == s,
+               (zero...nine).contains(bytes[index + 3]), (zero...nine).contains(bytes[index + 4]),
+               bytes[index + 5] == z, bytes[index + 6] == z {
+                literals.append(Array(bytes[start..<index]))
+                slots.append(Int(bytes[index + 3] - zero) * 10 + Int(bytes[index + 4] - zero))
+                index += 7
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        literals.append(Array(bytes[start...]))
+        return Pieces(literals: literals, slots: slots)
+    }
+}
