@@ -1,43 +1,262 @@
 #!/usr/bin/env bash
-# Loopback benchmark of a release build (bounded: DURATION seconds per endpoint, default 10):
-# req/s with wrk -c64 for /healthz, a 20 KB static file, the JSON list (cache warm) and the list
-# page, plus the server's CPU time per request (from /proc, utime+stime) as the rendering cost.
-# Also prints the domain benchmark (decode + validate + sort of 5,000 items).
+# Loopback benchmark of a release build against a generated upstream, with nginx serving the same
+# bytes as the reference. Prints figures, asserts nothing. Every load loop is bounded in time.
+#
+# For each item count in SIZES (default "38 500 5000 50000"):
+#   - starts scripts/bench/upstream.py --items N (generated, deterministic announcements) and our
+#     server against it; "first page" = seconds from launching the server until GET /pets is 200;
+#   - fetches the bytes our server returns for each measured URL into an nginx root and starts
+#     nginx-light (non-daemon, worker_processes auto as Debian ships it = one per core, access_log off, loopback)
+#     serving exactly those bytes with the same Content-Type;
+#   - runs wrk -t2 -c64 -d${DURATION}s --latency against ours and against nginx for:
+#       warm /pets (requested once first), /pets at a random location per request
+#       (scripts/bench/random-location.lua; nginx serves one located page, /pets?lat=52.2297&lng=21.0122),
+#       /pets/{id} for one known id, and the JSON list /api/v1/announcements;
+#   - records upstream calls during each row (diff of the upstream's /__stats), non-2xx responses
+#     and socket errors reported by wrk, and our server's peak RSS (VmRSS sampled every 0.5 s).
+# Then prints one table, the machine, and the domain benchmark (decode + validate + sort).
+#
+# Environment:
+#   SIZES="38 500 5000 50000"  DURATION=10 (s per wrk run)  TTL=30 (--cache-ttl)  SEED=1
+#   PETSPOT_BIN=path           use this binary as is instead of building the release product
+#   WRK_TIMEOUT=10s            wrk's per-request timeout (wrk's default of 2 s is too short for
+#                              the ~28 MB list at 50,000 items)
+#   FIRST_PAGE_TIMEOUT=30      seconds to wait for the first 200 from /pets
+#   BENCH_DOMAIN=0             skip the domain benchmark at the end
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 ensure_build_packages
-ensure_packages wrk
+ensure_packages wrk nginx-light curl python3
+
+SIZES=${SIZES:-"38 500 5000 50000"}
 DURATION=${DURATION:-10}
+TTL=${TTL:-30}
+SEED=${SEED:-1}
+WRK_TIMEOUT=${WRK_TIMEOUT:-10s}
+FIRST_PAGE_TIMEOUT=${FIRST_PAGE_TIMEOUT:-30}
 SCRATCH=.build-release
-swift build -c release --scratch-path "$SCRATCH" --product petspot-web >/dev/null
-BIN="$SCRATCH/release/petspot-web"
+LOCATED_URL="/pets?lat=52.2297&lng=21.0122"
+LUA="$PWD/scripts/bench/random-location.lua"
+
+if [ -n "${PETSPOT_BIN:-}" ]; then
+  BIN=$PETSPOT_BIN
+else
+  swift build -c release --scratch-path "$SCRATCH" --product petspot-web >/dev/null
+  BIN="$SCRATCH/release/petspot-web"
+fi
+[ -x "$BIN" ] || { echo "no executable at $BIN" >&2; exit 1; }
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 work=$(mktemp -d)
-trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
-cp -r Public "$work/Public"
-head -c 20480 /dev/zero | tr '\0' 'x' > "$work/Public/bench-20k.txt"
-port=$((20000 + RANDOM % 20000))
-"$BIN" --port "$port" --public-dir "$work/Public" --log-level warning --cache-ttl 3600 &
-server=$!
-for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fs "http://127.0.0.1:$port/pets" >/dev/null   # warm the cache
+# nginx workers run as an unprivileged user when started by root: they must be able to read the root.
+chmod 755 "$work"
+server="" upstream="" nginx_pid="" sampler=""
+stop_pid() {  # stop_pid PID: SIGTERM, up to 5 s, then SIGKILL
+  local pid=$1
+  [ -n "$pid" ] || return 0
+  kill "$pid" 2>/dev/null || return 0
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+cleanup() {
+  rm -f "$work/sampling" 2>/dev/null || true
+  stop_pid "$sampler"; stop_pid "$server"; stop_pid "$nginx_pid"; stop_pid "$upstream"
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
-ticks_per_second=$(getconf CLK_TCK)
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+now() { date +%s.%N; }
+stats_field() { sed -E "s/.*\"$2\": *([0-9]+).*/\\1/" <<<"$1"; }
+upstream_stats() { curl -fs --max-time 5 "http://127.0.0.1:$up_port/__stats" || echo '{"list_calls":0,"details_calls":0,"not_modified":0}'; }
+calls_between() {  # calls_between BEFORE AFTER -> "L/D" (+ 304 count)
+  local l d n
+  l=$(( $(stats_field "$2" list_calls) - $(stats_field "$1" list_calls) ))
+  d=$(( $(stats_field "$2" details_calls) - $(stats_field "$1" details_calls) ))
+  n=$(( $(stats_field "$2" not_modified) - $(stats_field "$1" not_modified) ))
+  if [ "$n" -gt 0 ]; then echo "$l/$d (304: $n)"; else echo "$l/$d"; fi
+}
+rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+sample_rss() {  # sample_rss PID OUT: max VmRSS (kB) every 0.5 s while $work/sampling exists (bounded)
+  local max=0 v i=0 limit=$(( (DURATION + 60) * 2 ))
+  while [ -e "$work/sampling" ] && [ "$i" -lt "$limit" ]; do
+    v=$(rss_kb "$1"); v=${v:-0}
+    [ "$v" -gt "$max" ] && max=$v
+    i=$((i + 1)); sleep 0.5
+  done
+  echo "$max" >"$2"
+}
+mb() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
 
-printf '%-28s %12s %16s\n' endpoint "req/s" "CPU µs/request"
-for path in /healthz /static/bench-20k.txt /api/v1/announcements "/pets" "/pets?page=1&sort=oldest"; do
-  before=$(cpu_ticks)
-  out=$(wrk -t2 -c64 -d"${DURATION}s" "http://127.0.0.1:$port$path")
-  after=$(cpu_ticks)
-  rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
-  total=$(echo "$out" | awk '/requests in/ {print $1}')
-  cpu_us=$(awk -v d=$((after - before)) -v t="$ticks_per_second" -v n="$total" 'BEGIN { printf "%.1f", d / t * 1e6 / n }')
-  printf '%-28s %12s %16s\n' "$path" "$rps" "$cpu_us"
+# run_wrk OUTFILE URL [LUA_PATH]: one bounded wrk run; the Lua script gets WRK_PATH=LUA_PATH.
+run_wrk() {
+  local out=$1 url=$2 lua_path=${3:-}
+  if [ -n "$lua_path" ]; then
+    WRK_PATH=$lua_path timeout $((DURATION + 30)) wrk -t2 -c64 -d"${DURATION}s" --timeout "$WRK_TIMEOUT" --latency -s "$LUA" "$url" >"$out" 2>&1 || true
+  else
+    timeout $((DURATION + 30)) wrk -t2 -c64 -d"${DURATION}s" --timeout "$WRK_TIMEOUT" --latency "$url" >"$out" 2>&1 || true
+  fi
+}
+wrk_rps() { awk '/^Requests\/sec/ {printf "%.0f", $2; found=1} END {if (!found) print "-"}' "$1"; }
+wrk_pct() { awk -v p="$2" '$1 == p {print $2; found=1} END {if (!found) print "-"}' "$1"; }
+wrk_bad() {  # non-2xx (wrk counts status >= 400) plus socket errors, e.g. "0" or "12 of 3400 +3 timeout"
+  awk '/ requests in / {total = $1}
+       /Non-2xx or 3xx responses/ {bad = $NF " of " total}
+       /Socket errors/ { gsub(",", ""); for (i = 3; i < NF; i += 2) if ($(i + 1) > 0) err = err " +" $(i + 1) " " $i }
+       END { printf "%s%s", (bad == "" ? 0 : bad), err }' "$1"
+}
+
+rows="$work/rows"
+: >"$rows"
+row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@" >>"$rows"; }
+
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "== PetSpot bench: binary $BIN, sizes: $SIZES, ${DURATION}s per run, --cache-ttl $TTL"
+
+for items in $SIZES; do
+  echo "== $items items"
+  # Upstream (generation of 50,000 items takes a few seconds).
+  up_port=$(free_port)
+  python3 scripts/bench/upstream.py --items "$items" --port "$up_port" --seed "$SEED" 2>"$work/upstream.log" &
+  upstream=$!
+  for _ in $(seq 1 600); do
+    curl -fs --max-time 2 "http://127.0.0.1:$up_port/api/health" >/dev/null 2>&1 && break
+    kill -0 "$upstream" 2>/dev/null || { cat "$work/upstream.log" >&2; exit 1; }
+    sleep 0.2
+  done
+  known_id=$(curl -fs --max-time 30 "http://127.0.0.1:$up_port/api/v1/announcements" | head -c 4096 \
+    | grep -o '"id":"[^"]*"' | head -1 | cut -d'"' -f4 || true)
+
+  # Our server; first page after start.
+  port=$(free_port)
+  stats0=$(upstream_stats)
+  t0=$(now)
+  "$BIN" --port "$port" --upstream "http://127.0.0.1:$up_port" --public-dir Public --templates-dir Templates \
+    --log-level warning --cache-ttl "$TTL" >"$work/server-$items.log" 2>&1 &
+  server=$!
+  deadline=$(awk -v t="$t0" -v d="$FIRST_PAGE_TIMEOUT" 'BEGIN { printf "%.3f", t + d }')
+  code=000 first="-"
+  while :; do
+    code=$(curl -s -o /dev/null --max-time "$FIRST_PAGE_TIMEOUT" -w '%{http_code}' "http://127.0.0.1:$port/pets" || true)
+    if [ "$code" = 200 ]; then first=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f s", b - a }'); break; fi
+    kill -0 "$server" 2>/dev/null || { first="server exited"; break; }
+    awk -v d="$deadline" -v n="$(now)" 'BEGIN { exit !(n > d) }' && { first="no 200 in ${FIRST_PAGE_TIMEOUT} s (last HTTP $code)"; break; }
+    sleep 0.02
+  done
+  stats1=$(upstream_stats)
+  echo "   first page after start: $first"
+  row "$items" "first /pets after start: $first" - - - - - "$(calls_between "$stats0" "$stats1")" \
+    "$([ "$code" = 200 ] && echo 0 || echo "HTTP $code")" "$(mb "$(rss_kb "$server")")"
+  if ! kill -0 "$server" 2>/dev/null; then
+    tail -20 "$work/server-$items.log" >&2
+    server=""; stop_pid "$upstream"; upstream=""; continue
+  fi
+
+  # The bytes nginx serves: exactly what our server returned for the same URL.
+  root="$work/nginx-$items/root"
+  mkdir -p "$root/b" "$work/nginx-$items/tmp"
+  declare -A status=() ctype=()
+  fetch() {  # fetch NAME URL
+    local out
+    out=$(curl -s --max-time 60 -o "$root/b/$1" -w '%{http_code} %{content_type}' "http://127.0.0.1:$port$2" || echo "000 -")
+    status[$1]=${out%% *}; ctype[$1]=${out#* }
+    [ -n "${ctype[$1]}" ] || ctype[$1]=application/octet-stream
+    echo "   $2 -> HTTP ${status[$1]}, $(stat -c %s "$root/b/$1" 2>/dev/null || echo 0) bytes, ${ctype[$1]}"
+  }
+  fetch warm /pets
+  fetch located "$LOCATED_URL"
+  if [ -n "$known_id" ]; then fetch details "/pets/$known_id"; else status[details]=000; ctype[details]=-; fi
+  fetch api /api/v1/announcements
+
+  ng_port=$(free_port)
+  {
+    echo "daemon off; master_process on; worker_processes auto;"
+    echo "pid $work/nginx-$items/nginx.pid; error_log $work/nginx-$items/error.log warn;"
+    echo "events { worker_connections 4096; }"
+    echo "http {"
+    echo "  access_log off; sendfile on; tcp_nopush on; keepalive_timeout 65; keepalive_requests 10000000;"
+    for t in client_body proxy fastcgi uwsgi scgi; do echo "  ${t}_temp_path $work/nginx-$items/tmp/$t;"; done
+    echo "  server {"
+    echo "    listen 127.0.0.1:$ng_port; root $root;"
+    for name in warm located details api; do
+      echo "    location = /b/$name { default_type \"${ctype[$name]}\"; }"
+    done
+    echo "  }"
+    echo "}"
+  } >"$work/nginx-$items/nginx.conf"
+  "$NGINX" -p "$work/nginx-$items" -e "$work/nginx-$items/error.log" -c "$work/nginx-$items/nginx.conf" &
+  nginx_pid=$!
+  for _ in $(seq 1 100); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$ng_port/b/warm" && break; sleep 0.1; done
+  if ! cmp -s <(curl -s --max-time 60 "http://127.0.0.1:$ng_port/b/warm") "$root/b/warm"; then
+    echo "   nginx does not serve the expected bytes; see $work/nginx-$items/error.log" >&2
+  fi
+
+  # measure NAME LABEL OUR_PATH [lua]
+  measure() {
+    local name=$1 label=$2 path=$3 lua=${4:-} before after ours ng rss ng_rps ratio bad ngbad
+    before=$(upstream_stats)
+    touch "$work/sampling"
+    sample_rss "$server" "$work/rss" &
+    sampler=$!
+    if [ -n "$lua" ]; then run_wrk "$work/ours.txt" "http://127.0.0.1:$port" "$path"
+    else run_wrk "$work/ours.txt" "http://127.0.0.1:$port$path"; fi
+    rm -f "$work/sampling"; wait "$sampler" 2>/dev/null || true; sampler=""
+    after=$(upstream_stats)
+    rss=$(mb "$(cat "$work/rss" 2>/dev/null || echo 0)")
+    ours=$(wrk_rps "$work/ours.txt")
+    bad=$(wrk_bad "$work/ours.txt")
+    if [ "${status[$name]}" = 200 ]; then
+      if [ -n "$lua" ]; then run_wrk "$work/nginx.txt" "http://127.0.0.1:$ng_port" "/b/$name"
+      else run_wrk "$work/nginx.txt" "http://127.0.0.1:$ng_port/b/$name"; fi
+      ng_rps=$(wrk_rps "$work/nginx.txt")
+      ngbad=$(wrk_bad "$work/nginx.txt")
+      [ "$ngbad" = 0 ] || bad="$bad (nginx: $ngbad)"
+      ratio=$(awk -v a="$ours" -v b="$ng_rps" 'BEGIN { if (b + 0 > 0 && a != "-") printf (a / b < 0.1 ? "%.3f" : "%.2f"), a / b; else print "-" }')
+    else
+      ng_rps="n/a (ours HTTP ${status[$name]})"; ratio="-"
+    fi
+    echo "   $label: ours $ours req/s (p50 $(wrk_pct "$work/ours.txt" 50%), p99 $(wrk_pct "$work/ours.txt" 99%), non-2xx $bad), nginx $ng_rps req/s"
+    row "$items" "$label" "$ours" "$(wrk_pct "$work/ours.txt" 50%)" "$(wrk_pct "$work/ours.txt" 99%)" \
+      "$ng_rps" "$ratio" "$(calls_between "$before" "$after")" "$bad" "$rss"
+  }
+  curl -s -o /dev/null --max-time 60 "http://127.0.0.1:$port/pets" || true   # warm
+  measure warm "warm /pets" /pets
+  measure located "/pets random location" /pets lua
+  if [ -n "$known_id" ]; then measure details "/pets/{id}" "/pets/$known_id"
+  else row "$items" "/pets/{id}" - - - - - - "no id from upstream" -; fi
+  measure api "/api/v1/announcements" /api/v1/announcements
+
+  stop_pid "$server"; server=""
+  stop_pid "$nginx_pid"; nginx_pid=""
+  stop_pid "$upstream"; upstream=""
+  rm -rf "$work/nginx-$items"
+  unset status ctype
 done
-echo "(CPU per request is the whole server process — HTTP, routing, rendering — measured on the same 2-core machine that runs wrk.)"
 
 echo
-echo "== domain benchmark"
-swift run -c release --scratch-path "$SCRATCH" domain-benchmark
+echo "== Results"
+echo "| items | measure | ours req/s | p50 | p99 | nginx req/s | ratio | upstream calls (list/details) | non-2xx | RSS MB |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+cat "$rows"
+echo
+echo "- machine: $(nproc) cores, $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.1f GB RAM", $2 / 1048576}' /proc/meminfo)"
+echo "- load average at start: $load_start; at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ); git commit: $(git rev-parse --short HEAD 2>/dev/null || echo -)$(git diff --quiet HEAD -- Sources Templates Public Package.swift 2>/dev/null || echo ' (sources modified)'); binary: $BIN"
+echo "- DURATION=${DURATION}s, TTL=${TTL}s (--cache-ttl), SEED=$SEED, upstream: scripts/bench/upstream.py (Python, ThreadingHTTPServer)"
+echo "- wrk: wrk -t2 -c64 -d${DURATION}s --timeout $WRK_TIMEOUT --latency URL (random location: -s scripts/bench/random-location.lua, WRK_PATH=/pets; nginx gets the same script with its own path, so the same request sizes)"
+echo "- nginx: $("$NGINX" -v 2>&1 | sed 's/.*version: //'), daemon off, worker_processes auto (one per core), access_log off, sendfile on; it serves the bytes our server returned for /pets, $LOCATED_URL, /pets/{id} and /api/v1/announcements, with the same Content-Type"
+echo "- non-2xx: wrk's 'Non-2xx or 3xx responses' (status >= 400) plus socket errors (connect/read/write/timeout); ratio = ours / nginx req/s"
+echo "- upstream calls: requests the upstream saw during that row (ours + nginx runs; nginx never calls it); first-page row: during startup"
+echo "- RSS: max VmRSS of our server sampled every 0.5 s during our wrk run"
+echo "- loopback only, wrk and both servers share the same $(nproc) cores"
+
+if [ "${BENCH_DOMAIN:-1}" != 0 ]; then
+  echo
+  echo "== domain benchmark"
+  swift run -c release --scratch-path "$SCRATCH" domain-benchmark || echo "(domain benchmark failed to build or run)"
+fi

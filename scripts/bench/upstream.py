@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""Benchmark upstream: imitates the PetSpot backend with N generated announcements.
+
+Python 3 standard library only. Deterministic for a given --items/--seed.
+
+  GET /api/v1/announcements[?lat=&lng=&range=]  200 {"data":[...]} (weak ETag, If-None-Match -> 304)
+  GET /api/v1/announcements/{id}                 the item, or 404 {"error":{...}}
+  GET /api/health                                {"status":"ok"}
+  GET /__stats                                   {"list_calls":n,"details_calls":n,"not_modified":n}
+                                                 (requests to the list/details endpoints since start;
+                                                 /__stats itself is not counted)
+
+The full list body is encoded once at start (about 30 MB at 50,000 items); each item's JSON is
+also kept, so a located list is a join of pre-encoded items. Location filtering: Haversine
+distance < range km (default 5), Earth radius 6371.0088 km, items in insertion order; a latitude
+band (binary search over items sorted by latitude) narrows the candidates first.
+
+Usage: upstream.py --items 5000 --port 3001 [--seed 1] [--host 127.0.0.1]
+"""
+import argparse
+import base64
+import bisect
+import datetime
+import hashlib
+import json
+import math
+import random
+import string
+import sys
+import threading
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, unquote, urlsplit
+
+EARTH_RADIUS_KM = 6371.0088
+LAT_RANGE = (49.0, 54.8)
+LNG_RANGE = (14.1, 24.1)
+
+PET_NAMES = [
+    "Burek", "Azor", "Reksio", "Łatka", "Mruczek", "Filemon", "Kiwi", "Puszek", "Żabka", "Szarik",
+    "Pusia", "Figa", "Kajtek", "Bąbel", "Łezka", "Śnieżka", "Kluska", "Tofik", "Misia", "Fafik",
+    "Saba", "Luna", "Max", "Bella", "Ćwir", "Gacek", "Rudy", "Kropka", "Pimpek", "Dżeki",
+]
+BREEDS = {
+    "DOG": ["Mixed breed", "Labrador Retriever", "Owczarek niemiecki", "Jamnik", "Beagle", "Border Collie", "Chart polski"],
+    "CAT": ["Europejski krótkowłosy", "Maine Coon", "Persian", "Brytyjski", "Syberyjski"],
+    "BIRD": ["Budgerigar", "Cockatiel", "Papuga nierozłączka", "Kanarek"],
+    "RABBIT": ["Lionhead", "Baran francuski", "Mini Lop", "Karzełek"],
+    "OTHER": ["Fretka", "Świnka morska", "Chomik syryjski", "Żółw stepowy"],
+}
+SPECIES = ["DOG", "CAT", "BIRD", "RABBIT", "OTHER"]
+SPECIES_WEIGHTS = [45, 30, 8, 9, 8]
+SEXES = ["MALE", "FEMALE", "UNKNOWN"]
+COLOURS = ["brown", "black", "white", "grey", "ginger", "black-and-white", "tabby", "cream"]
+PLACES = [
+    "Pole Mokotowskie", "Park Łazienkowski", "ul. Ząbkowska", "Rynek Główny", "Bulwary Wiślane",
+    "Park Szczytnicki", "ul. Piotrkowska", "Stare Miasto", "osiedle Przyjaźń", "Las Kabacki",
+]
+SENTENCES_EN = [
+    "Medium-sized {c} {s} with a red collar, last seen near {p}.",
+    "Friendly {c} {s}, answers to its name and loves treats. Seen close to {p}.",
+    "Found a {c} {s} wandering alone by {p}; it is safe with us now.",
+    "Shy {c} {s} that ran off after fireworks near {p}. Please do not chase it.",
+]
+SENTENCES_PL = [
+    "Zaginął {c} zwierzak w okolicy: {p}. Jest płochliwy, nie goń go.",
+    "Znaleziony w pobliżu miejsca {p}; ma obrożę, ale brak adresówki. Proszę o kontakt.",
+    "Uciekł przez balkon, ostatnio widziany przy: {p}. Ważna nagroda za pomoc!",
+    "Bardzo łagodny, reaguje na imię. Widziany wieczorem — {p}.",
+]
+SPECIES_WORD = {"DOG": "dog", "CAT": "cat", "BIRD": "bird", "RABBIT": "rabbit", "OTHER": "pet"}
+ASCII_FOLD = str.maketrans("ąćęłńóśźżĄĆĘŁŃÓŚŹŻ", "acelnoszzACELNOSZZ")
+REQUEST_ID_ALPHABET = string.ascii_letters + string.digits
+
+
+def generate(count, seed):
+    """The announcements, as dicts with all 18 keys in the backend's order (nulls explicit)."""
+    rng = random.Random(seed)
+    year_start = datetime.datetime(2025, 1, 1, tzinfo=datetime.timezone.utc)
+    used_created = set()
+    items = []
+    for n in range(count):
+        species = rng.choices(SPECIES, SPECIES_WEIGHTS)[0]
+        name = rng.choice(PET_NAMES) if rng.random() < 0.85 else None
+        seen_day = rng.randrange(0, 362)  # lastSeenDate within 2025, leaves room for createdAt
+        seen = year_start + datetime.timedelta(days=seen_day)
+        created = seen + datetime.timedelta(seconds=rng.randrange(0, 3 * 86400))
+        while created in used_created:  # distinct per item
+            created += datetime.timedelta(seconds=1)
+        used_created.add(created)
+        updated = created + (datetime.timedelta(0) if rng.random() < 0.5
+                             else datetime.timedelta(seconds=rng.randrange(1, 2 * 86400)))
+        colour, place = rng.choice(COLOURS), rng.choice(PLACES)
+        if rng.random() < 0.5:
+            desc = rng.choice(SENTENCES_EN).format(c=colour, s=SPECIES_WORD[species], p=place)
+        else:
+            desc = rng.choice(SENTENCES_PL).format(c=colour, p=place)
+        if rng.random() < 0.4:
+            desc += " " + rng.choice(SENTENCES_PL).format(c=colour, p=rng.choice(PLACES))
+        contact_name = (name or "pet").translate(ASCII_FOLD).lower()
+        email = f"{contact_name}.{n}@example.com" if rng.random() < 0.7 else None
+        phone = (f"+48 {rng.randrange(500, 900)} {rng.randrange(0, 1000):03d} {rng.randrange(0, 1000):03d}"
+                 if (email is None or rng.random() < 0.6) else None)
+        items.append({
+            "id": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+            "petName": name,
+            "species": species,
+            "breed": rng.choice(BREEDS[species]) if rng.random() < 0.7 else None,
+            "sex": rng.choice(SEXES),
+            "age": rng.randrange(0, 16) if rng.random() < 0.8 else None,
+            "description": desc,
+            "microchipNumber": "".join(rng.choice(string.digits) for _ in range(15)) if rng.random() < 0.4 else None,
+            "locationLatitude": round(rng.uniform(*LAT_RANGE), 6),
+            "locationLongitude": round(rng.uniform(*LNG_RANGE), 6),
+            "lastSeenDate": seen.strftime("%Y-%m-%d"),
+            "email": email,
+            "phone": phone,
+            "photoUrl": f"/images/pet-{n % 50}.jpg",
+            "status": "MISSING" if rng.random() < 0.65 else "FOUND",
+            "reward": "500 PLN" if rng.random() < 0.2 else None,
+            "createdAt": created.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+            "updatedAt": updated.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+        })
+    return items
+
+
+def encode(value):
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def weak_etag(body):
+    """Express-style weak ETag: W/"<length hex>-<base64 sha1, 27 chars>"."""
+    digest = base64.b64encode(hashlib.sha1(body).digest()).decode("ascii")[:27]
+    return f'W/"{len(body):x}-{digest}"'
+
+
+def haversine_km(lat1, lng1, lat2, lng2):
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lng2 - lng1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
+
+
+class ParameterError(Exception):
+    def __init__(self, field, message):
+        super().__init__(message)
+        self.field, self.message = field, message
+
+
+def parse_number(raw, name):
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        value = float("nan")
+    if raw.strip() == "" or not math.isfinite(value):
+        raise ParameterError(name, f"Parameter '{name}' must be a valid number")
+    return value
+
+
+class Store:
+    def __init__(self, items):
+        self.items = items
+        self.item_bodies = [encode(item) for item in items]
+        self.by_id = {item["id"]: i for i, item in enumerate(items)}
+        self.list_body = b'{"data":[' + b",".join(self.item_bodies) + b"]}"
+        self.list_etag = weak_etag(self.list_body)
+        order = sorted(range(len(items)), key=lambda i: items[i]["locationLatitude"])
+        self.lat_sorted_idx = order
+        self.lat_sorted = [items[i]["locationLatitude"] for i in order]
+        self.located_cache = {}
+        self.cache_lock = threading.Lock()
+        self.stats = {"list_calls": 0, "details_calls": 0, "not_modified": 0}
+        self.stats_lock = threading.Lock()
+
+    def count(self, key):
+        with self.stats_lock:
+            self.stats[key] += 1
+
+    def located(self, lat, lng, range_km):
+        """(body, etag) of the items strictly closer than range_km, in insertion order."""
+        key = (lat, lng, range_km)
+        with self.cache_lock:
+            hit = self.located_cache.get(key)
+        if hit:
+            return hit
+        # Great-circle distance >= R * |dlat| (radians): outside the band means outside the range.
+        band = range_km / (EARTH_RADIUS_KM * math.pi / 180.0) * (1 + 1e-9) + 1e-9
+        lo = bisect.bisect_left(self.lat_sorted, lat - band)
+        hi = bisect.bisect_right(self.lat_sorted, lat + band)
+        hits = []
+        for i in self.lat_sorted_idx[lo:hi]:
+            item = self.items[i]
+            if haversine_km(lat, lng, item["locationLatitude"], item["locationLongitude"]) < range_km:
+                hits.append(i)
+        hits.sort()
+        body = b'{"data":[' + b",".join(self.item_bodies[i] for i in hits) + b"]}"
+        result = (body, weak_etag(body))
+        with self.cache_lock:
+            if len(self.located_cache) >= 4096:
+                self.located_cache.clear()
+            self.located_cache[key] = result
+        return result
+
+
+def new_request_id():
+    return "".join(random.choice(REQUEST_ID_ALPHABET) for _ in range(10))
+
+
+def etag_matches(if_none_match, etag):
+    if not if_none_match:
+        return False
+    if if_none_match.strip() == "*":
+        return True
+    strip = lambda tag: tag.strip()[2:] if tag.strip().startswith("W/") else tag.strip()
+    return any(strip(tag) == strip(etag) for tag in if_none_match.split(","))
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes: without TCP_NODELAY, Nagle + delayed ACK add
+    # ~40 ms to every keep-alive response, and the upstream would look slow.
+    disable_nagle_algorithm = True
+    server_version = "bench-upstream"
+    sys_version = ""
+    store = None  # set in main
+
+    def log_message(self, format, *args):  # quiet
+        pass
+
+    def send_body(self, status, body, content_type="application/json; charset=utf-8", etag=None, request_id=None):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("request-id", request_id or new_request_id())
+        self.send_header("Access-Control-Allow-Origin", "*")
+        if etag:
+            self.send_header("ETag", etag)
+        self.end_headers()
+        if body and self.command != "HEAD":
+            self.wfile.write(body)
+
+    def send_json(self, status, body, etag=None):
+        """200/other with body; a 2xx whose ETag the client has becomes a 304 without a body."""
+        request_id = new_request_id()
+        if etag and 200 <= status < 300 and etag_matches(self.headers.get("If-None-Match"), etag):
+            self.store.count("not_modified")
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.send_header("request-id", request_id)
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self.send_body(status, body, etag=etag, request_id=request_id)
+
+    def send_error_json(self, status, code, message, field=None):
+        request_id = new_request_id()
+        error = {"code": code, "message": message, "requestId": request_id}
+        if field:
+            error["field"] = field
+        body = encode({"error": error})
+        self.send_body(status, body, etag=weak_etag(body), request_id=request_id)
+
+    def do_HEAD(self):
+        self.do_GET()
+
+    def do_GET(self):
+        parts = urlsplit(self.path)
+        path = parts.path
+        store = self.store
+        if path == "/__stats":
+            with store.stats_lock:
+                body = encode(store.stats)
+            self.send_body(200, body)
+        elif path == "/api/health":
+            self.send_body(200, b'{"status":"ok"}')
+        elif path in ("/api/v1/announcements", "/api/v1/announcements/"):
+            store.count("list_calls")
+            self.list(parse_qs(parts.query, keep_blank_values=True))
+        elif path.startswith("/api/v1/announcements/"):
+            store.count("details_calls")
+            item_id = unquote(path[len("/api/v1/announcements/"):])
+            index = store.by_id.get(item_id)
+            if index is None:
+                self.send_error_json(404, "NOT_FOUND", f"Announcement with id '{item_id}' not found")
+            else:
+                body = store.item_bodies[index]
+                self.send_json(200, body, etag=weak_etag(body))
+        else:
+            self.send_error_json(404, "NOT_FOUND", f"Route GET {path} not found")
+
+    def list(self, query):
+        store = self.store
+        raw_lat, raw_lng, raw_range = (query.get(k, [None])[0] for k in ("lat", "lng", "range"))
+        try:
+            lat = parse_number(raw_lat, "lat") if raw_lat is not None else None
+            if lat is not None and not -90 <= lat <= 90:
+                raise ParameterError("lat", "Parameter 'lat' must be between -90 and 90")
+            lng = parse_number(raw_lng, "lng") if raw_lng is not None else None
+            if lng is not None and not -180 <= lng <= 180:
+                raise ParameterError("lng", "Parameter 'lng' must be between -180 and 180")
+            range_km = 5
+            if raw_range is not None:
+                value = parse_number(raw_range, "range")
+                if value != round(value):
+                    raise ParameterError("range", "Parameter 'range' must be an integer")
+                if value <= 0:
+                    raise ParameterError("range", "Parameter 'range' must be greater than zero")
+                range_km = int(value)
+            if lat is not None and lng is None:
+                raise ParameterError("lng", "Parameter 'lng' is required when 'lat' is provided")
+            if lng is not None and lat is None:
+                raise ParameterError("lat", "Parameter 'lat' is required when 'lng' is provided")
+        except ParameterError as error:
+            self.send_error_json(400, "INVALID_PARAMETER", error.message, field=error.field)
+            return
+        if lat is None:
+            self.send_json(200, store.list_body, etag=store.list_etag)
+        else:
+            body, etag = store.located(lat, lng, range_km)
+            self.send_json(200, body, etag=etag)
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256
+    allow_reuse_address = True
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--items", type=int, default=38)
+    parser.add_argument("--port", type=int, default=3000)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    Handler.store = Store(generate(args.items, args.seed))
+    server = Server((args.host, args.port), Handler)
+    print(f"upstream: {args.items} items ({len(Handler.store.list_body)} bytes) on "
+          f"http://{args.host}:{server.server_address[1]}", file=sys.stderr, flush=True)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()
