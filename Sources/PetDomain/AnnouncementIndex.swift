@@ -86,7 +86,7 @@ public struct AnnouncementIndex: Sendable {
             // Unlocated: the precomputed order of the subset, sliced ("nearest" without an origin is newest).
             let order = query.sort == .oldest ? oldestBySubset[subset] : newestBySubset[subset]
             let slice = order.dropFirst(offset).prefix(limit)
-            return IndexPage(total: order.count, items: slice.map { items[Int($0)] },
+            return IndexPage(total: order.count, all: items, positions: slice.map(Int.init),
                              distancesKm: Array(repeating: nil, count: slice.count))
         }
         // Located: only the grid cells that can hold items within range, then the exact distance
@@ -115,7 +115,7 @@ public struct AnnouncementIndex: Sendable {
             }
         }
         let slice = candidates.dropFirst(offset).prefix(limit)
-        return IndexPage(total: candidates.count, items: slice.map { items[Int($0.position)] },
+        return IndexPage(total: candidates.count, all: items, positions: slice.map { Int($0.position) },
                          distancesKm: slice.map { $0.distance.isFinite ? $0.distance : nil })
     }
 }
@@ -124,10 +124,15 @@ public struct AnnouncementIndex: Sendable {
 public struct IndexPage: Sendable {
     /// How many items match in all (for "24 pets" and the page count).
     public var total: Int
-    /// The slice, in the query's order.
-    public var items: [Announcement]
+    /// All items of the index (shared storage, not a copy).
+    public let all: [Announcement]
+    /// Positions in `all` of the slice, in the query's order: what per-snapshot caches key on.
+    public var positions: [Int]
     /// Distance of each item from the query's origin (nil without an origin or for a city-only place).
     public var distancesKm: [Double?]
+
+    /// The slice, in the query's order.
+    public var items: [Announcement] { positions.map { all[$0] } }
 }
 
 /// The 24 status × species subsets (each may be "any"), numbered densely.

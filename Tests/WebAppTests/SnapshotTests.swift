@@ -275,6 +275,16 @@ struct PageShellTests {
         }
     }
 
+    @Test func a_card_whose_own_text_holds_the_marker_characters_is_still_right() async throws {
+        let odd = PageJSON.item("odd", name: "Odd \u{E000}name\u{E001}")
+        try await withApp(listJSON: PageJSON.list([odd, PageJSON.item("plain", name: "Plain")])) { app in
+            let page = try await app.get("/pets?lat=52.2297&lng=21.0122").text
+            #expect(page.contains("Odd \u{E000}name\u{E001}"))
+            #expect(PageHTML.detailLinks(page).sorted() == ["/pets/odd?lat=52.2297&lng=21.0122", "/pets/plain?lat=52.2297&lng=21.0122"])
+            #expect(PageHTML.testIDCount("distance", in: page) == 2)
+        }
+    }
+
     @Test func split_finds_every_marker_and_joining_puts_values_in_their_places() {
         let rendered = Array("<a href=\"/pets?lat=\(PageShells.marker(0))&amp;lng=\(PageShells.marker(1))\">\(PageShells.marker(4))</a>zzS".utf8)
         let pieces = PageShells.split(rendered)

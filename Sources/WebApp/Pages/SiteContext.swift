@@ -113,7 +113,7 @@ final class SiteContext: Sendable {
         let render: (CardModel) -> [UInt8] = { self.renderer.render($0, template: "partials/card") ?? [] }
         let cards = fragments.withLock { current -> CardFragments in
             if let current, current.generation >= generation { return current }
-            let fresh = CardFragments(generation: generation)
+            let fresh = CardFragments(generation: generation, count: found.all.count)
             current = fresh
             return fresh
         }
@@ -122,9 +122,9 @@ final class SiteContext: Sendable {
             return found.items.map { render($0.card(origin: location.origin, location: location)) }
         }
         guard location.origin != nil else {
-            return cards.plainCards(found.items, render: render)
+            return cards.plainCards(found, render: render)
         }
-        return cards.locatedCards(found.items, linkQuery: QueryString.url("", location.linkItems),
+        return cards.locatedCards(found, linkQuery: QueryString.url("", location.linkItems),
                                   distances: found.distancesKm.map { $0.map { Format.distance(km: $0) } }, render: render)
     }
 
