@@ -44,6 +44,8 @@ struct Serve: ParsableCommand {
     func run() throws {
         // First, before any thread exists: every thread inherits this mask (platform-notes "Shutdown").
         TerminationSignals.block()
+        // Also before threads: a few malloc arenas keep the resident size down (issue 11).
+        ProcessMemory.limitArenas(2)
         let configuration: AppConfiguration
         do {
             configuration = try AppConfiguration.resolve(flags: [
