@@ -113,7 +113,7 @@ wrk_bad() {  # non-2xx (wrk counts status >= 400) plus socket errors, e.g. "0" o
 
 rows="$work/rows"
 : >"$rows"
-row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@" >>"$rows"; }
+row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@" >>"$rows"; }
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "== PetSpot bench: binary $BIN, sizes: $SIZES, ${DURATION}s per run, --cache-ttl $TTL"
@@ -150,7 +150,7 @@ for items in $SIZES; do
   done
   stats1=$(upstream_stats)
   echo "   first page after start: $first"
-  row "$items" "first /pets after start: $first" - - - - - "$(calls_between "$stats0" "$stats1")" \
+  row "$items" "first /pets after start: $first" - - - - - - "$(calls_between "$stats0" "$stats1")" \
     "$([ "$code" = 200 ] && echo 0 || echo "HTTP $code")" "$(mb "$(rss_kb "$server")")"
   if ! kill -0 "$server" 2>/dev/null; then
     tail -20 "$work/server-$items.log" >&2
@@ -210,10 +210,12 @@ for items in $SIZES; do
     rss=$(mb "$(cat "$work/rss" 2>/dev/null || echo 0)")
     ours=$(wrk_rps "$work/ours.txt")
     bad=$(wrk_bad "$work/ours.txt")
+    local ng_p99=-
     if [ "${status[$name]}" = 200 ]; then
       if [ -n "$lua" ]; then run_wrk "$work/nginx.txt" "http://127.0.0.1:$ng_port" "/b/$name"
       else run_wrk "$work/nginx.txt" "http://127.0.0.1:$ng_port/b/$name"; fi
       ng_rps=$(wrk_rps "$work/nginx.txt")
+      ng_p99=$(wrk_pct "$work/nginx.txt" 99%)
       ngbad=$(wrk_bad "$work/nginx.txt")
       [ "$ngbad" = 0 ] || bad="$bad (nginx: $ngbad)"
       ratio=$(awk -v a="$ours" -v b="$ng_rps" 'BEGIN { if (b + 0 > 0 && a != "-") printf (a / b < 0.1 ? "%.3f" : "%.2f"), a / b; else print "-" }')
@@ -222,13 +224,13 @@ for items in $SIZES; do
     fi
     echo "   $label: ours $ours req/s (p50 $(wrk_pct "$work/ours.txt" 50%), p99 $(wrk_pct "$work/ours.txt" 99%), non-2xx $bad), nginx $ng_rps req/s"
     row "$items" "$label" "$ours" "$(wrk_pct "$work/ours.txt" 50%)" "$(wrk_pct "$work/ours.txt" 99%)" \
-      "$ng_rps" "$ratio" "$(calls_between "$before" "$after")" "$bad" "$rss"
+      "$ng_rps" "$ng_p99" "$ratio" "$(calls_between "$before" "$after")" "$bad" "$rss"
   }
   curl -s -o /dev/null --max-time 60 "http://127.0.0.1:$port/pets" || true   # warm
   measure warm "warm /pets" /pets
   measure located "/pets random location" /pets lua
   if [ -n "$known_id" ]; then measure details "/pets/{id}" "/pets/$known_id"
-  else row "$items" "/pets/{id}" - - - - - - "no id from upstream" -; fi
+  else row "$items" "/pets/{id}" - - - - - - - "no id from upstream" -; fi
   measure api "/api/v1/announcements" /api/v1/announcements
 
   stop_pid "$server"; server=""
@@ -240,8 +242,8 @@ done
 
 echo
 echo "== Results"
-echo "| items | measure | ours req/s | p50 | p99 | nginx req/s | ratio | upstream calls (list/details) | non-2xx | RSS MB |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| items | measure | ours req/s | p50 | p99 | nginx req/s | nginx p99 | ratio | upstream calls (list/details) | non-2xx | RSS MB |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 cat "$rows"
 echo
 echo "- machine: $(nproc) cores, $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.1f GB RAM", $2 / 1048576}' /proc/meminfo)"
