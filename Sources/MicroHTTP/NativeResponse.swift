@@ -37,35 +37,40 @@ enum NativeResponse {
 
     /// A response whose body libmicrohttpd reads in blocks from `body`.
     private static func streamedResponse(body: [UInt8]) -> OpaquePointer? {
-        let source = TruncatedBody(bytes: body)
-        // Ownership: retained here, released by `releaseTruncatedBody` when libmicrohttpd is done.
-        let pointer = Unmanaged.passRetained(source).toOpaque()
-        return MHD_create_response_from_callback(UInt64(body.count), 64 * 1024, readStreamedBody, pointer, releaseTruncatedBody)
+        callbackResponse(announcing: body.count, source: BodySource(bytes: body, endsWithError: false), blockSize: 64 * 1024)
     }
 
     /// A response that announces `body.count` bytes but ends the connection after `cut` of them.
     private static func truncatedResponse(body: [UInt8], cut: Int) -> OpaquePointer? {
-        let source = TruncatedBody(bytes: Array(body.prefix(cut)))
-        // Ownership: retained here, released by `releaseTruncatedBody` when libmicrohttpd is done.
+        callbackResponse(announcing: body.count, source: BodySource(bytes: Array(body.prefix(cut)), endsWithError: true), blockSize: 4096)
+    }
+
+    private static func callbackResponse(announcing size: Int, source: BodySource, blockSize: Int) -> OpaquePointer? {
+        // Ownership: retained here, released by `releaseBodySource` when libmicrohttpd is done.
         let pointer = Unmanaged.passRetained(source).toOpaque()
-        return MHD_create_response_from_callback(
-            UInt64(body.count), 4096, readTruncatedBody, pointer, releaseTruncatedBody
-        )
+        return MHD_create_response_from_callback(UInt64(size), blockSize, readBodySource, pointer, releaseBodySource)
     }
 }
 
-/// The bytes a streamed or truncated response really sends.
-private final class TruncatedBody {
+/// The bytes a streamed or truncated response really sends, and how it ends after them.
+private final class BodySource {
     let bytes: [UInt8]
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    /// True for a truncated response: after `bytes`, the connection is cut.
+    let endsWithError: Bool
+    init(bytes: [UInt8], endsWithError: Bool) {
+        self.bytes = bytes
+        self.endsWithError = endsWithError
+    }
 }
 
-/// `MHD_ContentReaderCallback`: copies from `TruncatedBody`, then reports an error to cut the connection.
-private let readTruncatedBody: MHD_ContentReaderCallback = { cls, position, buffer, max in
+/// `MHD_ContentReaderCallback`: copies the next block from `BodySource`; at its end, the end of
+/// the stream or (truncated) an error that cuts the connection.
+private let readBodySource: MHD_ContentReaderCallback = { cls, position, buffer, max in
     guard let cls, let buffer else { return -2 }
-    let source = Unmanaged<TruncatedBody>.fromOpaque(cls).takeUnretainedValue()
+    let source = Unmanaged<BodySource>.fromOpaque(cls).takeUnretainedValue()
     let start = Int(position)
-    guard start < source.bytes.count else { return -2 }  // MHD_CONTENT_READER_END_WITH_ERROR
+    // MHD_CONTENT_READER_END_WITH_ERROR (-2) or MHD_CONTENT_READER_END_OF_STREAM (-1).
+    guard start < source.bytes.count else { return source.endsWithError ? -2 : -1 }
     let count = min(max, source.bytes.count - start)
     source.bytes.withUnsafeBytes { raw in
         buffer.update(from: raw.baseAddress!.advanced(by: start).assumingMemoryBound(to: CChar.self), count: count)
@@ -73,21 +78,8 @@ private let readTruncatedBody: MHD_ContentReaderCallback = { cls, position, buff
     return count
 }
 
-/// `MHD_ContentReaderCallback`: copies the next block from `TruncatedBody`; ends at its end.
-private let readStreamedBody: MHD_ContentReaderCallback = { cls, position, buffer, max in
-    guard let cls, let buffer else { return -2 }
-    let source = Unmanaged<TruncatedBody>.fromOpaque(cls).takeUnretainedValue()
-    let start = Int(position)
-    guard start < source.bytes.count else { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
-    let count = min(max, source.bytes.count - start)
-    source.bytes.withUnsafeBytes { raw in
-        buffer.update(from: raw.baseAddress!.advanced(by: start).assumingMemoryBound(to: CChar.self), count: count)
-    }
-    return count
-}
-
-/// `MHD_ContentReaderFreeCallback` balancing the retain in `truncatedResponse` and `streamedResponse`.
-private let releaseTruncatedBody: MHD_ContentReaderFreeCallback = { cls in
+/// `MHD_ContentReaderFreeCallback` balancing the retain in `callbackResponse`.
+private let releaseBodySource: MHD_ContentReaderFreeCallback = { cls in
     guard let cls else { return }
-    Unmanaged<TruncatedBody>.fromOpaque(cls).release()
+    Unmanaged<BodySource>.fromOpaque(cls).release()
 }
