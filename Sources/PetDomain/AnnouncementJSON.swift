@@ -30,14 +30,17 @@ public enum AnnouncementJSON {
         return Data(writer.text.utf8)
     }
 
-    /// `{"error":{"code":…,"message":…,"field":…}}`; `field` only when given (product-spec §4).
-    public static func encodeError(code: String, message: String, field: String?) -> Data {
+    /// `{"error":{"code":…,"message":…,"requestId":…,"field":…}}`, the backend's error body
+    /// (product-spec §1); `field` only when given.
+    public static func encodeError(code: String, message: String, requestID: String, field: String?) -> Data {
         var writer = JSONWriter()
         writer.raw("{\"error\":{")
         writer.key("code", first: true)
         writer.string(code)
         writer.key("message")
         writer.string(message)
+        writer.key("requestId")
+        writer.string(requestID)
         if let field {
             writer.key("field")
             writer.string(field)
