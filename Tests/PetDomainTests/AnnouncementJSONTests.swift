@@ -116,6 +116,16 @@ import PetDomain
         #expect(text == #"{"error":{"code":"NOT_FOUND","message":"Not found","requestId":"req-2"}}"#)
     }
 
+    @Test func json_photo_links_give_the_public_url_and_a_placeholder_instead_of_null() throws {
+        let links = AnnouncementJSON.PhotoLinks(url: { "/proxied" + $0.urlString }, placeholder: "/static/none.png")
+        let withPhoto = try validItem(["id": "a"])
+        let without = try validItem(["id": "b", "photoUrl": "javascript:alert(1)"])
+        let encoded = try objects(AnnouncementJSON.encodeList([withPhoto, without], origin: nil, photos: links))
+        #expect(encoded.map { $0["photoUrl"] as? String } == ["/proxied/images/max.jpg", "/static/none.png"])
+        let details = String(decoding: AnnouncementJSON.encodeDetails(without, origin: nil, photos: links), as: UTF8.self)
+        #expect(details.contains(#""photoUrl":"/static/none.png""#))
+    }
+
     @Test func json_empty_list_is_a_data_wrapper() {
         #expect(String(decoding: AnnouncementJSON.encodeList([], origin: nil), as: UTF8.self) == #"{"data":[]}"#)
     }

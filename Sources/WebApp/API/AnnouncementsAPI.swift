@@ -18,6 +18,15 @@ struct AnnouncementsAPI: Sendable {
     /// Default radius when located and no `range` is given (the backend's own default, §1).
     static let defaultRangeKm = 5
 
+    /// What an item without a usable photo gets as `photoUrl`: a neutral picture of ours. The
+    /// mobile apps declare `photoUrl` a required string and fail the whole list on a `null`, and
+    /// the backend's list never holds one (issue 17). PNG, not SVG: the apps' native image
+    /// decoders do not read SVG.
+    static let placeholderPhotoURL = Route.staticFile(path: "img/photo-placeholder.png").path
+
+    /// `photoUrl` on the API: our proxy for upstream photos, the placeholder without one.
+    static let photoLinks = AnnouncementJSON.PhotoLinks(url: { SiteContext.publicURL(of: $0) }, placeholder: placeholderPhotoURL)
+
     /// The list, newest first, with `distanceKm` when located, from the snapshot.
     func list(_ request: Request, requestID: String) -> RoutePlan {
         let location: VisitorLocation
@@ -30,7 +39,8 @@ struct AnnouncementsAPI: Sendable {
             if location.origin == nil, !snapshot.isStale {
                 let kept = wholeList.response(generation: snapshot.value.generation) {
                     let newestFirst = snapshot.value.index.page(AnnouncementQuery(sort: .newest), offset: 0, limit: .max).items
-                    return site.prepared(Response.json(Array(AnnouncementJSON.encodeList(newestFirst, origin: nil))), stale: false)
+                    return site.prepared(Response.json(Array(AnnouncementJSON.encodeList(newestFirst, origin: nil, photos: AnnouncementsAPI.photoLinks))),
+                                         stale: false)
                 }
                 var response = ConditionalGet.answer(kept, request: request)
                 AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: false)
@@ -39,7 +49,7 @@ struct AnnouncementsAPI: Sendable {
             var response = site.cachedPage(request, key: key, snapshot: snapshot) {
                 let query = AnnouncementQuery(sort: .newest, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
                 let found = snapshot.value.index.page(query, offset: 0, limit: .max)
-                return Response.json(Array(AnnouncementJSON.encodeList(found.items, origin: location.origin)))
+                return Response.json(Array(AnnouncementJSON.encodeList(found.items, origin: location.origin, photos: AnnouncementsAPI.photoLinks)))
             }
             AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: snapshot.isStale)
             return response
@@ -66,7 +76,7 @@ struct AnnouncementsAPI: Sendable {
             render: { [site] snapshot in
                 guard let pet = snapshot.value.index.announcement(id: id) else { return nil }
                 var response = site.cachedPage(request, key: key, snapshot: snapshot) {
-                    Response.json(Array(AnnouncementJSON.encodeDetails(pet, origin: location.origin)))
+                    Response.json(Array(AnnouncementJSON.encodeDetails(pet, origin: location.origin, photos: AnnouncementsAPI.photoLinks)))
                 }
                 AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: snapshot.isStale)
                 return response
@@ -74,7 +84,7 @@ struct AnnouncementsAPI: Sendable {
             otherwise: { [gateway, site] in
                 do throws(UpstreamFailure) {
                     let fetched = try await gateway.announcement(id: id, requestID: requestID)
-                    let body = AnnouncementJSON.encodeDetails(fetched.value, origin: location.origin)
+                    let body = AnnouncementJSON.encodeDetails(fetched.value, origin: location.origin, photos: AnnouncementsAPI.photoLinks)
                     var response = site.finish(Response.json(Array(body)), request: request, stale: fetched.isStale)
                     AnnouncementsAPI.markAge(&response, fetched.fetchedAt, stale: fetched.isStale)
                     return response
