@@ -8,36 +8,58 @@ import Foundation
 /// `location` (a city or address) and, for a city-only place (dialect B), `locationRadius`; and
 /// `distanceKm` on every item whenever an origin is given (then `null` for city-only places),
 /// rounded to 0.1 km like the pages show it (product-spec §3). Reward is its display text
-/// (`"1,500.50 PLN"`), which our decoder reads back to the same amount.
+/// (`"1,500.50 PLN"`), which our decoder reads back to the same amount. `photoUrl` is what `PhotoLinks`
+/// says: by default the photo as received, `null` when there is none.
 public enum AnnouncementJSON {
+    /// How `photoUrl` is written: the public URL of a photo, and what an item without one gets.
+    public struct PhotoLinks: Sendable {
+        /// The public URL of a photo.
+        public var url: @Sendable (Photo) -> String
+        /// The URL written for an item without a photo; nil writes `null`.
+        public var placeholder: String?
+
+        /// Links from `url`, with `placeholder` for items without a photo.
+        public init(url: @escaping @Sendable (Photo) -> String, placeholder: String?) {
+            self.url = url
+            self.placeholder = placeholder
+        }
+
+        /// The photo exactly as received and `null` without one: the backend's convention, which
+        /// our own decoder reads back unchanged.
+        public static let asReceived = PhotoLinks(url: { $0.urlString }, placeholder: nil)
+    }
+
     /// `{"data":[…]}` with items in the given order.
-    public static func encodeList(_ items: [Announcement], origin: Coordinate?) -> Data {
+    public static func encodeList(_ items: [Announcement], origin: Coordinate?, photos: PhotoLinks = .asReceived) -> Data {
         var writer = JSONWriter()
         writer.reserve(16 + items.count * 640)
         writer.raw("{\"data\":[")
         for (offset, item) in items.enumerated() {
             if offset > 0 { writer.raw(",") }
-            write(item, origin: origin, into: &writer)
+            write(item, origin: origin, photos: photos, into: &writer)
         }
         writer.raw("]}")
         return Data(writer.text.utf8)
     }
 
     /// One announcement as a bare object, like the backend's details endpoint.
-    public static func encodeDetails(_ item: Announcement, origin: Coordinate?) -> Data {
+    public static func encodeDetails(_ item: Announcement, origin: Coordinate?, photos: PhotoLinks = .asReceived) -> Data {
         var writer = JSONWriter()
-        write(item, origin: origin, into: &writer)
+        write(item, origin: origin, photos: photos, into: &writer)
         return Data(writer.text.utf8)
     }
 
-    /// `{"error":{"code":…,"message":…,"field":…}}`; `field` only when given (product-spec §4).
-    public static func encodeError(code: String, message: String, field: String?) -> Data {
+    /// `{"error":{"code":…,"message":…,"requestId":…,"field":…}}`, the backend's error body
+    /// (product-spec §1); `field` only when given.
+    public static func encodeError(code: String, message: String, requestID: String, field: String?) -> Data {
         var writer = JSONWriter()
         writer.raw("{\"error\":{")
         writer.key("code", first: true)
         writer.string(code)
         writer.key("message")
         writer.string(message)
+        writer.key("requestId")
+        writer.string(requestID)
         if let field {
             writer.key("field")
             writer.string(field)
@@ -46,7 +68,7 @@ public enum AnnouncementJSON {
         return Data(writer.text.utf8)
     }
 
-    private static func write(_ item: Announcement, origin: Coordinate?, into writer: inout JSONWriter) {
+    private static func write(_ item: Announcement, origin: Coordinate?, photos: PhotoLinks, into writer: inout JSONWriter) {
         writer.raw("{")
         writer.key("id", first: true)
         writer.string(item.id)
@@ -75,7 +97,7 @@ public enum AnnouncementJSON {
         writer.key("phone")
         writer.string(item.phone)
         writer.key("photoUrl")
-        writer.string(item.photo?.urlString)
+        writer.string(item.photo.map(photos.url) ?? photos.placeholder)
         writer.key("status")
         writer.string(item.status.apiValue)
         writer.key("reward")

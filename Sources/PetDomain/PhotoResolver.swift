@@ -26,18 +26,29 @@ public enum PhotoResolver {
             // The proxy only reaches the upstream's /images/, so another path could never load.
             return (nil, "photoUrl path outside /images/: '\(TextNormalization.excerpt(path))'")
         }
-        // Check both the raw and the percent-decoded form, so "%2e%2e" cannot smuggle in "..".
-        var candidates = [path]
-        if path.utf8.contains(UInt8(ascii: "%")), let decoded = path.removingPercentEncoding, decoded != path {
-            candidates.append(decoded)
+        // The path is a URL path, so its `%XX` are escapes: check both the raw and the decoded
+        // form, so "%2e%2e" cannot smuggle in "..". Decoded, a name may hold a space or a quote
+        // (`my%20cat.png` is a real file, issue 17): every URL we build encodes it again.
+        var unsafe = isUnsafe(path, decoded: false)
+        if !unsafe, path.utf8.contains(UInt8(ascii: "%")), let decoded = path.removingPercentEncoding, decoded != path {
+            unsafe = isUnsafe(decoded, decoded: true)
         }
-        for candidate in candidates {
-            if containsPair(candidate, UInt8(ascii: "."), UInt8(ascii: ".")) || containsPair(candidate, UInt8(ascii: "/"), UInt8(ascii: "/"))
-                || hasForbiddenCharacter(candidate) {
-                return (nil, "photoUrl path is unsafe: '\(TextNormalization.excerpt(path))'")
-            }
+        if unsafe {
+            return (nil, "photoUrl path is unsafe: '\(TextNormalization.excerpt(path))'")
         }
         return (.upstreamPath(path), nil)
+    }
+
+    /// Whether `path` climbs (`..`), doubles a slash, or holds a character that never belongs in it:
+    /// raw, any of `hasForbiddenCharacter`'s; decoded, only backslash and control characters.
+    private static func isUnsafe(_ path: String, decoded: Bool) -> Bool {
+        if containsPair(path, UInt8(ascii: "."), UInt8(ascii: ".")) || containsPair(path, UInt8(ascii: "/"), UInt8(ascii: "/")) {
+            return true
+        }
+        guard decoded else { return hasForbiddenCharacter(path) }
+        return path.unicodeScalars.contains { scalar in
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\\"
+        }
     }
 
     private static func resolveAbsolute(_ text: String) -> (photo: Photo?, warning: String?) {

@@ -105,14 +105,25 @@ import PetDomain
     @Test func json_error_shape_with_and_without_field() throws {
         let withField = try #require(
             try JSONSerialization.jsonObject(with: AnnouncementJSON.encodeError(
-                code: "INVALID_PARAMETER", message: "lat must be a number", field: "lat")) as? [String: Any])
+                code: "INVALID_PARAMETER", message: "lat must be a number", requestID: "req-1", field: "lat")) as? [String: Any])
         let error = try #require(withField["error"] as? [String: Any])
         #expect(error["code"] as? String == "INVALID_PARAMETER")
         #expect(error["message"] as? String == "lat must be a number")
+        #expect(error["requestId"] as? String == "req-1")
         #expect(error["field"] as? String == "lat")
-        let text = String(decoding: AnnouncementJSON.encodeError(code: "NOT_FOUND", message: "Not found", field: nil),
+        let text = String(decoding: AnnouncementJSON.encodeError(code: "NOT_FOUND", message: "Not found", requestID: "req-2", field: nil),
                           as: UTF8.self)
-        #expect(text == #"{"error":{"code":"NOT_FOUND","message":"Not found"}}"#)
+        #expect(text == #"{"error":{"code":"NOT_FOUND","message":"Not found","requestId":"req-2"}}"#)
+    }
+
+    @Test func json_photo_links_give_the_public_url_and_a_placeholder_instead_of_null() throws {
+        let links = AnnouncementJSON.PhotoLinks(url: { "/proxied" + $0.urlString }, placeholder: "/static/none.png")
+        let withPhoto = try validItem(["id": "a"])
+        let without = try validItem(["id": "b", "photoUrl": "javascript:alert(1)"])
+        let encoded = try objects(AnnouncementJSON.encodeList([withPhoto, without], origin: nil, photos: links))
+        #expect(encoded.map { $0["photoUrl"] as? String } == ["/proxied/images/max.jpg", "/static/none.png"])
+        let details = String(decoding: AnnouncementJSON.encodeDetails(without, origin: nil, photos: links), as: UTF8.self)
+        #expect(details.contains(#""photoUrl":"/static/none.png""#))
     }
 
     @Test func json_empty_list_is_a_data_wrapper() {

@@ -37,6 +37,23 @@ import PetDomain
         #expect(warnings.map(\.field) == ["photoUrl"])
     }
 
+    @Test(arguments: ["/images/my%20cat.png", "/images/rabat%2541.png", "/images/%C5%BCaba.png", "/images/a%2Bb%23c%3Fd.png",
+                      "/images/100%.png"])
+    func photoUrl_percent_encoded_path_is_kept_as_given(raw: String) throws {
+        // A photoUrl is a URL path: `%20` is an escaped space in a real file name (issue 17).
+        let (item, warnings) = try validItemWithWarnings(["photoUrl": raw])
+        #expect(item.photo == .upstreamPath(raw))
+        #expect(warnings.isEmpty)
+    }
+
+    @Test(arguments: ["/images/%2E%2E/secret", "/images/a%2F%2Fb.png", "/images/a%5Cb.png", "/images/a%00b.png",
+                      "/images/a%0Ab.png", "/images/a%7Fb.png"])
+    func photoUrl_percent_encoded_path_that_decodes_unsafe_is_no_photo(raw: String) throws {
+        let (item, warnings) = try validItemWithWarnings(["photoUrl": raw])
+        #expect(item.photo == nil)
+        #expect(warnings.map(\.field) == ["photoUrl"])
+    }
+
     @Test func photoUrl_is_trimmed_before_it_is_checked() throws {
         #expect(try validItem(["photoUrl": " /images/x.jpg\n"]).photo == .upstreamPath("/images/x.jpg"))
     }

@@ -112,7 +112,13 @@ extension ServerIntegration {
             BadQuery(query: "lat=52.23&lng=21.01&range=0", field: "range"),
             BadQuery(query: "lat=52.23&lng=21.01&range=abc", field: "range"),
             BadQuery(query: "lat=52.23&lat=52.24&lng=21.01", field: "lat"),
-            BadQuery(query: "lat=1e1&lng=21.01", field: "lat"),
+            BadQuery(query: "lat=1e5&lng=21.01", field: "lat"),
+            BadQuery(query: "lat=nan&lng=21.01", field: "lat"),
+            BadQuery(query: "lat=52.23&lng=inf", field: "lng"),
+            BadQuery(query: "lat=0x10&lng=21.01", field: "lat"),
+            BadQuery(query: "lat=52abc&lng=21.01", field: "lat"),
+            BadQuery(query: "lat=52.23&lng=21.01&range=1.5", field: "range"),
+            BadQuery(query: "lat=52.23&lng=21.01&range=-3", field: "range"),
         ])
         func bad_parameters_are_a_400_json_error_naming_the_field(_ bad: BadQuery) async throws {
             try await withApp { app in
@@ -124,6 +130,8 @@ extension ServerIntegration {
                 #expect(error["field"] as? String == bad.field)
                 #expect(error["code"] as? String == "INVALID_PARAMETER")
                 #expect((error["message"] as? String)?.isEmpty == false)
+                // The backend's body: our request id, the one in the response header (issue 17).
+                #expect(error["requestId"] as? String == response.header("X-Request-Id"))
                 #expect(app.stub.requestCount(path: "/api/v1/announcements") == 0)
             }
         }
@@ -148,7 +156,10 @@ extension ServerIntegration {
 
                 #expect(response.status == 404)
                 #expect(response.header("Content-Type")?.hasPrefix("application/json") == true)
-                #expect(try errorObject(response)["code"] as? String == "NOT_FOUND")
+                let error = try errorObject(response)
+                #expect(error["code"] as? String == "NOT_FOUND")
+                #expect(error["requestId"] as? String == response.header("X-Request-Id"))
+                #expect(error["field"] == nil)
             }
         }
 

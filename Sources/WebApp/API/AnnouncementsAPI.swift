@@ -18,19 +18,29 @@ struct AnnouncementsAPI: Sendable {
     /// Default radius when located and no `range` is given (the backend's own default, §1).
     static let defaultRangeKm = 5
 
+    /// What an item without a usable photo gets as `photoUrl`: a neutral picture of ours. The
+    /// mobile apps declare `photoUrl` a required string and fail the whole list on a `null`, and
+    /// the backend's list never holds one (issue 17). PNG, not SVG: the apps' native image
+    /// decoders do not read SVG.
+    static let placeholderPhotoURL = Route.staticFile(path: "img/photo-placeholder.png").path
+
+    /// `photoUrl` on the API: our proxy for upstream photos, the placeholder without one.
+    static let photoLinks = AnnouncementJSON.PhotoLinks(url: { SiteContext.publicURL(of: $0) }, placeholder: placeholderPhotoURL)
+
     /// The list, newest first, with `distanceKm` when located, from the snapshot.
     func list(_ request: Request, requestID: String) -> RoutePlan {
         let location: VisitorLocation
         switch AnnouncementsAPI.location(of: request) {
         case .success(let parsed): location = parsed
-        case .failure(let problem): return .answer(AnnouncementsAPI.error(400, code: "INVALID_PARAMETER", message: problem.message, field: problem.parameter))
+        case .failure(let problem): return .answer(AnnouncementsAPI.parameterError(problem, requestID: requestID))
         }
         let key = QueryString.url(Route.apiList.path, location.linkItems)
         let render: @Sendable (Fetched<Snapshot>) -> Response = { [site, wholeList] snapshot in
             if location.origin == nil, !snapshot.isStale {
                 let kept = wholeList.response(generation: snapshot.value.generation) {
                     let newestFirst = snapshot.value.index.page(AnnouncementQuery(sort: .newest), offset: 0, limit: .max).items
-                    return site.prepared(Response.json(Array(AnnouncementJSON.encodeList(newestFirst, origin: nil))), stale: false)
+                    return site.prepared(Response.json(Array(AnnouncementJSON.encodeList(newestFirst, origin: nil, photos: AnnouncementsAPI.photoLinks))),
+                                         stale: false)
                 }
                 var response = ConditionalGet.answer(kept, request: request)
                 AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: false)
@@ -39,7 +49,7 @@ struct AnnouncementsAPI: Sendable {
             var response = site.cachedPage(request, key: key, snapshot: snapshot) {
                 let query = AnnouncementQuery(sort: .newest, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
                 let found = snapshot.value.index.page(query, offset: 0, limit: .max)
-                return Response.json(Array(AnnouncementJSON.encodeList(found.items, origin: location.origin)))
+                return Response.json(Array(AnnouncementJSON.encodeList(found.items, origin: location.origin, photos: AnnouncementsAPI.photoLinks)))
             }
             AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: snapshot.isStale)
             return response
@@ -48,7 +58,7 @@ struct AnnouncementsAPI: Sendable {
             do throws(UpstreamFailure) {
                 return render(try await gateway.snapshot(requestID: requestID))
             } catch {
-                return AnnouncementsAPI.upstreamError(error)
+                return AnnouncementsAPI.upstreamError(error, requestID: requestID)
             }
         })
     }
@@ -59,14 +69,14 @@ struct AnnouncementsAPI: Sendable {
         let location: VisitorLocation
         switch AnnouncementsAPI.location(of: request) {
         case .success(let parsed): location = parsed
-        case .failure(let problem): return .answer(AnnouncementsAPI.error(400, code: "INVALID_PARAMETER", message: problem.message, field: problem.parameter))
+        case .failure(let problem): return .answer(AnnouncementsAPI.parameterError(problem, requestID: requestID))
         }
         let key = QueryString.url(Route.apiDetails(id: id).path, location.linkItems)
         return .fromSnapshot(
             render: { [site] snapshot in
                 guard let pet = snapshot.value.index.announcement(id: id) else { return nil }
                 var response = site.cachedPage(request, key: key, snapshot: snapshot) {
-                    Response.json(Array(AnnouncementJSON.encodeDetails(pet, origin: location.origin)))
+                    Response.json(Array(AnnouncementJSON.encodeDetails(pet, origin: location.origin, photos: AnnouncementsAPI.photoLinks)))
                 }
                 AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: snapshot.isStale)
                 return response
@@ -74,12 +84,12 @@ struct AnnouncementsAPI: Sendable {
             otherwise: { [gateway, site] in
                 do throws(UpstreamFailure) {
                     let fetched = try await gateway.announcement(id: id, requestID: requestID)
-                    var response = site.finish(Response.json(Array(AnnouncementJSON.encodeDetails(fetched.value, origin: location.origin))),
-                                               request: request, stale: fetched.isStale)
+                    let body = AnnouncementJSON.encodeDetails(fetched.value, origin: location.origin, photos: AnnouncementsAPI.photoLinks)
+                    var response = site.finish(Response.json(Array(body)), request: request, stale: fetched.isStale)
                     AnnouncementsAPI.markAge(&response, fetched.fetchedAt, stale: fetched.isStale)
                     return response
                 } catch {
-                    return AnnouncementsAPI.upstreamError(error)
+                    return AnnouncementsAPI.upstreamError(error, requestID: requestID)
                 }
             }
         )
@@ -92,26 +102,36 @@ struct AnnouncementsAPI: Sendable {
         }
     }
 
-    /// `{"error":{"code","message","field"?}}` with a status.
-    static func error(_ status: Int, code: String, message: String, field: String? = nil) -> Response {
-        var response = Response.json(Array(AnnouncementJSON.encodeError(code: code, message: message, field: field)), status: status)
+    /// `{"error":{"code","message","requestId","field"?}}` with a status, the backend's error body
+    /// (product-spec §1): `requestId` is this request's `X-Request-Id`, so a client's log line leads
+    /// to ours and on to the upstream's. Never stored: the id belongs to one request.
+    static func error(_ status: Int, code: String, message: String, field: String? = nil, requestID: String) -> Response {
+        let body = AnnouncementJSON.encodeError(code: code, message: message, requestID: requestID, field: field)
+        var response = Response.json(Array(body), status: status)
         response.headers["Cache-Control"] = "no-store"
         return response
     }
 
+    /// The 400 for a bad `lat`, `lng` or `range`, naming it in `field` like the backend.
+    static func parameterError(_ problem: QueryProblem, requestID: String) -> Response {
+        error(400, code: "INVALID_PARAMETER", message: problem.message, field: problem.parameter, requestID: requestID)
+    }
+
     /// The JSON error for an upstream failure; details stay in the log.
-    static func upstreamError(_ failure: UpstreamFailure) -> Response {
+    static func upstreamError(_ failure: UpstreamFailure, requestID: String) -> Response {
         switch failure {
         case .notFound:
-            return error(404, code: "NOT_FOUND", message: "Announcement not found.")
+            return error(404, code: "NOT_FOUND", message: "Announcement not found.", requestID: requestID)
         case .busy:
-            return error(503, code: "SERVICE_BUSY", message: "Too many requests for announcements right now. Please try again shortly.")
+            return error(503, code: "SERVICE_BUSY", message: "Too many requests for announcements right now. Please try again shortly.",
+                         requestID: requestID)
         case .timeout:
-            return error(504, code: "UPSTREAM_TIMEOUT", message: "The announcements service did not answer in time. Please try again later.")
+            return error(504, code: "UPSTREAM_TIMEOUT", message: "The announcements service did not answer in time. Please try again later.",
+                         requestID: requestID)
         case .invalidAnnouncement:
-            return error(502, code: "INVALID_UPSTREAM_DATA", message: "The announcement data is invalid.")
+            return error(502, code: "INVALID_UPSTREAM_DATA", message: "The announcement data is invalid.", requestID: requestID)
         default:
-            return error(502, code: "UPSTREAM_UNAVAILABLE", message: "Unable to load data. Please try again later.")
+            return error(502, code: "UPSTREAM_UNAVAILABLE", message: "Unable to load data. Please try again later.", requestID: requestID)
         }
     }
 

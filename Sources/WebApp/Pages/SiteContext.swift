@@ -163,16 +163,24 @@ final class SiteContext: Sendable {
                          retryURL: QueryString.url(path, kept))
     }
 
-    /// The public URL of a photo: our `/images/` proxy for upstream paths, the URL itself otherwise.
+    /// The public URL of a photo, nil without one (see `publicURL(of:)`).
     static func photoURL(_ photo: Photo?) -> String? {
+        photo.map(publicURL(of:))
+    }
+
+    /// The public URL of a photo: our `/images/` proxy for upstream paths, the URL itself otherwise.
+    static func publicURL(of photo: Photo) -> String {
         switch photo {
-        case .upstreamPath(let path)?:
-            let below = path.hasPrefix("/images/") ? String(path.dropFirst("/images/".count)) : path
+        case .upstreamPath(let path):
+            var below = path.hasPrefix("/images/") ? String(path.dropFirst("/images/".count)) : path
+            // A photoUrl is a URL path: its `%XX` are escapes. Decoded once here, so that
+            // `Route.image` encodes the file name once and the proxy hands the upstream the very
+            // path it named (`my%20cat.png`, `rabat%2541.png`), never an escape of an escape (issue 17).
+            // A malformed escape (`100%.png`) stays literal text.
+            if below.utf8.contains(UInt8(ascii: "%")), let decoded = below.removingPercentEncoding { below = decoded }
             return Route.image(path: below).path
-        case .absolute(let url)?:
+        case .absolute(let url):
             return url.absoluteString
-        case nil:
-            return nil
         }
     }
 

@@ -57,8 +57,8 @@ struct VisitorLocation: Equatable, Sendable {
             result.origin = Coordinate(latitude: VisitorLocation.fourDecimals(latitude), longitude: VisitorLocation.fourDecimals(longitude))
         }
         if let rangeText {
-            guard let range = Int(rangeText), (1...500).contains(range) else {
-                throw QueryProblem(parameter: "range", message: "range must be a whole number of kilometres from 1 to 500.")
+            guard let range = wholeKilometres(rangeText) else {
+                throw QueryProblem(parameter: "range", message: "range must be a whole number of kilometres, 1 or more.")
             }
             result.rangeGiven = true
             result.rangeKm = result.origin == nil ? nil : range
@@ -94,25 +94,5 @@ struct VisitorLocation: Equatable, Sendable {
     /// `value` rounded to 4 decimals, like `URLText.fourDecimals`.
     static func fourDecimals(_ value: Double) -> Double {
         (value * 10_000).rounded() / 10_000
-    }
-
-    /// Plain decimal degrees only: digits, one optional point, an optional leading minus (no `1e5`, `nan`, `inf`).
-    private static func decimalDegrees(_ text: String) -> Double? {
-        // `-?[0-9]{1,3}(\.[0-9]+)?`, checked by hand: a regular expression here was compiled on
-        // every located request and cost more than the rest of the parsing.
-        let bytes = Array(text.utf8)
-        guard bytes.count <= 32 else { return nil }
-        var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
-        let integerStart = index
-        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-        guard (1...3).contains(index - integerStart) else { return nil }
-        if index < bytes.count {
-            guard bytes[index] == UInt8(ascii: ".") else { return nil }
-            index += 1
-            let fractionStart = index
-            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-            guard index > fractionStart, index == bytes.count else { return nil }
-        }
-        return Double(text)
     }
 }
