@@ -19,10 +19,11 @@ struct HTTPServerTests {
         }
     }
 
-    @Test func two_hundred_concurrent_slow_requests_finish_well_under_a_second() async throws {
-        // Server-side view too: how many handlers were waiting at the same time. With 4 server
+    @Test func two_hundred_concurrent_slow_requests_overlap_far_beyond_the_thread_count() async throws {
+        // Server-side view: how many handlers were waiting at the same time. With 4 server
         // threads, handlers that blocked a thread could never exceed 4; this does not depend on
-        // how fast the machine is, while the wall-time bound below does.
+        // how fast the machine is. (A wall-time bound that stood here failed a CI run on a busy
+        // machine, and the house rule is that no test decides on wall-clock time.)
         let running = Atomic<Int>(0)
         let peak = Atomic<Int>(0)
         try await withServer(handler: { request in
@@ -32,8 +33,6 @@ struct HTTPServerTests {
             running.subtract(1, ordering: .sequentiallyConsistent)
             return .text(request.query["n"] ?? "")
         }) { _, base in
-            let clock = ContinuousClock()
-            let started = clock.now
             let bodies = try await withThrowingTaskGroup(of: (Int, Int, String).self) { group in
                 for index in 0..<200 {
                     group.addTask {
@@ -43,11 +42,9 @@ struct HTTPServerTests {
                 }
                 return try await group.reduce(into: [(Int, Int, String)]()) { $0.append($1) }
             }
-            let elapsed = clock.now - started
             #expect(bodies.count == 200)
             #expect(bodies.allSatisfy { $0.1 == 200 && $0.2 == String($0.0) })
             #expect(peak.load(ordering: .sequentiallyConsistent) > 16, "at most \(peak.load(ordering: .sequentiallyConsistent)) handlers overlapped")
-            #expect(elapsed < .milliseconds(900), "took \(elapsed)")
         }
     }
 
