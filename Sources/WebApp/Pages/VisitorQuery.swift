@@ -20,7 +20,7 @@ struct VisitorLocation: Equatable, Sendable {
     var rangeKm: Int?
     /// Whether `range` was given explicitly (then links keep it).
     var rangeGiven: Bool
-    /// Text that links show for the coordinates instead of the origin's (page-shell markers).
+    /// The coordinates as links write them (4 decimals), or the page-shell markers in their place.
     var coordinateText: (latitude: String, longitude: String)?
 
     static func == (lhs: VisitorLocation, rhs: VisitorLocation) -> Bool {
@@ -55,6 +55,8 @@ struct VisitorLocation: Equatable, Sendable {
             // Rounded to the 4 decimals (about 11 m) the location script sends and links carry, so
             // distances, links and the rendered-page key all agree (issue 11 "normalized").
             result.origin = Coordinate(latitude: VisitorLocation.fourDecimals(latitude), longitude: VisitorLocation.fourDecimals(longitude))
+            // Their text for links, made once: every link on a located page carries it.
+            result.coordinateText = (URLText.fourDecimals(latitude), URLText.fourDecimals(longitude))
         }
         if let rangeText {
             guard let range = wholeKilometres(rangeText) else {
