@@ -66,6 +66,18 @@ struct TemplateParser {
         try parseBody(State()).nodes
     }
 
+    /// Reads the name of a `{{> name}}` or `{{< name}}` tag (the sigil at `position`) and puts the
+    /// whitespace held before the tag into `body` as text: the common start of both partial tags.
+    private mutating func openPartialTag(tagStart: Int, heldWhitespace: ArraySlice<UInt8>, into body: inout Body) throws -> String {
+        position += 1
+        skip(while: Self.isTagWhitespace)
+        let name = try readPartialName(tagStart: tagStart)
+        if !heldWhitespace.isEmpty {
+            body.nodes.append(.text(Array(heldWhitespace)))
+        }
+        return name
+    }
+
     private mutating func parseBody(_ initial: State) throws -> Body {
         var state = initial
         var body = Body()
@@ -163,12 +175,7 @@ struct TemplateParser {
                 body.nodes.append(.value(TemplateName(name), escaped: false))
 
             case UInt8(ascii: ">"):
-                position += 1
-                skip(while: Self.isTagWhitespace)
-                let name = try readPartialName(tagStart: tagStart)
-                if !heldWhitespace.isEmpty {
-                    body.nodes.append(.text(Array(heldWhitespace)))
-                }
+                let name = try openPartialTag(tagStart: tagStart, heldWhitespace: heldWhitespace, into: &body)
                 standalone = isStandalone(state)
                 let (line, column) = lineAndColumnNumbers(tagStart)
                 body.nodes.append(.partial(PartialTag(
@@ -178,12 +185,7 @@ struct TemplateParser {
                 heldWhitespace = []
 
             case UInt8(ascii: "<"):
-                position += 1
-                skip(while: Self.isTagWhitespace)
-                let name = try readPartialName(tagStart: tagStart)
-                if !heldWhitespace.isEmpty {
-                    body.nodes.append(.text(Array(heldWhitespace)))
-                }
+                let name = try openPartialTag(tagStart: tagStart, heldWhitespace: heldWhitespace, into: &body)
                 standalone = isStandalone(state)
                 var inner = state
                 inner.sectionName = name
