@@ -87,7 +87,11 @@ extension HTTPServer {
         // Phase 2, request complete: build the value-type request; answer at once when the
         // immediate handler can, else suspend and run the async handler.
         context.started.store(true, ordering: .releasing)
-        guard let request = makeRequest(connection: connection, context: context) else {
+        // A kept answer for this very target: no Request, no application code.
+        if let keptAnswers, let url, let queued = keptAnswers.answer(connection: connection, url: url, method: context.method) {
+            return queued
+        }
+        guard let request = makeRequest(connection: connection, url: url, context: context) else {
             return queue(configuration.errorResponse(400, "The request URL is malformed."), on: connection, method: context.method)
         }
         // The answer may already be in hand: queue it now, on this thread (no suspend, no Task).
@@ -113,7 +117,7 @@ extension HTTPServer {
 
     /// Copies method, path, query, headers and peer address out of libmicrohttpd into a `Request`;
     /// nil when the path or a query item is not valid percent-encoded UTF-8 or holds a NUL.
-    private func makeRequest(connection: OpaquePointer, context: RequestContext) -> Request? {
+    private func makeRequest(connection: OpaquePointer, url: UnsafePointer<CChar>?, context: RequestContext) -> Request? {
         guard let path = PercentDecoding.decode(context.rawPath) else { return nil }
         let collector = ValueCollector()
         let collectorPointer = Unmanaged.passUnretained(collector).toOpaque()
@@ -130,7 +134,7 @@ extension HTTPServer {
         let peer = petspot_mhd_client_address(connection)
         let client = peer.flatMap { SocketAddress.text(of: $0) }
         let clientPort = peer.flatMap { SocketAddress.port(of: $0) }
-        return Request(
+        var request = Request(
             method: context.method,
             path: path,
             rawPath: context.rawPath,
@@ -139,6 +143,8 @@ extension HTTPServer {
             clientAddress: client,
             clientPort: clientPort
         )
+        if keptAnswers != nil, let url { request.targetKey = TargetKey.make(connection: connection, url: url) }
+        return request
     }
 
     /// Turns a `Response` into an `MHD_Response` and queues it.

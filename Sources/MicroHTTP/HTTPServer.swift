@@ -57,6 +57,8 @@ public final class HTTPServer: Sendable {
     let logger: Logger
     let handler: Handler
     let immediateHandler: ImmediateHandler?
+    /// Answers kept by the application, served before a `Request` is built.
+    let keptAnswers: KeptAnswers?
 
     private let daemon = Mutex<DaemonHandle?>(nil)
     private let boundPort = Atomic<Int>(0)
@@ -69,9 +71,12 @@ public final class HTTPServer: Sendable {
 
     /// Creates a server; call `start()` to listen. `immediateHandler`, when given, is asked first on
     /// the server thread and must not block (no I/O, no waiting): nil means "needs `handler`".
-    public init(configuration: ServerConfiguration, logger: Logger, immediateHandler: ImmediateHandler? = nil, handler: @escaping Handler) {
+    /// `keptAnswers`, when given, is looked up first for every GET and HEAD (see `KeptAnswers`).
+    public init(configuration: ServerConfiguration, logger: Logger, keptAnswers: KeptAnswers? = nil,
+                immediateHandler: ImmediateHandler? = nil, handler: @escaping Handler) {
         self.configuration = configuration
         self.logger = logger
+        self.keptAnswers = keptAnswers
         self.immediateHandler = immediateHandler
         self.handler = handler
     }

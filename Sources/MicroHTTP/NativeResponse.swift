@@ -4,7 +4,12 @@ import Foundation
 /// Builds libmicrohttpd responses from `Response` values.
 enum NativeResponse {
     /// Headers libmicrohttpd sets itself and refuses from the application.
-    private static let reserved: Set<String> = ["content-length", "transfer-encoding", "date"]
+    private static let reserved = ["Content-Length", "Transfer-Encoding", "Date"]
+
+    /// True for a header libmicrohttpd sets itself (compared without allocating a lower-cased copy).
+    static func isReserved(_ name: String) -> Bool {
+        reserved.contains { HTTPHeaders.sameName($0, name) }
+    }
 
     /// Creates an `MHD_Response` (the caller destroys it after queueing); nil when libmicrohttpd refuses.
     static func make(from response: Response) -> OpaquePointer? {
@@ -22,9 +27,10 @@ enum NativeResponse {
             }
         }
         guard let native else { return nil }
-        for (name, value) in response.headers where !reserved.contains(name.lowercased()) {
+        for (name, value) in response.headers where !isReserved(name) {
             // Header values with CR/LF would split the response; libmicrohttpd refuses them: skip.
-            _ = MHD_add_response_header(native, name, value)
+            // withCString lends a native string's own bytes (no array per header).
+            _ = name.withCString { name in value.withCString { value in MHD_add_response_header(native, name, value) } }
         }
         return native
     }

@@ -14,6 +14,9 @@ public struct Request: Sendable {
     public var clientAddress: String?
     /// The peer's TCP port, when known (one connection keeps one port: keep-alive is visible here).
     public var clientPort: Int?
+    /// The request target as it arrived, as the key of `KeptAnswers` (set by a server that keeps
+    /// answers; nil otherwise and for targets too long to keep).
+    public var targetKey: [UInt8]?
 
     /// Creates a request; the server builds these, tests may too.
     public init(

@@ -13,12 +13,18 @@ public struct Response: Sendable {
     /// connection after this many body bytes. Nil (the default) sends the body whole.
     public var closeAfterBodyBytes: Int?
 
+    /// Set when this exact answer (headers and body) is right for every request of the same target
+    /// until this instant, so `KeptAnswers` may serve it without asking the application again.
+    /// Nil (the default): the answer is for this request only.
+    public var reusableUntil: ContinuousClock.Instant?
+
     /// Creates a response.
     public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
         self.closeAfterBodyBytes = nil
+        self.reusableUntil = nil
     }
 
     /// A response with a UTF-8 text body and the given content type.

@@ -43,22 +43,24 @@ struct SocketAddress {
 
     /// The numeric text of a peer address, or nil when it is not IPv4/IPv6.
     static func text(of address: UnsafePointer<sockaddr>) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                var raw = ipv4.pointee.sin_addr
-                guard inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-                return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // A stack buffer and String(cString:): this runs for every request the application answers.
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { buffer -> String? in
+            let written: UnsafePointer<CChar>?
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET:
+                written = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                    var raw = ipv4.pointee.sin_addr
+                    return inet_ntop(AF_INET, &raw, buffer.baseAddress, socklen_t(buffer.count))
+                }
+            case AF_INET6:
+                written = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                    var raw = ipv6.pointee.sin6_addr
+                    return inet_ntop(AF_INET6, &raw, buffer.baseAddress, socklen_t(buffer.count))
+                }
+            default:
+                written = nil
             }
-        case AF_INET6:
-            return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
-                var raw = ipv6.pointee.sin6_addr
-                guard inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-                return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            }
-        default:
-            return nil
+            return written.map { String(cString: $0) }
         }
     }
 

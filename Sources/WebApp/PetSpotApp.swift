@@ -75,7 +75,16 @@ public final class PetSpotApp: Sendable {
             metrics: metrics,
             readinessWindow: .seconds(max(60, Int64(configuration.cacheTTLSeconds * 2)))
         )
-        let pipeline = Pipeline(router: router, metrics: metrics, logger: logger)
+        let answers = AnswerRecord(metrics: metrics, logger: logger)
+        let keptAnswers = KeptAnswers(
+            maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 / 4,
+            requestID: { RequestID.choose(from: $0) },
+            onHit: { hit in
+                answers.record(route: hit.route, status: hit.status, requestID: hit.requestID,
+                               method: hit.method, path: hit.path, seconds: hit.seconds)
+            }
+        )
+        let pipeline = Pipeline(router: router, metrics: metrics, logger: logger, keptAnswers: keptAnswers)
         let server = HTTPServer(
             configuration: ServerConfiguration(
                 host: configuration.host,
@@ -88,6 +97,7 @@ public final class PetSpotApp: Sendable {
                 }
             ),
             logger: logger,
+            keptAnswers: keptAnswers,
             immediateHandler: { request in pipeline.handleNow(request) },
             handler: { request in await pipeline.handle(request) }
         )

@@ -138,6 +138,8 @@ struct AnnouncementsAPI: Sendable {
     /// `Age` (seconds since the upstream confirmed the data) and a stale marker header.
     static func markAge(_ response: inout Response, _ fetchedAt: Date, stale: Bool) {
         response.headers["Age"] = String(max(0, Int(Date().timeIntervalSince(fetchedAt))))
+        // The Age changes every second: this answer is for this request only.
+        response.reusableUntil = nil
         if stale { response.headers["X-PetSpot-Stale"] = "true" }
     }
 }

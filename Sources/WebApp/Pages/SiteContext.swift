@@ -21,7 +21,8 @@ final class SiteContext: Sendable {
     init(configuration: AppConfiguration, renderer: PageRenderer) {
         self.configuration = configuration
         self.renderer = renderer
-        rendered = RenderedPages(maxBytes: configuration.pageCacheMegabytes * 1024 * 1024)
+        // Three quarters of the page budget; the server's kept answers (repeated URLs) take the rest.
+        rendered = RenderedPages(maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 * 3 / 4)
         cacheControl = SiteContext.cacheControl(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
     }
 
@@ -78,7 +79,12 @@ final class SiteContext: Sendable {
     func cachedPage(_ request: Request, key: String, snapshot: Fetched<Snapshot>, build: () -> Response) -> Response {
         guard !snapshot.isStale else { return finish(build(), request: request, stale: true) }
         let generation = snapshot.value.generation
-        if let kept = rendered.cached(key, generation: generation) {
+        if var kept = rendered.cached(key, generation: generation) {
+            // Asked for again: the same bytes are right for this exact URL while the snapshot is
+            // fresh, so the server may give them itself (`KeptAnswers`). Pages asked for once
+            // (a visitor's own location) never get there.
+            let age = Duration.milliseconds(Int64(max(0, Date().timeIntervalSince(snapshot.fetchedAt)) * 1000))
+            kept.reusableUntil = ContinuousClock.now + .milliseconds(Int64(configuration.cacheTTLSeconds * 1000)) - age
             return ConditionalGet.answer(kept, request: request)
         }
         let made = prepared(build(), stale: false)

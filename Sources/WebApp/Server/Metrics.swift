@@ -7,11 +7,18 @@ final class Metrics: Sendable {
     static let latencyBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
     private struct State {
-        var requests: [String: Int] = [:]            // "route|status"
+        var requests: [RouteStatus: Int] = [:]
         var latencyCounts: [String: [Int]] = [:]     // route → cumulative-ready bucket counts (+Inf last)
         var latencySum: [String: Double] = [:]
         var counters: [String: Int] = [:]            // full metric line key → value
         var gauges: [String: Int] = [:]              // full metric line key → value
+    }
+
+    /// The key of a request count (a struct: formatting a "route|status" text per request cost
+    /// more than the count itself).
+    private struct RouteStatus: Hashable {
+        let route: String
+        let status: Int
     }
 
     private let state = Mutex(State())
@@ -35,7 +42,7 @@ final class Metrics: Sendable {
     /// Counts one answered request and its duration.
     func recordRequest(route: String, status: Int, seconds: Double) {
         state.withLock { state in
-            state.requests["\(route)|\(status)", default: 0] += 1
+            state.requests[RouteStatus(route: route, status: status), default: 0] += 1
             let index = Metrics.latencyBuckets.firstIndex(where: { seconds <= $0 }) ?? Metrics.latencyBuckets.count
             // In place: taking the array out and storing it back copied it on every request.
             state.latencyCounts[route, default: Array(repeating: 0, count: Metrics.latencyBuckets.count + 1)][index] += 1
@@ -74,9 +81,8 @@ final class Metrics: Sendable {
         var lines: [String] = []
         lines.append("# HELP petspot_http_requests_total Requests answered, by route and status.")
         lines.append("# TYPE petspot_http_requests_total counter")
-        for key in snapshot.requests.keys.sorted() {
-            let parts = key.split(separator: "|")
-            lines.append(Metrics.series("petspot_http_requests_total", ["route": String(parts[0]), "status": String(parts[1])]) + " \(snapshot.requests[key] ?? 0)")
+        for key in snapshot.requests.keys.sorted(by: { ($0.route, String($0.status)) < ($1.route, String($1.status)) }) {
+            lines.append(Metrics.series("petspot_http_requests_total", ["route": key.route, "status": String(key.status)]) + " \(snapshot.requests[key] ?? 0)")
         }
         lines.append("# HELP petspot_http_request_duration_seconds Time to answer a request, by route.")
         lines.append("# TYPE petspot_http_request_duration_seconds histogram")

@@ -8,6 +8,8 @@ struct Pipeline: Sendable {
     let router: Router
     let metrics: Metrics
     let logger: Logger
+    /// Where answers marked reusable are kept for the server to give again without us.
+    let keptAnswers: KeptAnswers?
 
     /// Answers one request at once on the server thread when its answer is in hand (a kept page,
     /// a static file, a page made from the fresh snapshot); nil sends it to `handle`.
@@ -26,21 +28,35 @@ struct Pipeline: Sendable {
         return finish(routed, request: request, routeName: routeName, requestID: requestID, started: started)
     }
 
-    /// Request id and security headers on the response, then the metrics and the log line.
+    /// Security headers on the response (kept for the next request of this target when the
+    /// handler marked it reusable), the request id, then the metrics and the log line.
     private func finish(_ routed: Response, request: Request, routeName: String, requestID: String, started: ContinuousClock.Instant) -> Response {
         var response = routed
-        response.headers.add("X-Request-Id", requestID)
         SecurityHeaders.apply(to: &response)
+        if let until = response.reusableUntil, let keptAnswers, let key = request.targetKey {
+            keptAnswers.keep(response, key: key, route: routeName, path: request.rawPath, until: until)
+        }
+        response.headers.add("X-Request-Id", requestID)
         let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        metrics.recordRequest(route: routeName, status: response.status, seconds: seconds)
+        AnswerRecord(metrics: metrics, logger: logger).record(route: routeName, status: response.status, requestID: requestID, method: request.method, path: request.rawPath,
+               seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return response
+    }
+}
+
+/// The metrics and the log line of one answer: the pipeline's, and those `KeptAnswers` gives.
+struct AnswerRecord: Sendable {
+    let metrics: Metrics
+    let logger: Logger
+
+    func record(route: String, status: Int, requestID: String, method: String, path: String, seconds: Double) {
+        metrics.recordRequest(route: route, status: status, seconds: seconds)
         logger.info("request", metadata: [
             "request_id": "\(requestID)",
-            "method": "\(request.method)",
-            "path": "\(request.rawPath)",
-            "status": "\(response.status)",
+            "method": "\(method)",
+            "path": "\(path)",
+            "status": "\(status)",
             "duration_ms": "\(String(format: "%.2f", seconds * 1000))",
         ])
-        return response
     }
 }

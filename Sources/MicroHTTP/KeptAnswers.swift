@@ -1,0 +1,305 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// Whole answers kept for exact request targets and served on the libmicrohttpd thread before any
+/// `Request` is built (issue 11 "O(1) warm path"): a repeated URL costs a key lookup, two header
+/// lookups and the native response, not the application's routing, parsing and header work.
+///
+/// The application decides what may be kept: a response whose `reusableUntil` is set (a page made
+/// from fresh data, identical for every visitor of that URL) is kept by `keep` for the request's
+/// `targetKey`, and served here until that instant. Only `GET`/`HEAD` reach this path; a matching
+/// `If-None-Match` gets the bodiless 304, and every answer gets its own request id.
+///
+/// The key is the request target as it arrived (raw path, then the raw query items in order), so
+/// two spellings of one page are two entries of the same bytes; the application's own page cache
+/// still joins spellings. Bounded by bytes: shards that would go over their share drop what has
+/// expired, then everything (pages come back on their next repeat through the application).
+public final class KeptAnswers: Sendable {
+    /// What the server reports for every answer given here (metrics, the log line).
+    public struct Hit: Sendable {
+        /// The route name the application gave with the kept response.
+        public let route: String
+        /// 200, or 304 for a matching `If-None-Match`.
+        public let status: Int
+        public let requestID: String
+        public let method: String
+        /// The raw path (without the query), as logged for other requests.
+        public let path: String
+        public let seconds: Double
+    }
+
+    /// The longest target kept (longer ones take the application's path).
+    static let maxKeyBytes = 1024
+    private static let shardCount = 8
+
+    private let shards: [Shard]
+    /// The byte budget of all shards.
+    public let maxBytes: Int
+    /// The request id for a request that sent `header` as its `X-Request-Id` (nil when absent).
+    let requestID: @Sendable (_ header: String?) -> String
+    /// Called after each answer given here.
+    let onHit: @Sendable (Hit) -> Void
+
+    public init(
+        maxBytes: Int,
+        requestID: @escaping @Sendable (_ header: String?) -> String,
+        onHit: @escaping @Sendable (Hit) -> Void
+    ) {
+        self.maxBytes = maxBytes
+        self.requestID = requestID
+        self.onHit = onHit
+        shards = (0..<KeptAnswers.shardCount).map { _ in Shard(maxBytes: maxBytes / KeptAnswers.shardCount) }
+    }
+
+    /// Keeps `response` (a 200 with its final headers, without any request id) for `key` until
+    /// `until`, under the route name `route` and the raw `path` for the log.
+    public func keep(_ response: Response, key: [UInt8], route: String, path: String, until: ContinuousClock.Instant) {
+        guard response.status == 200, response.closeAfterBodyBytes == nil, !key.isEmpty, key.count <= KeptAnswers.maxKeyBytes,
+              until > ContinuousClock.now else { return }
+        let entry = Entry(response: response, key: key, route: route, path: path, until: until)
+        let hash = key.withUnsafeBytes { KeptAnswers.hash($0) }
+        shards[KeptAnswers.shardIndex(hash)].insert(entry, hash: hash)
+    }
+
+    /// Entries and bytes held (tests and metrics).
+    public var size: (entries: Int, bytes: Int) {
+        shards.reduce((0, 0)) { total, shard in
+            let (entries, bytes) = shard.size
+            return (total.0 + entries, total.1 + bytes)
+        }
+    }
+
+    /// Answers the request from a kept entry when there is a live one for its target: queues the
+    /// response and returns the result of `MHD_queue_response`; nil when the application must answer.
+    func answer(connection: OpaquePointer, url: UnsafePointer<CChar>, method: String) -> MHD_Result? {
+        let started = ContinuousClock.now
+        return withUnsafeTemporaryAllocation(byteCount: KeptAnswers.maxKeyBytes, alignment: 8) { buffer -> MHD_Result? in
+            guard let length = TargetKey.write(connection: connection, url: url, into: buffer) else { return nil }
+            let key = UnsafeRawBufferPointer(rebasing: buffer[..<length])
+            let hash = KeptAnswers.hash(key)
+            guard let entry = shards[KeptAnswers.shardIndex(hash)].entry(for: key, hash: hash, now: started) else { return nil }
+            let notModified = entry.etag.map { etag in
+                MHD_lookup_connection_value(connection, .HEADER_KIND, "If-None-Match")
+                    .map { EntityTag.matches(ifNoneMatch: String(cString: $0), etag: etag) } ?? false
+            } ?? false
+            let id = requestID(MHD_lookup_connection_value(connection, .HEADER_KIND, "X-Request-Id").map { String(cString: $0) })
+            guard let native = entry.nativeResponse(notModified: notModified) else { return nil }
+            _ = MHD_add_response_header(native, "X-Request-Id", id)
+            let status: Int = notModified ? 304 : entry.status
+            let result = MHD_queue_response(connection, UInt32(status), native)
+            MHD_destroy_response(native)
+            let elapsed = ContinuousClock.now - started
+            onHit(Hit(route: entry.route, status: status, requestID: id, method: method, path: entry.path,
+                      seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+            return result
+        }
+    }
+
+    private static func hash(_ key: UnsafeRawBufferPointer) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: key)
+        return hasher.finalize()
+    }
+
+    private static func shardIndex(_ hash: Int) -> Int {
+        Int(UInt(bitPattern: hash) % UInt(shardCount))
+    }
+}
+
+extension KeptAnswers {
+    /// One shard: entries by key hash under a mutex, with its share of the byte budget.
+    final class Shard: Sendable {
+        private struct State {
+            var entries: [Int: [Entry]] = [:]
+            var bytes = 0
+            var count = 0
+        }
+        private let state = Mutex(State())
+        let maxBytes: Int
+
+        init(maxBytes: Int) { self.maxBytes = maxBytes }
+
+        func entry(for key: UnsafeRawBufferPointer, hash: Int, now: ContinuousClock.Instant) -> Entry? {
+            state.withLock { state -> Entry? in
+                guard let candidates = state.entries[hash] else { return nil }
+                for entry in candidates where entry.has(key: key) {
+                    return entry.until > now ? entry : nil
+                }
+                return nil
+            }
+        }
+
+        func insert(_ entry: Entry, hash: Int) {
+            state.withLock { state in
+                if let index = state.entries[hash]?.firstIndex(where: { $0.key == entry.key }) {
+                    state.bytes -= state.entries[hash]![index].cost
+                    state.count -= 1
+                    state.entries[hash]!.remove(at: index)
+                }
+                if state.bytes + entry.cost > maxBytes {
+                    let now = ContinuousClock.now
+                    for (slot, list) in state.entries {
+                        let live = list.filter { $0.until > now }
+                        state.bytes -= list.filter { $0.until <= now }.reduce(0) { $0 + $1.cost }
+                        state.count -= list.count - live.count
+                        state.entries[slot] = live.isEmpty ? nil : live
+                    }
+                    if state.bytes + entry.cost > maxBytes {
+                        state = State()
+                    }
+                }
+                guard entry.cost <= maxBytes else { return }
+                state.entries[hash, default: []].append(entry)
+                state.bytes += entry.cost
+                state.count += 1
+            }
+        }
+
+        var size: (entries: Int, bytes: Int) { state.withLock { ($0.count, $0.bytes) } }
+    }
+
+    /// One kept answer: its body and header strings copied once into memory it owns, handed to
+    /// libmicrohttpd without a copy per request.
+    final class Entry: @unchecked Sendable {
+        // Safety: immutable after init; `body` and `headerText` are freed in deinit, which runs
+        // after the last reference is gone: the shard's and one per native response in flight
+        // (retained in `nativeResponse`, released by libmicrohttpd's free callback).
+        let key: [UInt8]
+        let status: Int
+        let route: String
+        let path: String
+        let until: ContinuousClock.Instant
+        let etag: String?
+        let cost: Int
+        private let bodyCount: Int
+        private let body: UnsafeMutableRawBufferPointer
+        /// Every header as `name NUL value NUL`, in order.
+        private let headerText: UnsafeMutableBufferPointer<CChar>
+        /// (name offset, value offset, is Content-Type) of each header in `headerText`.
+        private let headerOffsets: [(name: Int, value: Int, isContentType: Bool)]
+
+        init(response: Response, key: [UInt8], route: String, path: String, until: ContinuousClock.Instant) {
+            self.key = key
+            self.status = response.status
+            self.route = route
+            self.path = path
+            self.until = until
+            etag = response.headers["ETag"]
+            bodyCount = response.body.count
+            body = .allocate(byteCount: max(1, response.body.count), alignment: 8)
+            body.copyBytes(from: response.body)
+            var text: [CChar] = []
+            var offsets: [(name: Int, value: Int, isContentType: Bool)] = []
+            for (name, value) in response.headers where !NativeResponse.isReserved(name) {
+                // libmicrohttpd refuses header text with CR or LF (it would split the response): skip it.
+                guard !name.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 0 }),
+                      !value.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 0 }) else { continue }
+                let nameOffset = text.count
+                text.append(contentsOf: name.utf8.map { CChar(bitPattern: $0) })
+                text.append(0)
+                let valueOffset = text.count
+                text.append(contentsOf: value.utf8.map { CChar(bitPattern: $0) })
+                text.append(0)
+                offsets.append((nameOffset, valueOffset, HTTPHeaders.sameName(name, "Content-Type")))
+            }
+            headerText = .allocate(capacity: max(1, text.count))
+            _ = headerText.initialize(from: text)
+            headerOffsets = offsets
+            cost = response.body.count + text.count + key.count + 256
+        }
+
+        deinit {
+            body.deallocate()
+            headerText.deallocate()
+        }
+
+        func has(key other: UnsafeRawBufferPointer) -> Bool {
+            key.count == other.count && key.withUnsafeBytes { mine in memcmp(mine.baseAddress!, other.baseAddress!, other.count) == 0 }
+        }
+
+        /// A native response with every kept header; the body shared (retained until libmicrohttpd
+        /// frees the response), or none for the 304.
+        func nativeResponse(notModified: Bool) -> OpaquePointer? {
+            let native: OpaquePointer?
+            if notModified {
+                native = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+            } else {
+                let retained = Unmanaged.passRetained(self).toOpaque()
+                native = MHD_create_response_from_buffer_with_free_callback_cls(
+                    bodyCount, body.baseAddress, releaseKeptEntry, retained
+                )
+                if native == nil { Unmanaged<Entry>.fromOpaque(retained).release() }
+            }
+            guard let native else { return nil }
+            let base = headerText.baseAddress!
+            for (name, value, isContentType) in headerOffsets where !(notModified && isContentType) {
+                _ = MHD_add_response_header(native, base + name, base + value)
+            }
+            return native
+        }
+    }
+}
+
+/// `MHD_ContentReaderFreeCallback` balancing the retain of `KeptAnswers.Entry.nativeResponse`.
+private let releaseKeptEntry: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<KeptAnswers.Entry>.fromOpaque(cls).release()
+}
+
+/// The request target as it arrived, as bytes: the raw path, then `?` or `&` before each raw query
+/// item, `name` or `name=value` (libmicrohttpd splits the query at `&` and the first `=`, so the
+/// bytes name one target).
+enum TargetKey {
+    /// Writes the key into `buffer`; its length, or nil when it does not fit.
+    static func write(connection: OpaquePointer, url: UnsafePointer<CChar>, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        var writer = Writer(base: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), capacity: buffer.count)
+        writer.append(url)
+        withUnsafeMutablePointer(to: &writer) { pointer in
+            _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, appendQueryItem, pointer)
+        }
+        return writer.overflowed ? nil : writer.count
+    }
+
+    /// The key as an array (for `Request.targetKey`); nil when longer than `KeptAnswers.maxKeyBytes`.
+    static func make(connection: OpaquePointer, url: UnsafePointer<CChar>) -> [UInt8]? {
+        withUnsafeTemporaryAllocation(byteCount: KeptAnswers.maxKeyBytes, alignment: 8) { buffer in
+            write(connection: connection, url: url, into: buffer).map { Array(UnsafeRawBufferPointer(rebasing: buffer[..<$0])) }
+        }
+    }
+
+    struct Writer {
+        let base: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+        var count = 0
+        var items = 0
+        var overflowed = false
+
+        mutating func append(_ text: UnsafePointer<CChar>) {
+            let length = strlen(text)
+            guard !overflowed, count + length <= capacity else { overflowed = true; return }
+            UnsafeMutableRawPointer(base + count).copyMemory(from: text, byteCount: length)
+            count += length
+        }
+
+        mutating func append(_ byte: UInt8) {
+            guard !overflowed, count < capacity else { overflowed = true; return }
+            base[count] = byte
+            count += 1
+        }
+    }
+}
+
+/// `MHD_KeyValueIterator` appending one query item to a `TargetKey.Writer`.
+private let appendQueryItem: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key else { return .YES }
+    let writer = cls.assumingMemoryBound(to: TargetKey.Writer.self)
+    writer.pointee.append(writer.pointee.items == 0 ? UInt8(ascii: "?") : UInt8(ascii: "&"))
+    writer.pointee.items += 1
+    writer.pointee.append(key)
+    if let value {
+        writer.pointee.append(UInt8(ascii: "="))
+        writer.pointee.append(value)
+    }
+    return .YES
+}
