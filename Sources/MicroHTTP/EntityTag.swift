@@ -3,20 +3,30 @@ import Foundation
 /// Entity tags and `If-None-Match` matching (RFC 9110 §8.8.3, §13.1.2), shared by every server in
 /// the package: the site, the embedded demo backend and the test stub.
 public enum EntityTag {
-    /// A 64-bit FNV-1a-style hash of the bytes taken eight at a time (then the tail byte by byte),
-    /// with a final mix: stable, about 8x faster than byte-wise FNV-1a on a 20 KB page (it is
+    /// A 64-bit FNV-1a-style hash of the bytes taken eight at a time in four independent lanes
+    /// (32 bytes per step, so the multiplications overlap), then the tail byte by byte, with a
+    /// final mix: stable, several times faster than byte-wise FNV-1a on a 20 KB page (it is
     /// computed for every page rendered); not a security function.
     public static func hash(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
+        let prime: UInt64 = 0x0000_0100_0000_01b3
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count), 0x8422_2325_cbf2_9ce4, 0x9E37_79B9_7F4A_7C15, 0xBF58_476D_1CE4_E5B9)
+        var hash: UInt64 = 0
         bytes.withUnsafeBytes { raw in
-            let words = raw.count / 8
-            for index in 0..<words {
-                hash ^= raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
-                hash = (hash &* 0x0000_0100_0000_01b3).rotatedLeft(by: 29)
+            let blocks = raw.count / 32
+            for block in 0..<blocks {
+                let offset = block * 32
+                lanes.0 = ((lanes.0 ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime).rotatedLeft(by: 29)
+                lanes.1 = ((lanes.1 ^ raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)) &* prime).rotatedLeft(by: 29)
+                lanes.2 = ((lanes.2 ^ raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)) &* prime).rotatedLeft(by: 29)
+                lanes.3 = ((lanes.3 ^ raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)) &* prime).rotatedLeft(by: 29)
             }
-            for offset in (words * 8)..<raw.count {
+            hash = lanes.0
+            hash = ((hash ^ lanes.1) &* prime).rotatedLeft(by: 29)
+            hash = ((hash ^ lanes.2) &* prime).rotatedLeft(by: 29)
+            hash = ((hash ^ lanes.3) &* prime).rotatedLeft(by: 29)
+            for offset in (blocks * 32)..<raw.count {
                 hash ^= UInt64(raw[offset])
-                hash = hash &* 0x0000_0100_0000_01b3
+                hash = hash &* prime
             }
         }
         // Final avalanche (SplitMix64's), so nearby inputs give unrelated tags.

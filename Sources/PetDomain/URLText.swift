@@ -6,20 +6,31 @@ public enum URLText {
     /// Percent-encodes a path segment or query component: RFC 3986 unreserved characters stay,
     /// every other UTF-8 byte becomes `%HH` (so `/`, `?`, `&`, `#`, space and `..` tricks cannot leak).
     public static func encodeComponent(_ text: String) -> String {
+        // Most components (coordinates, filter values, ids) need no escape: the text itself, no copy.
+        if text.utf8.allSatisfy(isUnreserved) { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+            if isUnreserved(byte) {
                 result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
+            } else {
                 let hex = String(byte, radix: 16, uppercase: true)
                 result += hex.count == 1 ? "%0" + hex : "%" + hex
             }
         }
         return result
+    }
+
+    /// RFC 3986 unreserved: letters, digits, `-`, `.`, `_`, `~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// A coordinate rounded to 4 decimals (about 11 m) without trailing zeros, e.g. `52.2297`, `17`.

@@ -40,7 +40,7 @@ final class CardFragments: Sendable {
 
     /// The cards of `page` for a visitor without a location. One lock to find the kept cards and
     /// one to keep the new ones, whatever the number of cards (threads meet here on every page).
-    func plainCards(_ page: IndexPage, render: (CardModel) -> [UInt8]) -> [[UInt8]] {
+    func plainCards(_ page: IndexPage, render: (CardModel) -> [UInt8]) -> CardSet {
         var found: [[UInt8]?] = kept.withLock { kept in page.positions.map { kept.plain[$0] } }
         var made: [(Int, [UInt8])] = []
         for (index, position) in page.positions.enumerated() where found[index] == nil {
@@ -49,51 +49,38 @@ final class CardFragments: Sendable {
             made.append((position, bytes))
         }
         if !made.isEmpty { kept.withLock { kept in for (position, bytes) in made { kept.plain[position] = bytes } } }
-        return found.map { $0 ?? [] }
+        return CardSet(whole: found.map { $0 ?? [] })
     }
 
     /// The cards of `page` for a located visitor: `linkQuery` is the query of the details links
     /// (`?lat=…&lng=…`), `distances` the distance text of each card (nil without coordinates).
-    func locatedCards(_ page: IndexPage, linkQuery: String, distances: [String?], render: (CardModel) -> [UInt8]) -> [[UInt8]] {
-        var found: [Located?] = kept.withLock { kept in page.positions.map { kept.located[$0] } }
+    func locatedCards(_ page: IndexPage, linkQuery: String, distances: [String?], render: (CardModel) -> [UInt8]) -> CardSet {
+        let found: [Located?] = kept.withLock { kept in page.positions.map { kept.located[$0] } }
         var made: [(Int, Located)] = []
-        for (index, position) in page.positions.enumerated() where found[index] == nil {
+        var cards: [CardSet.Card] = []
+        cards.reserveCapacity(found.count)
+        for (index, position) in page.positions.enumerated() {
+            if let card = found[index] {
+                cards.append(.located(card))
+                continue
+            }
             let item = page.all[position]
             // Nil only when the item's own text holds a marker character (never in real data):
-            // that card is rendered whole below, each time.
-            guard let located = CardFragments.split(render(CardFragments.markedCard(item)), hasDistance: item.place.coordinate != nil) else { continue }
-            found[index] = located
-            made.append((position, located))
+            // that card is rendered whole, each time.
+            if let located = CardFragments.split(render(CardFragments.markedCard(item)), hasDistance: item.place.coordinate != nil) {
+                made.append((position, located))
+                cards.append(.located(located))
+            } else {
+                var model = item.card(origin: nil, location: .unknown)
+                model.detailURL += linkQuery
+                model.distanceText = distances[index]
+                cards.append(.whole(render(model)))
+            }
         }
         if !made.isEmpty { kept.withLock { kept in for (position, located) in made { kept.located[position] = located } } }
         var escapedQuery: [UInt8] = []
         HTMLText.escape(linkQuery, into: &escapedQuery)
-        return page.positions.indices.map { index in
-            guard let card = found[index] else {
-                // The item's own text held a marker character: render this card whole.
-                var model = page.all[page.positions[index]].card(origin: nil, location: .unknown)
-                model.detailURL += linkQuery
-                model.distanceText = distances[index]
-                return render(model)
-            }
-            var output: [UInt8] = []
-            output.reserveCapacity(card.bytes.count + escapedQuery.count + 32)
-            var inserts: [(Int, [UInt8])] = [(card.linkAt, escapedQuery)]
-            if let at = card.distanceAt {
-                var text: [UInt8] = []
-                HTMLText.escape(distances[index] ?? "", into: &text)
-                inserts.append((at, text))
-                if at < card.linkAt { inserts.swapAt(0, 1) }
-            }
-            var from = 0
-            for (at, value) in inserts {
-                output += card.bytes[from..<at]
-                output += value
-                from = at
-            }
-            output += card.bytes[from...]
-            return output
-        }
+        return CardSet(cards: cards, escapedQuery: escapedQuery, distances: distances)
     }
 
     /// The card model with markers where the link query and the distance go.
@@ -123,5 +110,85 @@ final class CardFragments: Sendable {
         }
         guard linkAt.count == 1, distanceAt.count == (hasDistance ? 1 : 0) else { return nil }
         return Located(bytes: kept, linkAt: linkAt[0], distanceAt: distanceAt.first)
+    }
+}
+
+/// The cards of one page for one visitor: kept fragments with this visitor's link query and
+/// distances put back as they are written, so a located page is written in one pass into its
+/// output, without an array per card.
+struct CardSet {
+    enum Card {
+        /// A card's finished HTML.
+        case whole([UInt8])
+        /// A located fragment; the visitor's values go in at its offsets.
+        case located(CardFragments.Located)
+    }
+
+    let cards: [Card]
+    /// The details links' query, HTML-escaped.
+    let escapedQuery: [UInt8]
+    /// The distance text of each card (nil without coordinates), not yet escaped.
+    let distances: [String?]
+
+    /// Cards that are finished HTML each.
+    init(whole: [[UInt8]]) {
+        cards = whole.map(Card.whole)
+        escapedQuery = []
+        distances = []
+    }
+
+    init(cards: [Card], escapedQuery: [UInt8], distances: [String?]) {
+        self.cards = cards
+        self.escapedQuery = escapedQuery
+        self.distances = distances
+    }
+
+    var count: Int { cards.count }
+    var indices: Range<Int> { cards.indices }
+    /// Bytes of the fragments (a size hint for the page's buffer).
+    var byteCount: Int {
+        cards.reduce(0) { total, card in
+            switch card {
+            case .whole(let bytes): total + bytes.count
+            case .located(let located): total + located.bytes.count + escapedQuery.count + 16
+            }
+        }
+    }
+
+    /// Appends card `index` to `output`.
+    func write(_ index: Int, into output: inout [UInt8]) {
+        switch cards[index] {
+        case .whole(let bytes):
+            output += bytes
+        case .located(let card):
+            let distanceAt = card.distanceAt ?? Int.max
+            let first = min(card.linkAt, distanceAt), second = max(card.linkAt, distanceAt)
+            output += card.bytes[..<first]
+            writeValue(at: first, of: card, index: index, into: &output)
+            if second == Int.max {
+                output += card.bytes[first...]
+            } else {
+                output += card.bytes[first..<second]
+                writeValue(at: second, of: card, index: index, into: &output)
+                output += card.bytes[second...]
+            }
+        }
+    }
+
+    private func writeValue(at offset: Int, of card: CardFragments.Located, index: Int, into output: inout [UInt8]) {
+        if offset == card.linkAt {
+            output += escapedQuery
+        } else {
+            HTMLText.escape(distances[index] ?? "", into: &output)
+        }
+    }
+
+    /// Each card as finished HTML (for pages rendered whole through their template).
+    var html: [[UInt8]] {
+        indices.map { index in
+            var output: [UInt8] = []
+            write(index, into: &output)
+            return output
+        }
     }
 }

@@ -43,7 +43,7 @@ struct PageHandlers: Sendable {
         let found = snapshot.value.index.page(query, offset: 0, limit: PageHandlers.landingCount)
         let cards = site.cardHTML(found, location: location, generation: snapshot.value.generation)
         guard location.origin != nil, !snapshot.isStale else {
-            return site.page(landingModel(location: location, cards: cards.map(RenderedCard.init(html:)), stale: staleNotice(snapshot)),
+            return site.page(landingModel(location: location, cards: cards.html.map(RenderedCard.init(html:)), stale: staleNotice(snapshot)),
                              template: "landing")
         }
         let marked = location.withMarkedCoordinates
@@ -51,7 +51,7 @@ struct PageHandlers: Sendable {
         let html = site.shells.page(key: shape, render: {
             site.renderer.render(landingModel(location: marked, cards: cards.indices.map(PageShells.markerCard), stale: nil),
                                  template: "landing") ?? []
-        }, values: shellValues(location, cards: cards))
+        }, valueBytes: cards.byteCount, write: shellWriter(location, cards: cards))
         return Response(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: html)
     }
 
@@ -108,7 +108,7 @@ struct PageHandlers: Sendable {
         let cards = site.cardHTML(found, location: location, generation: snapshot.value.generation)
         guard location.origin != nil, !snapshot.isStale else {
             let model = listModel(filters: filters, location: location, pageCount: pageCount, summary: summary, pageSummary: pageSummary,
-                                  cards: cards.map(RenderedCard.init(html:)), stale: staleNotice(snapshot))
+                                  cards: cards.html.map(RenderedCard.init(html:)), stale: staleNotice(snapshot))
             return site.page(model, template: "list")
         }
         // Located: the page of this shape, rendered once with markers, joined around this visitor's values.
@@ -120,7 +120,7 @@ struct PageHandlers: Sendable {
                                   pageSummary: PageShells.marker(PageShells.Slot.pageSummary),
                                   cards: cards.indices.map(PageShells.markerCard), stale: nil)
             return site.renderer.render(model, template: "list") ?? []
-        }, values: shellValues(location, cards: cards, summary: summary, pageSummary: pageSummary))
+        }, valueBytes: cards.byteCount, write: shellWriter(location, cards: cards, summary: summary, pageSummary: pageSummary))
         return Response(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: html)
     }
 
@@ -152,13 +152,21 @@ struct PageHandlers: Sendable {
         )
     }
 
-    /// The slot values of a located page shell (`PageShells.Slot`), HTML-ready.
-    private func shellValues(_ location: VisitorLocation, cards: [[UInt8]], summary: String = "", pageSummary: String = "") -> [[UInt8]] {
+    /// Writes the value of each slot of a located page shell (`PageShells.Slot`), HTML-ready.
+    private func shellWriter(_ location: VisitorLocation, cards: CardSet, summary: String = "", pageSummary: String = "")
+        -> (_ slot: Int, _ output: inout [UInt8]) -> Void {
         let coordinates = location.linkItems
-        var values: [[UInt8]] = [Array((coordinates[0].1 ?? "").utf8), Array((coordinates[1].1 ?? "").utf8), [], []]
-        HTMLText.escape(summary, into: &values[PageShells.Slot.summary])
-        HTMLText.escape(pageSummary, into: &values[PageShells.Slot.pageSummary])
-        return values + cards
+        return { slot, output in
+            switch slot {
+            case PageShells.Slot.latitude: output += (coordinates[0].1 ?? "").utf8
+            case PageShells.Slot.longitude: output += (coordinates[1].1 ?? "").utf8
+            case PageShells.Slot.summary: HTMLText.escape(summary, into: &output)
+            case PageShells.Slot.pageSummary: HTMLText.escape(pageSummary, into: &output)
+            default:
+                let card = slot - PageShells.Slot.firstCard
+                if cards.indices.contains(card) { cards.write(card, into: &output) }
+            }
+        }
     }
 
     // MARK: - Details

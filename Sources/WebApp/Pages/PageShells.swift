@@ -46,8 +46,9 @@ final class PageShells: Sendable {
     }
 
     /// The page for shell `key`: the kept shell (or `render`'s, split at its markers and kept)
-    /// joined around `values`, indexed by slot (HTML-ready bytes).
-    func page(key: String, render: () -> [UInt8], values: [[UInt8]]) -> [UInt8] {
+    /// with each slot's HTML-ready value written in by `write(slot, &output)`; `valueBytes` is a
+    /// hint of the values' total size.
+    func page(key: String, render: () -> [UInt8], valueBytes: Int, write: (_ slot: Int, _ output: inout [UInt8]) -> Void) -> [UInt8] {
         let pieces: Pieces
         if let hit = kept.withLock({ $0.value(for: key, generation: 0) }) {
             pieces = hit
@@ -56,10 +57,10 @@ final class PageShells: Sendable {
             kept.withLock { $0.insert(pieces, for: key, cost: pieces.size + key.utf8.count + 256, generation: 0) }
         }
         var output: [UInt8] = []
-        output.reserveCapacity(pieces.size + values.reduce(0) { $0 + $1.count } * 2)
+        output.reserveCapacity(pieces.size + valueBytes + valueBytes / 4 + 256)
         output += pieces.literals[0]
         for (index, slot) in pieces.slots.enumerated() {
-            if slot < values.count { output += values[slot] }
+            write(slot, &output)
             output += pieces.literals[index + 1]
         }
         return output

@@ -5,11 +5,18 @@ import PetDomain
 enum QueryString {
     /// `path?name=value&…`, leaving out empty values; just `path` when nothing is left.
     static func url(_ path: String, _ items: [(String, String?)]) -> String {
-        let parts = items.compactMap { name, value -> String? in
-            guard let value, !value.isEmpty else { return nil }
-            return "\(URLText.encodeComponent(name))=\(URLText.encodeComponent(value))"
+        // Appended into one string (no array of parts): links are built several times per page.
+        var url = path
+        var separator = "?"
+        for (name, value) in items {
+            guard let value, !value.isEmpty else { continue }
+            url += separator
+            url += URLText.encodeComponent(name)
+            url += "="
+            url += URLText.encodeComponent(value)
+            separator = "&"
         }
-        return parts.isEmpty ? path : path + "?" + parts.joined(separator: "&")
+        return url
     }
 
     /// `path?…` with every item of `query` as received (empty values too), re-encoded: the URL the

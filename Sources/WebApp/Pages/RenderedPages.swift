@@ -8,15 +8,30 @@ import Synchronization
 /// eviction, so a million distinct visitor locations cannot grow memory; a new generation empties
 /// it. Stale pages (with their "saved N minutes ago" notice) are never kept.
 ///
+/// A page is kept the second time it is made, not the first (nginx's `proxy_cache_min_uses 2`):
+/// most located pages are asked for once (one visitor, one place), and keeping each of them only
+/// to evict an older page cost more than rendering (issue 11, random-location load). Which keys
+/// were made once is remembered in a small direct-mapped table of key hashes per shard.
+///
 /// Split into shards by key, each with its own lock and an equal share of the budget: every
 /// request looks up here, and one lock for all server threads was measurably contended.
 final class RenderedPages: Sendable {
+    private struct ShardState {
+        var cache: LRUByteCache<Response>
+        /// Hashes of keys made once and not kept yet, by `hash & (seenSlots - 1)`.
+        var seen: [Int]
+    }
+
     private final class Shard: Sendable {
-        let state: Mutex<LRUByteCache<Response>>
-        init(maxBytes: Int) { state = Mutex(LRUByteCache(maxBytes: maxBytes)) }
+        let state: Mutex<ShardState>
+        init(maxBytes: Int) {
+            state = Mutex(ShardState(cache: LRUByteCache(maxBytes: maxBytes), seen: Array(repeating: 0, count: RenderedPages.seenSlots)))
+        }
     }
 
     private static let shardCount = 8
+    /// Keys remembered as made once, per shard (a power of two).
+    private static let seenSlots = 4096
     private let shards: [Shard]
     /// The byte budget.
     let maxBytes: Int
@@ -27,28 +42,41 @@ final class RenderedPages: Sendable {
         shards = (0..<RenderedPages.shardCount).map { _ in Shard(maxBytes: maxBytes / RenderedPages.shardCount) }
     }
 
-    private func shard(_ key: String) -> Shard {
+    private static func hash(_ key: String) -> Int {
         var hasher = Hasher()
         hasher.combine(key)
-        return shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(RenderedPages.shardCount))]
+        return hasher.finalize()
+    }
+
+    private func shard(_ hash: Int) -> Shard {
+        shards[Int(UInt(bitPattern: hash) % UInt(RenderedPages.shardCount))]
     }
 
     /// The page kept for `key` from snapshot `generation`, if any.
     func cached(_ key: String, generation: Int) -> Response? {
-        shard(key).state.withLock { $0.value(for: key, generation: generation) }
+        shard(RenderedPages.hash(key)).state.withLock { $0.cache.value(for: key, generation: generation) }
     }
 
-    /// Keeps a 200 `response` for `key`; other statuses are not kept.
+    /// Keeps a 200 `response` for `key` when it is the second time it was made; other statuses are not kept.
     func keep(_ response: Response, for key: String, generation: Int) {
         guard response.status == 200 else { return }
+        let hash = RenderedPages.hash(key)
         let cost = response.body.count + key.utf8.count + LRUByteCache<Response>.entryOverhead
-        shard(key).state.withLock { $0.insert(response, for: key, cost: cost, generation: generation) }
+        shard(hash).state.withLock { state in
+            let slot = hash & (RenderedPages.seenSlots - 1)
+            guard state.seen[slot] == hash else {
+                state.seen[slot] = hash
+                return
+            }
+            state.seen[slot] = 0
+            state.cache.insert(response, for: key, cost: cost, generation: generation)
+        }
     }
 
     /// Entries and bytes held (tests and metrics).
     var size: (entries: Int, bytes: Int) {
         shards.reduce((0, 0)) { total, shard in
-            let (entries, bytes) = shard.state.withLock { ($0.count, $0.totalCost) }
+            let (entries, bytes) = shard.state.withLock { ($0.cache.count, $0.cache.totalCost) }
             return (total.0 + entries, total.1 + bytes)
         }
     }

@@ -115,7 +115,7 @@ final class SiteContext: Sendable {
     }
 
     /// The HTML of each card of one index page for this visitor (card fragments of the snapshot).
-    func cardHTML(_ found: IndexPage, location: VisitorLocation, generation: Int) -> [[UInt8]] {
+    func cardHTML(_ found: IndexPage, location: VisitorLocation, generation: Int) -> CardSet {
         let render: (CardModel) -> [UInt8] = { self.renderer.render($0, template: "partials/card") ?? [] }
         let cards = fragments.withLock { current -> CardFragments in
             if let current, current.generation >= generation { return current }
@@ -125,7 +125,7 @@ final class SiteContext: Sendable {
         }
         guard cards.generation == generation else {
             // A request still on an older snapshot than the kept cards: render its cards whole.
-            return found.items.map { render($0.card(origin: location.origin, location: location)) }
+            return CardSet(whole: found.items.map { render($0.card(origin: location.origin, location: location)) })
         }
         guard location.origin != nil else {
             return cards.plainCards(found, render: render)

@@ -79,11 +79,15 @@ struct VisitorLocation: Equatable, Sendable {
 
     /// The value of `name`; nil when absent or empty (an "any" choice of a form); a repeated name is a problem.
     static func single(_ name: String, in query: QueryItems) throws(QueryProblem) -> String? {
-        let values = query.all(name)
-        guard values.count <= 1 else {
-            throw QueryProblem(parameter: name, message: "\(name) is given more than once.")
+        // One pass, no arrays: this runs for several names on every page request.
+        var found: String?
+        for item in query.items where item.name == name {
+            guard found == nil else {
+                throw QueryProblem(parameter: name, message: "\(name) is given more than once.")
+            }
+            found = item.value
         }
-        guard var value = values.first else { return nil }
+        guard var value = found else { return nil }
         // Trimmed by hand: Foundation's trimmingCharacters bridged through NSString on every
         // parameter of every request (measured on the located path, issue 11).
         if let first = value.utf8.first, let last = value.utf8.last,
