@@ -65,16 +65,6 @@ public final class PetSpotApp: Sendable {
             onEvent: { metrics.record($0) }
         )
         let site = SiteContext(configuration: configuration, renderer: renderer)
-        let router = Router(
-            site: site,
-            staticFiles: staticFiles,
-            pages: PageHandlers(site: site, gateway: gateway),
-            api: AnnouncementsAPI(gateway: gateway, site: site),
-            images: ImageProxy(gateway: gateway),
-            gateway: gateway,
-            metrics: metrics,
-            readinessWindow: .seconds(max(60, Int64(configuration.cacheTTLSeconds * 2)))
-        )
         let answers = AnswerRecord(metrics: metrics, logger: logger)
         let keptAnswers = KeptAnswers(
             maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 / 4,
@@ -83,6 +73,17 @@ public final class PetSpotApp: Sendable {
                 answers.record(route: hit.route, status: hit.status, requestID: hit.requestID,
                                method: hit.method, path: hit.path, seconds: hit.seconds)
             }
+        )
+        let router = Router(
+            site: site,
+            staticFiles: staticFiles,
+            pages: PageHandlers(site: site, gateway: gateway),
+            api: AnnouncementsAPI(gateway: gateway, site: site),
+            images: ImageProxy(gateway: gateway),
+            gateway: gateway,
+            metrics: metrics,
+            keptAnswers: keptAnswers,
+            readinessWindow: .seconds(max(60, Int64(configuration.cacheTTLSeconds * 2)))
         )
         let pipeline = Pipeline(router: router, metrics: metrics, logger: logger, keptAnswers: keptAnswers)
         let server = HTTPServer(

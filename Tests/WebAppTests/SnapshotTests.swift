@@ -103,6 +103,10 @@ struct SnapshotTests {
         try await withApp(listJSON: Self.spreadList(2), configure: { $0.cacheTTLSeconds = 1 }) { app in
             let before = try await app.get("/pets?lat=52.1&lng=21.0&range=100")
             #expect(before.text.contains("Pet 2"))
+            // Asked for again and again: kept by the server itself (`KeptAnswers`) until the TTL ends.
+            for _ in 0..<3 { _ = try await app.get("/pets?lat=52.1&lng=21.0&range=100") }
+            let kept = try #require(Self.gauge("petspot_kept_answers_entries", in: try await app.get("/metrics").text))
+            #expect(kept >= 1)
 
             app.stub.setList(PageJSON.list([PageJSON.item("fresh", name: "Newcomer")]))
             let within = try await app.get("/pets?lat=52.1&lng=21.0&range=100")
@@ -140,6 +144,8 @@ struct SnapshotTests {
                     group.addTask {
                         for index in stride(from: worker, to: 10_000, by: 8) {
                             let path = String(format: "/pets?lat=%.4f&lng=21.2", 50.0 + Double(index) * 0.0003)
+                            // Twice: a page is kept the second time it is made.
+                            _ = try await app.get(path)
                             _ = try await app.get(path)
                         }
                     }
@@ -152,6 +158,30 @@ struct SnapshotTests {
             #expect(bytes <= 1024 * 1024)
             #expect(bytes > 512 * 1024)
             #expect(entries > 50 && entries < 10_000)
+        }
+    }
+
+    @Test func a_page_asked_for_again_and_again_is_given_by_the_server_with_a_request_id_log_line_and_metric_each() async throws {
+        let logs = LogCapture()
+        try await withApp(listJSON: Self.spreadList(5), logs: logs) { app in
+            let path = "/pets?lat=52.02&lng=21.0&status=missing"
+            var answers: [TestSupport.Fetched] = []
+            for _ in 0..<6 { answers.append(try await app.get(path)) }
+            let kept = try #require(Self.gauge("petspot_kept_answers_entries", in: try await app.get("/metrics").text))
+            #expect(kept == 1)
+            #expect(answers.allSatisfy { $0.status == 200 && $0.body == answers[0].body && $0.header("ETag") == answers[0].header("ETag") })
+            #expect(answers.allSatisfy { $0.header("Content-Security-Policy") != nil && $0.header("Cache-Control") == answers[0].header("Cache-Control") })
+            let ids = answers.compactMap { $0.header("X-Request-Id") }
+            #expect(Set(ids).count == 6)
+            for id in ids {
+                #expect(logs.lines.contains { $0.contains("request_id=\(id)") && $0.contains("status=200") && $0.contains("path=/pets") })
+            }
+            let metrics = try await app.get("/metrics").text
+            #expect(metrics.contains(#"petspot_http_requests_total{route="list",status="200"} 6"#))
+            let notModified = try await app.get(path, headers: ["If-None-Match": try #require(answers[0].header("ETag"))])
+            #expect(notModified.status == 304)
+            #expect(notModified.body.isEmpty)
+            #expect(app.stub.requestCount(path: Self.listPath) == 1)
         }
     }
 
@@ -235,7 +265,11 @@ struct NormalizedPageKeyTests {
     @Test func equivalent_urls_share_one_kept_page_and_different_ones_do_not() async throws {
         try await withApp(listJSON: SnapshotTests.spreadList(30)) { app in
             let first = try await app.get("/pets?lat=52.2297&lng=21.0122&status=missing")
+            let once = try #require(SnapshotTests.gauge("petspot_page_cache_entries", in: try await app.get("/metrics").text))
+            #expect(once == 0)  // made once: not kept (most located pages are asked for once)
+            _ = try await app.get("/pets?lat=52.2297&lng=21.0122&status=missing")
             let entries = try #require(SnapshotTests.gauge("petspot_page_cache_entries", in: try await app.get("/metrics").text))
+            #expect(entries == 1)
 
             let reordered = try await app.get("/pets?status=missing&utm_source=x&lng=21.01220&lat=52.22971")
             let sameEntries = try #require(SnapshotTests.gauge("petspot_page_cache_entries", in: try await app.get("/metrics").text))
@@ -244,6 +278,7 @@ struct NormalizedPageKeyTests {
             #expect(sameEntries == entries)
 
             let unlocated = try await app.get("/pets?status=missing")
+            _ = try await app.get("/pets?status=missing")
             let moreEntries = try #require(SnapshotTests.gauge("petspot_page_cache_entries", in: try await app.get("/metrics").text))
             #expect(unlocated.body != first.body)
             #expect(moreEntries == entries + 1)
@@ -290,7 +325,8 @@ struct PageShellTests {
         let pieces = PageShells.split(rendered)
         #expect(pieces.slots == [0, 1, 4])
         let shells = PageShells(maxBytes: 1 << 20)
-        let page = shells.page(key: "k", render: { rendered }, values: [Array("52.1".utf8), Array("21".utf8), [], [], Array("<li>card</li>".utf8)])
+        let values = [Array("52.1".utf8), Array("21".utf8), [], [], Array("<li>card</li>".utf8)]
+        let page = shells.page(key: "k", render: { rendered }, valueBytes: 0) { slot, output in output += values[slot] }
         #expect(String(decoding: page, as: UTF8.self) == "<a href=\"/pets?lat=52.1&amp;lng=21\"><li>card</li></a>zzS")
     }
 }

@@ -23,6 +23,8 @@ struct Router: Sendable {
     let images: ImageProxy
     let gateway: AnnouncementGateway
     let metrics: Metrics
+    /// The server's kept answers (their size is a gauge at `/metrics`).
+    let keptAnswers: KeptAnswers?
     /// `/readyz` is ready when the upstream answered within this window (or the cache is warm).
     let readinessWindow: Duration
 
@@ -93,9 +95,12 @@ struct Router: Sendable {
             plan = .wait { await readiness(requestID: requestID) }
         case .metrics:
             let pages = site.rendered.size
+            let kept = keptAnswers?.size ?? (entries: 0, bytes: 0)
             let gauges = [
                 ("petspot_page_cache_bytes", pages.bytes), ("petspot_page_cache_entries", pages.entries),
                 ("petspot_page_cache_limit_bytes", site.rendered.maxBytes),
+                ("petspot_kept_answers_bytes", kept.bytes), ("petspot_kept_answers_entries", kept.entries),
+                ("petspot_kept_answers_limit_bytes", keptAnswers?.maxBytes ?? 0),
             ].map { "# TYPE \($0.0) gauge\n\($0.0) \($0.1)\n" }.joined()
             plan = .answer(Router.noStore(.text(metrics.render() + gauges, contentType: "text/plain; version=0.0.4; charset=utf-8")))
         }

@@ -1,0 +1,159 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import MicroHTTP
+import Synchronization
+import TestSupport
+import Testing
+
+/// Issue 11 "O(1) warm path": answers the application marks reusable are given again by the
+/// server for the same request target, without the handler, each with its own request id.
+@Suite("Kept answers")
+struct KeptAnswersTests {
+    /// A server whose handler counts its calls and keeps what it answers for targets under `/kept`.
+    final class Harness: Sendable {
+        final class Counts: Sendable {
+            let calls = Atomic<Int>(0)
+            let hits = Mutex<[KeptAnswers.Hit]>([])
+            let generated = Atomic<Int>(0)
+        }
+        let counts = Counts()
+        let keptAnswers: KeptAnswers
+
+        init(maxBytes: Int = 1 << 20) {
+            let counts = self.counts
+            keptAnswers = KeptAnswers(
+                maxBytes: maxBytes,
+                requestID: { header in header ?? "generated-\(counts.generated.add(1, ordering: .relaxed).newValue)" },
+                onHit: { hit in counts.hits.withLock { $0.append(hit) } }
+            )
+        }
+
+        func run(keepFor lifetime: Duration = .seconds(60), _ body: (URL) async throws -> Void) async throws {
+            var logger = Logger(label: "test")
+            logger.logLevel = .critical
+            let counts = self.counts, keptAnswers = self.keptAnswers
+            let server = HTTPServer(configuration: ServerConfiguration(), logger: logger, keptAnswers: keptAnswers, handler: { request in
+                let call = counts.calls.add(1, ordering: .sequentiallyConsistent).newValue
+                var response = Response.text("body of \(request.path)?\(request.query.items.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))")
+                response.headers["ETag"] = "\"tag-\(request.path.count)\""
+                response.headers["X-Kind"] = "kept"
+                if request.path.hasPrefix("/kept"), let key = request.targetKey {
+                    keptAnswers.keep(response, key: key, route: "kept_route", path: request.rawPath, until: .now + lifetime)
+                }
+                response.headers["X-Call"] = String(call)
+                return response
+            })
+            try server.start()
+            do {
+                try await body(try #require(URL(string: "http://127.0.0.1:\(server.port)")))
+                await server.stop()
+            } catch {
+                await server.stop()
+                throw error
+            }
+        }
+
+        var callCount: Int { counts.calls.load(ordering: .sequentiallyConsistent) }
+    }
+
+    @Test func a_kept_answer_is_given_again_without_the_handler_each_time_with_its_own_request_id() async throws {
+        let harness = Harness()
+        try await harness.run { base in
+            let first = try await fetch(try url(base, "/kept/page?b=2&a=1"))
+            #expect(harness.callCount == 1)
+            var again: [TestSupport.Fetched] = []
+            for _ in 0..<3 { again.append(try await fetch(try url(base, "/kept/page?b=2&a=1"))) }
+            #expect(harness.callCount == 1)
+            for answer in again {
+                #expect(answer.status == 200)
+                #expect(answer.body == first.body)
+                #expect(answer.header("ETag") == first.header("ETag"))
+                #expect(answer.header("Content-Type") == first.header("Content-Type"))
+                #expect(answer.header("X-Kind") == "kept")
+                // Kept as it was before the per-request header was added.
+                #expect(answer.header("X-Call") == nil)
+            }
+            let ids = Set(again.compactMap { $0.header("X-Request-Id") })
+            #expect(ids.count == 3)
+            let hits = harness.counts.hits.withLock { $0 }
+            #expect(hits.count == 3)
+            #expect(hits.allSatisfy { $0.route == "kept_route" && $0.status == 200 && $0.path == "/kept/page" && $0.method == "GET" })
+
+            let echoed = try await fetch(try url(base, "/kept/page?b=2&a=1"), headers: ["X-Request-Id": "from-client-7"])
+            #expect(echoed.header("X-Request-Id") == "from-client-7")
+        }
+    }
+
+    @Test func if_none_match_gets_a_bodiless_304_and_head_gets_the_headers_only() async throws {
+        let harness = Harness()
+        try await harness.run { base in
+            let first = try await fetch(try url(base, "/kept/tagged"))
+            let tag = try #require(first.header("ETag"))
+            let notModified = try await fetch(try url(base, "/kept/tagged"), headers: ["If-None-Match": "\"other\", \(tag)"])
+            #expect(notModified.status == 304)
+            #expect(notModified.body.isEmpty)
+            #expect(notModified.header("ETag") == tag)
+            #expect(notModified.header("Content-Type") == nil)
+            let otherTag = try await fetch(try url(base, "/kept/tagged"), headers: ["If-None-Match": "\"other\""])
+            #expect(otherTag.status == 200)
+            #expect(otherTag.body == first.body)
+            let head = try await fetch(try url(base, "/kept/tagged"), method: "HEAD")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.header("Content-Length") == String(first.body.count))
+            #expect(harness.callCount == 1)
+            #expect(harness.counts.hits.withLock { $0.map(\.status) } == [304, 200, 200])
+        }
+    }
+
+    @Test func another_target_goes_to_the_handler() async throws {
+        let harness = Harness()
+        try await harness.run { base in
+            _ = try await fetch(try url(base, "/kept/x?a=1"))
+            _ = try await fetch(try url(base, "/kept/x?a=1"))
+            #expect(harness.callCount == 1)
+            for other in ["/kept/x?a=2", "/kept/x?a=1&b", "/kept/x?a=1&b=", "/kept/x", "/kept/y?a=1", "/kept/x?a=1&a=1"] {
+                let before = harness.callCount
+                let answer = try await fetch(try url(base, other))
+                #expect(harness.callCount == before + 1, "\(other) was answered from another target's kept answer")
+                #expect(answer.text.hasPrefix("body of "))
+            }
+            // Each of those is kept under its own target now.
+            let before = harness.callCount
+            _ = try await fetch(try url(base, "/kept/x?a=1&b"))
+            #expect(harness.callCount == before)
+        }
+    }
+
+    @Test func an_answer_past_its_time_goes_back_to_the_handler() async throws {
+        let harness = Harness()
+        try await harness.run(keepFor: .milliseconds(300)) { base in
+            _ = try await fetch(try url(base, "/kept/short"))
+            // Kept (whether or not its 300 ms have passed already on a busy machine)...
+            #expect(harness.keptAnswers.size.entries == 1)
+            try await Task.sleep(for: .milliseconds(600))
+            // ...and certainly past them now: the handler answers again.
+            _ = try await fetch(try url(base, "/kept/short"))
+            #expect(harness.callCount == 2)
+        }
+    }
+
+    @Test func kept_bytes_stay_under_the_bound() {
+        let harness = Harness(maxBytes: 64 * 1024)
+        let body = [UInt8](repeating: UInt8(ascii: "x"), count: 4096)
+        for index in 0..<200 {
+            let response = Response(status: 200, headers: ["Content-Type": "text/plain"], body: body)
+            harness.keptAnswers.keep(response, key: Array("/p/\(index)".utf8), route: "r", path: "/p/\(index)", until: .now + .seconds(60))
+        }
+        let size = harness.keptAnswers.size
+        #expect(size.bytes <= 64 * 1024)
+        #expect(size.entries > 0)
+        // Only 200s are kept, and only while they are good.
+        harness.keptAnswers.keep(Response(status: 404), key: Array("/missing".utf8), route: "r", path: "/missing", until: .now + .seconds(60))
+        harness.keptAnswers.keep(Response(status: 200), key: Array("/old".utf8), route: "r", path: "/old", until: .now - .seconds(1))
+        #expect(harness.keptAnswers.size.entries == size.entries)
+    }
+}
