@@ -52,7 +52,12 @@ public enum Format {
     /// "2.3 km away", one decimal (product-spec §3, seed 004); `—` for a negative or non-finite value.
     public static func distance(km: Double) -> String {
         guard km.isFinite, km >= 0 else { return missingValue }
-        return oneDecimal(km) + " km away"
+        // `oneDecimal` by hand: every card of a located page has one, and this text stays within
+        // Swift's 15-byte small strings (no allocation) for any distance on Earth.
+        let tenths = (km * 10).rounded(.toNearestOrAwayFromZero)
+        guard tenths < 9e15 else { return oneDecimal(km) + " km away" }
+        let units = Int(tenths)
+        return String(units / 10) + "." + String(units % 10) + " km away"
     }
 
     /// The dialect B search radius, "±5 km".
