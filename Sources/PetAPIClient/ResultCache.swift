@@ -52,6 +52,11 @@ final class ResultCache<Value: Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The entry last stored, copied into a few slots each under its own lock, so the
+    /// `freshValue` of every request (on every server thread) rarely meets another thread at a
+    /// lock: contention on the one cache lock put threads to sleep on a priority-inheritance futex,
+    /// a tenth of a random-location request (issue 11). Writes (one per TTL) fill every slot.
+    private let published: [PublishedSlot] = (0..<ThreadSpread.slotCount).map { _ in PublishedSlot() }
     private let clock = ContinuousClock()
     private let ttl: Duration
     private let staleMax: Duration
@@ -110,6 +115,10 @@ final class ResultCache<Value: Sendable>: Sendable {
     /// anything: the synchronous path of a request answered from data already in hand (issue 11).
     func freshValue(for key: String) -> Fetched<Value>? {
         let now = clock.now
+        if let entry = published[ThreadSpread.slot()].entry.withLock({ $0 }), entry.key == key, now - entry.confirmedAt < ttl {
+            onEvent(.hit)
+            return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, staleBecause: nil)
+        }
         let fetched = state.withLock { state -> Fetched<Value>? in
             guard let entry = state.entries[key], now - entry.confirmedAt < ttl else { return nil }
             return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, staleBecause: nil)
@@ -134,6 +143,7 @@ final class ResultCache<Value: Sendable>: Sendable {
                     state.entries[key] = Entry(value: value, confirmedAt: now, wallConfirmedAt: wallNow, etag: newTag, cost: cost, lastUsed: now)
                     state.totalCost += cost
                     evict(&state)
+                    publish(PublishedEntry(key: key, value: value, confirmedAt: now, wallConfirmedAt: wallNow))
                     return Fetched(value: value, fetchedAt: wallNow, staleBecause: nil)
                 case .notModified:
                     guard var entry = state.entries[key] else {
@@ -144,6 +154,7 @@ final class ResultCache<Value: Sendable>: Sendable {
                     entry.wallConfirmedAt = wallNow
                     entry.lastUsed = now
                     state.entries[key] = entry
+                    publish(PublishedEntry(key: key, value: entry.value, confirmedAt: now, wallConfirmedAt: wallNow))
                     return Fetched(value: entry.value, fetchedAt: wallNow, staleBecause: nil)
                 }
             }
@@ -159,6 +170,22 @@ final class ResultCache<Value: Sendable>: Sendable {
             }
             throw error
         }
+    }
+
+    /// Puts `entry` in every published slot (called under the cache lock, so slots change in order).
+    private func publish(_ entry: PublishedEntry) {
+        for slot in published { slot.entry.withLock { $0 = entry } }
+    }
+
+    private struct PublishedEntry {
+        let key: String
+        let value: Value
+        let confirmedAt: ContinuousClock.Instant
+        let wallConfirmedAt: Date
+    }
+
+    private final class PublishedSlot: Sendable {
+        let entry = Mutex<PublishedEntry?>(nil)
     }
 
     /// Drops least-recently-used entries until both bounds hold (the newest entry always stays).
@@ -179,5 +206,19 @@ final class ResultCache<Value: Sendable>: Sendable {
     /// Number of entries and their total cost, for tests and metrics.
     var size: (entries: Int, cost: Int) {
         state.withLock { ($0.entries.count, $0.totalCost) }
+    }
+}
+
+/// Picks one of a few slots by the calling thread, so that threads running at once mostly use
+/// different slots (and different locks). Any slot is correct; this only spreads contention.
+package enum ThreadSpread {
+    /// Slots per striped structure (more than the server's threads).
+    package static let slotCount = 8
+
+    /// The calling thread's slot, in `0..<slotCount`.
+    package static func slot() -> Int {
+        // pthread_t is the address of the thread's descriptor: mixed, then the top bits.
+        let mixed = UInt64(pthread_self()) &* 0x9E37_79B9_7F4A_7C15
+        return Int(mixed >> 61)
     }
 }

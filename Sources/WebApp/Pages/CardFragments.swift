@@ -30,32 +30,45 @@ final class CardFragments: Sendable {
 
     /// The snapshot generation these cards belong to.
     let generation: Int
-    private let kept: Mutex<Kept>
+    /// Cards in stripes by position (position % stripeCount, at position / stripeCount), each
+    /// under its own lock: every page reads its cards here, and one lock for all server threads
+    /// was the most contended lock of a random-location load (issue 11).
+    private final class Stripe: Sendable {
+        let kept: Mutex<Kept>
+        init(count: Int) { kept = Mutex(Kept(plain: Array(repeating: nil, count: count), located: Array(repeating: nil, count: count))) }
+    }
+    private static let stripeCount = 16
+    private let stripes: [Stripe]
 
     /// Room for the cards of a snapshot of `count` items.
     init(generation: Int, count: Int) {
         self.generation = generation
-        kept = Mutex(Kept(plain: Array(repeating: nil, count: count), located: Array(repeating: nil, count: count)))
+        let perStripe = (count + CardFragments.stripeCount - 1) / CardFragments.stripeCount
+        stripes = (0..<CardFragments.stripeCount).map { _ in Stripe(count: perStripe) }
     }
 
-    /// The cards of `page` for a visitor without a location. One lock to find the kept cards and
-    /// one to keep the new ones, whatever the number of cards (threads meet here on every page).
+    /// Reads or changes the kept cards of `position` under its stripe's lock.
+    private func withKept<T>(_ position: Int, _ body: (inout Kept, Int) -> T) -> T {
+        stripes[position % CardFragments.stripeCount].kept.withLock { body(&$0, position / CardFragments.stripeCount) }
+    }
+
+    /// The cards of `page` for a visitor without a location.
     func plainCards(_ page: IndexPage, render: (CardModel) -> [UInt8]) -> CardSet {
-        var found: [[UInt8]?] = kept.withLock { kept in page.positions.map { kept.plain[$0] } }
+        var found: [[UInt8]?] = page.positions.map { position in withKept(position) { kept, index in kept.plain[index] } }
         var made: [(Int, [UInt8])] = []
         for (index, position) in page.positions.enumerated() where found[index] == nil {
             let bytes = render(page.all[position].card(origin: nil, location: .unknown))
             found[index] = bytes
             made.append((position, bytes))
         }
-        if !made.isEmpty { kept.withLock { kept in for (position, bytes) in made { kept.plain[position] = bytes } } }
+        for (position, bytes) in made { withKept(position) { kept, index in kept.plain[index] = bytes } }
         return CardSet(whole: found.map { $0 ?? [] })
     }
 
     /// The cards of `page` for a located visitor: `linkQuery` is the query of the details links
     /// (`?lat=…&lng=…`), `distances` the distance text of each card (nil without coordinates).
     func locatedCards(_ page: IndexPage, linkQuery: String, distances: [String?], render: (CardModel) -> [UInt8]) -> CardSet {
-        let found: [Located?] = kept.withLock { kept in page.positions.map { kept.located[$0] } }
+        let found: [Located?] = page.positions.map { position in withKept(position) { kept, index in kept.located[index] } }
         var made: [(Int, Located)] = []
         var cards: [CardSet.Card] = []
         cards.reserveCapacity(found.count)
@@ -77,7 +90,7 @@ final class CardFragments: Sendable {
                 cards.append(.whole(render(model)))
             }
         }
-        if !made.isEmpty { kept.withLock { kept in for (position, located) in made { kept.located[position] = located } } }
+        for (position, located) in made { withKept(position) { kept, index in kept.located[index] = located } }
         var escapedQuery: [UInt8] = []
         HTMLText.escape(linkQuery, into: &escapedQuery)
         return CardSet(cards: cards, escapedQuery: escapedQuery, distances: distances)

@@ -1,4 +1,5 @@
 import Foundation
+import PetAPIClient
 import Synchronization
 
 /// Counters and a latency histogram, exposed as Prometheus text at `/metrics` (product-spec §4).
@@ -6,10 +7,21 @@ final class Metrics: Sendable {
     /// Upper bounds of the latency histogram buckets, in seconds.
     static let latencyBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-    private struct State {
+    /// Request counts and latencies, kept in a few stripes by thread (`ThreadSpread`) and summed
+    /// when rendered: every answer records here, and one lock for all server threads was contended.
+    private struct RequestState {
         var requests: [RouteStatus: Int] = [:]
         var latencyCounts: [String: [Int]] = [:]     // route → cumulative-ready bucket counts (+Inf last)
         var latencySum: [String: Double] = [:]
+    }
+
+    private final class RequestStripe: Sendable {
+        let state = Mutex(RequestState())
+    }
+
+    private let requestStripes: [RequestStripe] = (0..<ThreadSpread.slotCount).map { _ in RequestStripe() }
+
+    private struct State {
         var counters: [String: Int] = [:]            // full metric line key → value
         var gauges: [String: Int] = [:]              // full metric line key → value
     }
@@ -41,7 +53,7 @@ final class Metrics: Sendable {
 
     /// Counts one answered request and its duration.
     func recordRequest(route: String, status: Int, seconds: Double) {
-        state.withLock { state in
+        requestStripes[ThreadSpread.slot()].state.withLock { state in
             state.requests[RouteStatus(route: route, status: status), default: 0] += 1
             let index = Metrics.latencyBuckets.firstIndex(where: { seconds <= $0 }) ?? Metrics.latencyBuckets.count
             // In place: taking the array out and storing it back copied it on every request.
@@ -71,6 +83,13 @@ final class Metrics: Sendable {
     /// Prometheus text exposition format 0.0.4.
     func render() -> String {
         var snapshot = state.withLock { $0 }
+        var requests = RequestState()
+        for stripe in requestStripes {
+            let part = stripe.state.withLock { $0 }
+            requests.requests.merge(part.requests, uniquingKeysWith: +)
+            requests.latencySum.merge(part.latencySum, uniquingKeysWith: +)
+            requests.latencyCounts.merge(part.latencyCounts) { zip($0, $1).map(+) }
+        }
         let lookups = [
             ("hit", cacheHits.load(ordering: .relaxed)), ("miss", cacheMisses.load(ordering: .relaxed)),
             ("revalidated", cacheRevalidations.load(ordering: .relaxed)), ("stale", cacheStaleAnswers.load(ordering: .relaxed)),
@@ -81,13 +100,13 @@ final class Metrics: Sendable {
         var lines: [String] = []
         lines.append("# HELP petspot_http_requests_total Requests answered, by route and status.")
         lines.append("# TYPE petspot_http_requests_total counter")
-        for key in snapshot.requests.keys.sorted(by: { ($0.route, String($0.status)) < ($1.route, String($1.status)) }) {
-            lines.append(Metrics.series("petspot_http_requests_total", ["route": key.route, "status": String(key.status)]) + " \(snapshot.requests[key] ?? 0)")
+        for key in requests.requests.keys.sorted(by: { ($0.route, String($0.status)) < ($1.route, String($1.status)) }) {
+            lines.append(Metrics.series("petspot_http_requests_total", ["route": key.route, "status": String(key.status)]) + " \(requests.requests[key] ?? 0)")
         }
         lines.append("# HELP petspot_http_request_duration_seconds Time to answer a request, by route.")
         lines.append("# TYPE petspot_http_request_duration_seconds histogram")
-        for route in snapshot.latencyCounts.keys.sorted() {
-            let counts = snapshot.latencyCounts[route] ?? []
+        for route in requests.latencyCounts.keys.sorted() {
+            let counts = requests.latencyCounts[route] ?? []
             var cumulative = 0
             for (index, bound) in Metrics.latencyBuckets.enumerated() {
                 cumulative += counts[index]
@@ -95,7 +114,7 @@ final class Metrics: Sendable {
             }
             cumulative += counts.last ?? 0
             lines.append(Metrics.series("petspot_http_request_duration_seconds_bucket", ["route": route, "le": "+Inf"]) + " \(cumulative)")
-            lines.append(Metrics.series("petspot_http_request_duration_seconds_sum", ["route": route]) + " \(snapshot.latencySum[route] ?? 0)")
+            lines.append(Metrics.series("petspot_http_request_duration_seconds_sum", ["route": route]) + " \(requests.latencySum[route] ?? 0)")
             lines.append(Metrics.series("petspot_http_request_duration_seconds_count", ["route": route]) + " \(cumulative)")
         }
         var typed = Set<String>()
