@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 
 /// The process's heap, where a server needs to say something about it.
 public enum ProcessMemory {

@@ -98,7 +98,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// ASCII case-insensitive comparison of two field names, without allocating lower-cased
     /// copies (every response passes several lookups: this is on the hot path).
-    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+    public static func sameName(_ lhs: String, _ rhs: String) -> Bool {
         let left = lhs.utf8, right = rhs.utf8
         guard left.count == right.count else { return false }
         var rightIndex = right.startIndex

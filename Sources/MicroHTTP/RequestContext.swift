@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 import Synchronization
 
 /// Per-request state libmicrohttpd keeps for us in `*req_cls` between handler calls.

@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 import Foundation
 
 /// A bind address built from the configured host text; IPv4 or IPv6.

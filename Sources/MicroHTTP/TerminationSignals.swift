@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 
 /// SIGTERM/SIGINT handling the way libmicrohttpd needs it: blocked in every thread, awaited in one.
 ///
