@@ -261,3 +261,12 @@ struct JSONParser {
         }
     }
 }
+
+/// The decoder's JSON parser as the domain benchmark sees it (issue 16 "keep the hand-written
+/// parser only if it earns it": measured against `JSONSerialization` and `JSONDecoder`).
+public enum JSONParsing {
+    /// True when `data` is one JSON document; builds the whole value tree like the decoder does.
+    public static func parses(_ data: Data) -> Bool {
+        JSONValue.parse(data) != nil
+    }
+}

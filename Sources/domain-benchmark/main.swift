@@ -105,6 +105,44 @@ print(String(format: "wall: median %.2f ms (min %.2f, max %.2f) over %d runs -> 
 print(String(format: "cpu:  median %.2f ms -> %.0f items/s", cpu, Double(itemCount) / (cpu / 1000)))
 print(String(format: "encode (AnnouncementJSON.encodeList, %d bytes): cpu median %.2f ms", encodedBytes, median(encodeTimes)))
 
+// MARK: - JSON parsers on the same body (issue 16)
+
+/// Any JSON value through `Codable`, the way a `JSONDecoder` reads a document of unknown shape
+/// (the dialects differ in field names and types, so the decoder starts from a generic tree).
+enum AnyJSON: Decodable {
+    case null, bool(Bool), number(Double), string(String), array([AnyJSON]), object([String: AnyJSON])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([AnyJSON].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: AnyJSON].self)) }
+    }
+}
+
+func medianCPU(_ work: () -> Bool) -> (Double, Bool) {
+    var times: [Double] = []
+    var ok = true
+    for _ in 0..<runs {
+        let start = threadCPUMilliseconds()
+        ok = work() && ok
+        times.append(threadCPUMilliseconds() - start)
+    }
+    return (median(times), ok)
+}
+
+let ours = medianCPU { JSONParsing.parses(body) }
+let serialization = medianCPU { (try? JSONSerialization.jsonObject(with: body)) != nil }
+let decoder = medianCPU { (try? JSONDecoder().decode(AnyJSON.self, from: body)) != nil }
+func milliseconds(_ value: Double) -> String { String(format: "%.2f ms", value) }
+func ratio(_ value: Double) -> String { String(format: "%.2fx", value / ours.0) }
+print("json parse of the body, cpu median: ours \(milliseconds(ours.0)) (ok \(ours.1)), "
+    + "JSONSerialization \(milliseconds(serialization.0)) (\(ratio(serialization.0)) ours, ok \(serialization.1)), "
+    + "JSONDecoder into a generic tree \(milliseconds(decoder.0)) (\(ratio(decoder.0)) ours, ok \(decoder.1))")
+
 // MARK: - Index and pages (issue 11)
 
 var indexTimes: [Double] = []
