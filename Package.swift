@@ -67,7 +67,6 @@ let package = Package(
                 "MicroHTTP",
                 "PetDomain",
                 "PetAPIClient",
-                "DemoUpstream",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -77,6 +76,9 @@ let package = Package(
             name: "petspot-web",
             dependencies: [
                 "WebApp",
+                "MicroHTTP",
+                // The executable composes the embedded demo upstream; WebApp does not know it.
+                "DemoUpstream",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -95,7 +97,7 @@ let package = Package(
         // and URLSession/raw-socket client helpers.
         .target(
             name: "TestSupport",
-            dependencies: ["MicroHTTP", "PetDomain"],
+            dependencies: ["MicroHTTP", "PetDomain", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
@@ -110,12 +112,14 @@ let package = Package(
         ),
         .testTarget(
             name: "PetAPIClientTests",
-            dependencies: ["PetAPIClient", "PetDomain", "MicroHTTP", "TestSupport"],
+            dependencies: ["PetAPIClient", "PetDomain", "MicroHTTP", "DemoUpstream", "TestSupport",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WebAppTests",
-            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport"],
+            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport",
+                           .product(name: "Logging", package: "swift-log"), .product(name: "Mustache", package: "swift-mustache")],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

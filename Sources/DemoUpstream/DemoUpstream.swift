@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import MicroHTTP
 
@@ -6,6 +7,13 @@ import MicroHTTP
 public enum DemoUpstream {
     /// Starts a server answering with `DemoBackend`; port 0 picks a free port (read `port` back).
     /// The caller owns the server and stops it with `await server.stop()`.
+    /// Starts the demo backend on a free loopback port for a site configured without an upstream:
+    /// its base URL and how to stop it (the shape of WebApp's `EmbeddedUpstream`).
+    public static func embedded(logger: Logger) throws -> (baseURL: URL, stop: @Sendable () async -> Void) {
+        let server = try start(host: "127.0.0.1", port: 0, logger: logger)
+        return (URL(string: "http://127.0.0.1:\(server.port)")!, { await server.stop() })
+    }
+
     public static func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger) throws -> HTTPServer {
         let backend = DemoBackend()
         // Two threads: the work per request is tiny, and the machine it demos on may be small.

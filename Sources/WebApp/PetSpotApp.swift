@@ -1,4 +1,3 @@
-import DemoUpstream
 import Foundation
 import Logging
 import MicroHTTP
@@ -7,6 +6,11 @@ import PetDomain
 
 /// The whole web front, built from a configuration: the composition root shared by the executable
 /// and the integration tests (style.md).
+/// Starts an upstream in-process for a server configured without one, and says where it listens
+/// and how to stop it. The executable passes the demo backend (`DemoUpstream.embedded`); WebApp
+/// itself does not know it (issue 16 "clean module edges").
+public typealias EmbeddedUpstream = @Sendable (_ logger: Logger) throws -> (baseURL: URL, stop: @Sendable () async -> Void)
+
 public final class PetSpotApp: Sendable {
     /// The configuration it was built from.
     public let configuration: AppConfiguration
@@ -14,18 +18,19 @@ public final class PetSpotApp: Sendable {
     public let upstreamURL: URL
     let logger: Logger
     let server: HTTPServer
-    let demoServer: HTTPServer?
+    /// Stops the embedded upstream, when one was started.
+    let stopEmbeddedUpstream: (@Sendable () async -> Void)?
     let gateway: AnnouncementGateway
     let metrics: Metrics
     let pipeline: Pipeline
 
     private init(configuration: AppConfiguration, upstreamURL: URL, logger: Logger, server: HTTPServer,
-                 demoServer: HTTPServer?, gateway: AnnouncementGateway, metrics: Metrics, pipeline: Pipeline) {
+                 stopEmbeddedUpstream: (@Sendable () async -> Void)?, gateway: AnnouncementGateway, metrics: Metrics, pipeline: Pipeline) {
         self.configuration = configuration
         self.upstreamURL = upstreamURL
         self.logger = logger
         self.server = server
-        self.demoServer = demoServer
+        self.stopEmbeddedUpstream = stopEmbeddedUpstream
         self.gateway = gateway
         self.metrics = metrics
         self.pipeline = pipeline
@@ -36,19 +41,22 @@ public final class PetSpotApp: Sendable {
     public static func build(
         configuration: AppConfiguration,
         logger: Logger,
-        transport: UpstreamTransport? = nil
+        transport: UpstreamTransport? = nil,
+        embeddedUpstream: EmbeddedUpstream? = nil
     ) async throws -> PetSpotApp {
         let staticFiles = try StaticFiles(directory: configuration.publicDirectory)
         let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory)
-        var demoServer: HTTPServer?
+        var stopEmbeddedUpstream: (@Sendable () async -> Void)?
         let upstreamURL: URL
         if let configured = configuration.upstreamURL {
             upstreamURL = configured
-        } else {
-            let demo = try DemoUpstream.start(host: "127.0.0.1", port: 0, logger: logger.with(label: "demo-upstream"))
-            demoServer = demo
-            upstreamURL = URL(string: "http://127.0.0.1:\(demo.port)")!
+        } else if let embeddedUpstream {
+            let started = try embeddedUpstream(logger.with(label: "demo-upstream"))
+            stopEmbeddedUpstream = started.stop
+            upstreamURL = started.baseURL
             logger.info("no upstream configured: serving the embedded demo upstream", metadata: ["url": "\(upstreamURL)"])
+        } else {
+            throw StartupError(setting: "--upstream / PETSPOT_UPSTREAM_URL", problem: "no upstream configured and no embedded upstream to start")
         }
         let metrics = Metrics()
         var settings = GatewaySettings()
@@ -86,24 +94,33 @@ public final class PetSpotApp: Sendable {
             readinessWindow: .seconds(max(60, Int64(configuration.cacheTTLSeconds * 2)))
         )
         let pipeline = Pipeline(router: router, metrics: metrics, logger: logger, keptAnswers: keptAnswers)
+        var serverConfiguration = ServerConfiguration(
+            host: configuration.host,
+            port: configuration.port,
+            threadCount: configuration.threadCount,
+            errorResponse: { status, message in
+                var response = site.errorPage(status: status, message: message)
+                SecurityHeaders.apply(to: &response)
+                return response
+            }
+        )
+        // The server's own answers get what every answer gets: a request id, the metric (route
+        // "server") and the log line.
+        serverConfiguration.finishServerAnswer = { response, request in
+            let requestID = RequestID.choose(from: request.requestIDHeader)
+            response.headers.add("X-Request-Id", requestID)
+            answers.record(route: "server", status: response.status, requestID: requestID,
+                           method: request.method, path: request.rawPath, seconds: 0)
+        }
         let server = HTTPServer(
-            configuration: ServerConfiguration(
-                host: configuration.host,
-                port: configuration.port,
-                threadCount: configuration.threadCount,
-                errorResponse: { status, message in
-                    var response = site.errorPage(status: status, message: message)
-                    SecurityHeaders.apply(to: &response)
-                    return response
-                }
-            ),
+            configuration: serverConfiguration,
             logger: logger,
             keptAnswers: keptAnswers,
             immediateHandler: { request in pipeline.handleNow(request) },
             handler: { request in await pipeline.handle(request) }
         )
         return PetSpotApp(configuration: configuration, upstreamURL: upstreamURL, logger: logger, server: server,
-                          demoServer: demoServer, gateway: gateway, metrics: metrics, pipeline: pipeline)
+                          stopEmbeddedUpstream: stopEmbeddedUpstream, gateway: gateway, metrics: metrics, pipeline: pipeline)
     }
 
     /// Starts listening.
@@ -119,7 +136,7 @@ public final class PetSpotApp: Sendable {
     public func stop() async {
         await server.stop()
         await gateway.shutdown()
-        await demoServer?.stop()
+        await stopEmbeddedUpstream?()
     }
 }
 

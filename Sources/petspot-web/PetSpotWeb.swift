@@ -61,7 +61,7 @@ struct Serve: ParsableCommand {
         let logger = bootstrapLogging(configuration)
         let app: PetSpotApp
         do {
-            app = try blockingAwait { try await PetSpotApp.build(configuration: configuration, logger: logger) }
+            app = try blockingAwait { try await PetSpotApp.build(configuration: configuration, logger: logger, embeddedUpstream: DemoUpstream.embedded) }
             try app.start()
         } catch {
             logger.critical("startup failed", metadata: ["error": "\(error)"])

@@ -1,3 +1,4 @@
+import DemoUpstream
 import Foundation
 import Logging
 import MicroHTTP
@@ -53,7 +54,7 @@ func withApp<T>(
     logger.logLevel = logs == nil ? .critical : .info
     let app: PetSpotApp
     do {
-        app = try await PetSpotApp.build(configuration: configuration, logger: logger)
+        app = try await PetSpotApp.build(configuration: configuration, logger: logger, embeddedUpstream: DemoUpstream.embedded)
         try app.start()
     } catch {
         await stub.stop()
