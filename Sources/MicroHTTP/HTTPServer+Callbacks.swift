@@ -62,12 +62,12 @@ extension HTTPServer {
             inFlight.add(1, ordering: .sequentiallyConsistent)
             if context.method != "GET" && context.method != "HEAD" {
                 // A body we will not read: answer now; libmicrohttpd closes the connection after.
-                var response = configuration.errorResponse(405, "Method \(context.method) is not allowed.")
+                var response = serverAnswer(405, "Method \(context.method) is not allowed.", connection: connection, context: context)
                 response.headers["Allow"] = "GET, HEAD"
                 return queue(response, on: connection, method: context.method)
             }
             if !accepting.load(ordering: .sequentiallyConsistent) {
-                var response = configuration.errorResponse(503, "The server is shutting down.")
+                var response = serverAnswer(503, "The server is shutting down.", connection: connection, context: context)
                 response.headers["Connection"] = "close"
                 return queue(response, on: connection, method: context.method)
             }
@@ -92,7 +92,7 @@ extension HTTPServer {
             return queued
         }
         guard let request = makeRequest(connection: connection, url: url, context: context) else {
-            return queue(configuration.errorResponse(400, "The request URL is malformed."), on: connection, method: context.method)
+            return queue(serverAnswer(400, "The request URL is malformed.", connection: connection, context: context), on: connection, method: context.method)
         }
         // The answer may already be in hand: queue it now, on this thread (no suspend, no Task).
         if let immediateHandler, let response = immediateHandler(request) {
@@ -108,7 +108,10 @@ extension HTTPServer {
                 response = try await handler(request)
             } catch {
                 logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
-                response = configuration.errorResponse(500, "Something went wrong on our side.")
+                var failed = configuration.errorResponse(500, "Something went wrong on our side.")
+                configuration.finishServerAnswer(&failed, ServerMadeAnswer(method: request.method, rawPath: request.rawPath,
+                                                                           requestIDHeader: request.headers["X-Request-Id"]))
+                response = failed
             }
             parked.finish(with: response)
         }
@@ -145,6 +148,14 @@ extension HTTPServer {
         )
         if keptAnswers != nil, let url { request.targetKey = TargetKey.make(connection: connection, url: url) }
         return request
+    }
+
+    /// The configuration's answer for a request the server answers itself, finished by the application.
+    private func serverAnswer(_ status: Int, _ message: String, connection: OpaquePointer, context: RequestContext) -> Response {
+        var response = configuration.errorResponse(status, message)
+        let header = MHD_lookup_connection_value(connection, .HEADER_KIND, "X-Request-Id").map { String(cString: $0) }
+        configuration.finishServerAnswer(&response, ServerMadeAnswer(method: context.method, rawPath: context.rawPath, requestIDHeader: header))
+        return response
     }
 
     /// Turns a `Response` into an `MHD_Response` and queues it.

@@ -21,6 +21,11 @@ public struct ServerConfiguration: Sendable {
     /// Builds the responses the server itself gives (400 for undecodable URLs, 405, 503 while
     /// stopping) so they look like the application's own error pages. Called on a server thread.
     public var errorResponse: @Sendable (_ status: Int, _ message: String) -> Response
+    /// Finishes each answer the server makes itself (400 for an undecodable URL, 405, 500, 503)
+    /// the way the application finishes its own: its request id, its metric, its log line
+    /// (issue 16 "every answer through one pipeline"). Called on a server thread, or in `stop`.
+    /// libmicrohttpd's own 414 and 431 never reach Swift code and are not finished here.
+    public var finishServerAnswer: @Sendable (_ response: inout Response, _ request: ServerMadeAnswer) -> Void
 
     /// Creates a configuration; defaults suit a small public server.
     public init(
@@ -41,7 +46,18 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.connectionMemoryLimit = connectionMemoryLimit
         self.errorResponse = errorResponse
+        self.finishServerAnswer = { _, _ in }
     }
+}
+
+/// The request a server-made answer is for, as far as the server read it.
+public struct ServerMadeAnswer: Sendable {
+    /// The request method as sent.
+    public let method: String
+    /// The raw path as it arrived (still percent-encoded).
+    public let rawPath: String
+    /// The client's `X-Request-Id`, when it sent one and it could be read.
+    public let requestIDHeader: String?
 }
 
 /// An HTTP/1.1 server on libmicrohttpd that runs an async handler for every GET and HEAD request.
@@ -150,7 +166,9 @@ public final class HTTPServer: Sendable {
             let abandoned = suspended.withLock { $0.values.map { $0 } }
             logger.warning("stopping with requests still running", metadata: ["count": "\(abandoned.count)"])
             for request in abandoned {
-                request.finish(with: configuration.errorResponse(503, "The server is shutting down."))
+                var response = configuration.errorResponse(503, "The server is shutting down.")
+                configuration.finishServerAnswer(&response, ServerMadeAnswer(method: request.context.method, rawPath: request.context.rawPath, requestIDHeader: nil))
+                request.finish(with: response)
             }
             let extra = clock.now + .seconds(2)
             // Resumed connections count until their 503 is sent (completion callback).

@@ -54,6 +54,25 @@ extension ServerIntegration {
             }
         }
 
+        @Test func the_servers_own_answers_get_a_request_id_a_log_line_and_a_metric() async throws {
+            let logs = LogCapture()
+            try await withApp(logs: logs) { app in
+                let post = try await app.get("/pets", method: "POST", headers: ["X-Request-Id": "client-post-1"])
+                let malformed = try await app.get("/pets/%FF%FE")
+                #expect(post.status == 405)
+                #expect(post.header("X-Request-Id") == "client-post-1")
+                #expect(malformed.status == 400)
+                let generated = try #require(malformed.header("X-Request-Id"))
+                #expect(generated.count == 16 && generated.allSatisfy(\.isHexDigit))
+                expectSecurityHeaders(malformed, "server-made 400")
+                #expect(logs.lines.contains { $0.contains("request_id=client-post-1") && $0.contains("status=405") && $0.contains("method=POST") })
+                #expect(logs.lines.contains { $0.contains("request_id=\(generated)") && $0.contains("status=400") && $0.contains("path=/pets/%FF%FE") })
+                let metrics = try await app.get("/metrics").text
+                #expect(metrics.contains(#"petspot_http_requests_total{route="server",status="405"} 1"#))
+                #expect(metrics.contains(#"petspot_http_requests_total{route="server",status="400"} 1"#))
+            }
+        }
+
         @Test func an_unknown_path_is_a_404_html_page_with_navigation() async throws {
             try await withApp { app in
                 let response = try await app.get("/definitely/not/here")
@@ -179,22 +198,6 @@ extension ServerIntegration {
                 #expect(text.contains(#"petspot_http_requests_total{route="api_list",status="502"} 1"#))
             }
         }
-    }
-}
-
-/// `RawHTTP` blocks its thread on socket reads. On a 2-core machine Swift's cooperative pool has
-/// two threads, which the app under test needs for its own handlers, so a blocking read there
-/// stalls the server it waits for. These run it on a Dispatch thread instead.
-func rawSend(port: Int, text: String) async -> String {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: RawHTTP.send(port: port, text: text)) }
-    }
-}
-
-/// The status of `GET target` sent verbatim (see `rawSend`).
-func rawStatus(port: Int, target: String) async -> Int? {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: RawHTTP.status(port: port, target: target)) }
     }
 }
 
