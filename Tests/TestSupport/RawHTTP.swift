@@ -45,3 +45,20 @@ public enum RawHTTP {
         return String(decoding: reply, as: UTF8.self)
     }
 }
+
+/// `RawHTTP` blocks its thread on socket reads. On a 2-core machine Swift's cooperative pool has
+/// two threads, which the server under test needs for its own handlers, so a blocking read there
+/// can stall the very server it waits for (seen: a 5 s time-out in a full parallel run). These
+/// run it on a Dispatch thread instead; async tests use these, never `RawHTTP` directly.
+public func rawSend(port: Int, text: String) async -> String {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: RawHTTP.send(port: port, text: text)) }
+    }
+}
+
+/// The status of `GET target` sent verbatim (see `rawSend`).
+public func rawStatus(port: Int, target: String) async -> Int? {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: RawHTTP.status(port: port, target: target)) }
+    }
+}
