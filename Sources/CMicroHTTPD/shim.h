@@ -10,7 +10,6 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
-#include <signal.h>
 #include <pthread.h>
 #include <microhttpd.h>
 #include <malloc.h>
@@ -32,27 +31,6 @@ static inline const struct sockaddr *petspot_mhd_client_address(struct MHD_Conne
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
-}
-
-// Why: the sigset macros/functions are easier to reach from one C helper;
-// blocks SIGTERM and SIGINT in the calling thread (threads started later inherit it).
-static inline int petspot_block_termination_signals(void) {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    return pthread_sigmask(SIG_BLOCK, &set, NULL);
-}
-
-// Why: sigwait needs a sigset_t built from macros; waits for SIGTERM or SIGINT and returns it.
-static inline int petspot_wait_termination_signal(void) {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    int sig = 0;
-    if (sigwait(&set, &sig) != 0) return -1;
-    return sig;
 }
 
 #endif

@@ -3,6 +3,7 @@ import Logging
 import MicroHTTP
 import PetAPIClient
 import PetDomain
+import ServiceLifecycle
 
 /// The whole web front, built from a configuration: the composition root shared by the executable
 /// and the integration tests (style.md).
@@ -123,7 +124,7 @@ public final class PetSpotApp: Sendable {
                           stopEmbeddedUpstream: stopEmbeddedUpstream, gateway: gateway, metrics: metrics, pipeline: pipeline)
     }
 
-    /// Starts listening.
+    /// Starts listening (what `run` does first; tests and benchmarks call it directly).
     public func start() throws {
         try server.start()
         logger.info("PetSpot Web listening", metadata: ["url": "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(server.port)"])
@@ -137,6 +138,18 @@ public final class PetSpotApp: Sendable {
         await server.stop()
         await gateway.shutdown()
         await stopEmbeddedUpstream?()
+    }
+}
+
+/// The site as a service of a `ServiceGroup` (issue 16): listens, serves until the group shuts
+/// down gracefully (SIGTERM/SIGINT in the executable), then stops accepting, finishes the requests
+/// in flight and stops the embedded upstream and the client.
+extension PetSpotApp: Service {
+    public func run() async throws {
+        try start()
+        // Returns at graceful shutdown; throws only when the task is cancelled: stop either way.
+        try? await gracefulShutdown()
+        await stop()
     }
 }
 

@@ -3,11 +3,13 @@ import DemoUpstream
 import Foundation
 import Logging
 import MicroHTTP
+import ServiceLifecycle
+import UnixSignals
 import WebApp
 
 /// `petspot-web`: serve the site (default), check health, or run the demo upstream alone.
 @main
-struct PetSpotWeb: ParsableCommand {
+struct PetSpotWeb: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "petspot-web",
         abstract: "PetSpot Web: server-rendered lost-and-found pet pages on libmicrohttpd.",
@@ -17,7 +19,7 @@ struct PetSpotWeb: ParsableCommand {
 }
 
 /// Serves the site until SIGTERM or SIGINT.
-struct Serve: ParsableCommand {
+struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the site (the default). Every flag also reads its environment variable; the flag wins.",
@@ -41,10 +43,8 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("page-cache-mb"), help: "Memory for rendered pages and API bodies, in MiB. [env: PETSPOT_PAGE_CACHE_MB] (default: 32)") var pageCache: String?
     @Option(name: .customLong("max-details-calls"), help: "Most upstream details calls at once. [env: PETSPOT_MAX_DETAILS_CALLS] (default: 8)") var maxDetailsCalls: String?
 
-    func run() throws {
-        // First, before any thread exists: every thread inherits this mask (platform-notes "Shutdown").
-        TerminationSignals.block()
-        // Also before threads: a few malloc arenas keep the resident size down (issue 11).
+    func run() async throws {
+        // A few malloc arenas keep the resident size down (issue 11); applies to every arena made from here on.
         ProcessMemory.limitArenas(2)
         let configuration: AppConfiguration
         do {
@@ -61,15 +61,20 @@ struct Serve: ParsableCommand {
         let logger = bootstrapLogging(configuration)
         let app: PetSpotApp
         do {
-            app = try blockingAwait { try await PetSpotApp.build(configuration: configuration, logger: logger, embeddedUpstream: DemoUpstream.embedded) }
-            try app.start()
+            app = try await PetSpotApp.build(configuration: configuration, logger: logger, embeddedUpstream: DemoUpstream.embedded)
         } catch {
             logger.critical("startup failed", metadata: ["error": "\(error)"])
             throw ExitCode(1)
         }
-        let signal = TerminationSignals.wait()
-        logger.info("stopping", metadata: ["signal": "\(signal)"])
-        blockingAwait { await app.stop() }
+        // swift-service-lifecycle: SIGTERM or SIGINT shuts the group down gracefully; the app then
+        // stops accepting, finishes what is in flight and stops (platform-notes "Shutdown").
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            logger.critical("startup failed", metadata: ["error": "\(error)"])
+            throw ExitCode(1)
+        }
         logger.info("stopped")
     }
 }
@@ -87,19 +92,29 @@ struct HealthCheck: ParsableCommand {
 }
 
 /// `petspot-web demo-upstream`: the embedded sample backend alone, for trying the site against "another" backend.
-struct DemoUpstreamCommand: ParsableCommand {
+struct DemoUpstreamCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "demo-upstream", abstract: "Run the embedded demo backend alone.")
 
     @Option(help: "Address to bind.") var host: String = "127.0.0.1"
     @Option(help: "Port to bind.") var port: Int = 3000
 
-    func run() throws {
-        TerminationSignals.block()
+    func run() async throws {
         var logger = Logger(label: "demo-upstream")
         logger.logLevel = .info
         let server = try DemoUpstream.start(host: host, port: port, logger: logger)
         logger.info("demo upstream listening", metadata: ["url": "http://\(host):\(server.port)"])
-        _ = TerminationSignals.wait()
-        blockingAwait { await server.stop() }
+        let group = ServiceGroup(configuration: .init(services: [StoppingServer(server: server)],
+                                                      gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}
+
+/// A started `HTTPServer` as a service: stops (finishing what is in flight) at graceful shutdown.
+struct StoppingServer: Service {
+    let server: HTTPServer
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await server.stop()
     }
 }
