@@ -30,7 +30,9 @@ private func run(_ arguments: [String], environment: [String: String] = [:], tim
     return (process.terminationStatus, output)
 }
 
-@Suite("petspot-web executable")
+// One launch at a time: a Foundation Process.run crashed once (memcpy on a bad pointer) while
+// several tests launched processes at once.
+@Suite("petspot-web executable", .serialized)
 struct ExecutableTests {
     @Test func a_bad_setting_stops_startup_with_a_message_naming_it() async throws {
         let (status, output) = try await run(["--port", "70000"])

@@ -174,7 +174,7 @@ extension ServerIntegration {
                 #expect(text.contains(#"petspot_http_requests_total{route="list",status="200"} 2"#))
                 #expect(text.contains(#"petspot_http_requests_total{route="not_found",status="404"} 1"#))
                 #expect(text.contains("# TYPE petspot_http_request_duration_seconds histogram"))
-                #expect(text.contains(#"petspot_http_request_duration_seconds_bucket{le="+Inf",route="list"} 2"#))
+                #expect(text.contains(#"petspot_http_request_duration_seconds_bucket{route="list",le="+Inf"} 2"#))
                 #expect(text.contains(#"petspot_http_request_duration_seconds_count{route="list"} 2"#))
                 #expect(text.contains(#"petspot_upstream_calls_total{endpoint="list"} 1"#))
                 #expect(text.contains(#"petspot_cache_lookups_total{result="miss"} 1"#))

@@ -255,7 +255,9 @@ struct SnapshotTests {
 
     /// The value of an unlabelled gauge line `name value` in Prometheus text.
     static func gauge(_ name: String, in text: String) -> Int? {
-        text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ").last ?? "") }
+        // swift-prometheus writes gauges as floating-point numbers (`200.0`).
+        text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+            .flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) }
     }
 }
 

@@ -94,15 +94,18 @@ struct Router: Sendable {
         case .readyz:
             plan = .wait { await readiness(requestID: requestID) }
         case .metrics:
+            // The cache gauges are read at scrape time and set through the same metrics API.
             let pages = site.rendered.size
             let kept = keptAnswers?.size ?? (entries: 0, bytes: 0)
-            let gauges = [
+            for (name, value) in [
                 ("petspot_page_cache_bytes", pages.bytes), ("petspot_page_cache_entries", pages.entries),
                 ("petspot_page_cache_limit_bytes", site.rendered.maxBytes),
                 ("petspot_kept_answers_bytes", kept.bytes), ("petspot_kept_answers_entries", kept.entries),
                 ("petspot_kept_answers_limit_bytes", keptAnswers?.maxBytes ?? 0),
-            ].map { "# TYPE \($0.0) gauge\n\($0.0) \($0.1)\n" }.joined()
-            plan = .answer(Router.noStore(.text(metrics.render() + gauges, contentType: "text/plain; version=0.0.4; charset=utf-8")))
+            ] {
+                metrics.set(name, to: value)
+            }
+            plan = .answer(Router.noStore(.text(metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")))
         }
         return (route.metricName, plan)
     }
