@@ -100,8 +100,11 @@ struct SnapshotTests {
     }
 
     @Test func after_the_ttl_the_next_request_sees_new_data() async throws {
-        try await withApp(listJSON: Self.spreadList(2), configure: { $0.cacheTTLSeconds = 1 }) { app in
+        // A TTL of 5 s: the checks "within" it must not depend on how busy the machine is (1 s was
+        // not enough for five requests in a full parallel run); "after" waits until it surely ended.
+        try await withApp(listJSON: Self.spreadList(2), configure: { $0.cacheTTLSeconds = 5 }) { app in
             let before = try await app.get("/pets?lat=52.1&lng=21.0&range=100")
+            let fetched = ContinuousClock.now  // the snapshot was confirmed before this instant
             #expect(before.text.contains("Pet 2"))
             // Asked for again and again: kept by the server itself (`KeptAnswers`) until the TTL ends.
             for _ in 0..<3 { _ = try await app.get("/pets?lat=52.1&lng=21.0&range=100") }
@@ -112,7 +115,7 @@ struct SnapshotTests {
             let within = try await app.get("/pets?lat=52.1&lng=21.0&range=100")
             #expect(within.text.contains("Pet 2"))
 
-            try await Task.sleep(for: .milliseconds(1_200))
+            try await Task.sleep(until: fetched + .milliseconds(5_300))
             let after = try await app.get("/pets?lat=52.1&lng=21.0&range=100")
             #expect(after.text.contains("Newcomer"))
             #expect(!after.text.contains("Pet 2"))

@@ -31,7 +31,7 @@ struct PageRenderer: Sendable {
 
     /// Renders `model` with the template `name`, in an array no larger than it needs (fragments and
     /// kept pages live long); nil only for a template name not checked at startup.
-    func render(_ model: Any, template name: String) -> [UInt8]? {
+    func render(_ model: some ViewModel, template name: String) -> [UInt8]? {
         templates.render(model, template: name).map(PageRenderer.compact)
     }
 

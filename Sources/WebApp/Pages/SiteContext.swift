@@ -67,7 +67,7 @@ final class SiteContext: Sendable {
     }
 
     /// Renders `model` with `template` as a 200 HTML response (not yet finished: see `finish`).
-    func page(_ model: Any, template: String, status: Int = 200) -> Response {
+    func page(_ model: some ViewModel, template: String, status: Int = 200) -> Response {
         guard let html = renderer.render(model, template: template) else {
             return Response.text("Internal error\n", status: 500)
         }

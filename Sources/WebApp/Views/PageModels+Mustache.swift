@@ -5,6 +5,16 @@ import Mustache
 // 20-card list cost several milliseconds of CPU. `MustacheParent` answers by name directly.
 // Keep these switches in step with PageModels.swift (PageModelLookupTests checks every field).
 
+/// A model a whole template renders (a page, or the card partial): `PageRenderer.render` takes
+/// these, not `Any`, so a wrong value is a compile error, not an empty page.
+protocol ViewModel: MustacheParent, Sendable {}
+
+extension LandingPageModel: ViewModel {}
+extension ListPageModel: ViewModel {}
+extension DetailsPageModel: ViewModel {}
+extension ErrorPageModel: ViewModel {}
+extension CardModel: ViewModel {}
+
 extension LayoutModel: MustacheParent {
     /// The field called `name`, for the templates.
     func child(named name: String) -> Any? {
