@@ -91,6 +91,7 @@ import Testing
         #expect(events.count(.hit) == 0) // every caller waited for the one fetch
     }
 
+    @available(macOS 26, *)
     @Test func a_failed_shared_fetch_fails_every_waiter_and_the_next_request_tries_again() async throws {
         let cache = cache()
         let gate = Gate()
@@ -98,8 +99,12 @@ import Testing
 
         let first = Task { try await cache.value(for: "list", fetch: upstream.fetch) }
         await gate.firstArrival()
+        let others = (1..<5).map { _ in Task.immediate { try await cache.value(for: "list", fetch: upstream.fetch) } }
         gate.open()
-        await #expect(throws: UpstreamFailure.timeout) { try await first.value }
+        for task in [first] + others {
+            await #expect(throws: UpstreamFailure.timeout) { try await task.value }
+        }
+        #expect(upstream.calls == 1)
 
         upstream.answer(.value("back", etag: nil, cost: 1))
         #expect(try await cache.value(for: "list", fetch: upstream.fetch).value == "back")
