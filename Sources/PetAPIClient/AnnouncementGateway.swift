@@ -77,27 +77,30 @@ public final class AnnouncementGateway: Sendable {
     /// Ids the upstream answered 404 for, with when; each is remembered for one TTL.
     private let unknownIDs = Mutex<[String: ContinuousClock.Instant]>([:])
     private let detailsInFlight = Atomic<Int>(0)
-    private let clock = ContinuousClock()
+    /// The monotonic time: `ContinuousClock.now` in production, a manual clock in tests.
+    private let clock: @Sendable () -> ContinuousClock.Instant
 
     /// The cache key of the one snapshot.
     private static let snapshotKey = "list"
 
-    /// Creates a gateway over `transport`.
+    /// Creates a gateway over `transport`; `now` tells the time for its TTLs (tests pass a manual clock).
     public init(
         transport: UpstreamTransport,
         settings: GatewaySettings = GatewaySettings(),
         logger: Logger,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         onEvent: @escaping @Sendable (GatewayEvent) -> Void = { _ in }
     ) {
+        self.clock = now
         self.transport = transport
         self.settings = settings
         self.logger = logger
         self.onEvent = onEvent
         let cacheEvent: @Sendable (CacheEvent) -> Void = { onEvent(.cache($0)) }
         snapshots = ResultCache(ttl: settings.ttl, staleMax: settings.staleMax, maxEntries: 1,
-                                maxCost: .max, onEvent: cacheEvent)
+                                maxCost: .max, now: now, onEvent: cacheEvent)
         details = ResultCache(ttl: settings.ttl, staleMax: settings.staleMax, maxEntries: settings.maxEntries,
-                              maxCost: settings.maxCachedBytes, onEvent: cacheEvent)
+                              maxCost: settings.maxCachedBytes, now: now, onEvent: cacheEvent)
     }
 
     /// The snapshot when it is fresh, without waiting: the synchronous path of requests answered
@@ -179,7 +182,7 @@ public final class AnnouncementGateway: Sendable {
     }
 
     private func isRememberedUnknown(_ id: String) -> Bool {
-        let now = clock.now
+        let now = clock()
         return unknownIDs.withLock { known in
             guard let since = known[id] else { return false }
             if now - since < settings.ttl { return true }
@@ -189,7 +192,7 @@ public final class AnnouncementGateway: Sendable {
     }
 
     private func remember(unknown id: String) {
-        let now = clock.now
+        let now = clock()
         unknownIDs.withLock { known in
             if known.count >= settings.maxRememberedUnknownIDs {
                 // Drop what has expired; if all are fresh, start over (bounded memory wins over recall).

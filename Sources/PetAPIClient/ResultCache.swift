@@ -57,14 +57,21 @@ final class ResultCache<Value: Sendable>: Sendable {
     /// lock: contention on the one cache lock put threads to sleep on a priority-inheritance futex,
     /// a tenth of a random-location request (issue 11). Writes (one per TTL) fill every slot.
     private let published: [PublishedSlot] = (0..<ThreadSpread.slotCount).map { _ in PublishedSlot() }
-    private let clock = ContinuousClock()
+    /// The monotonic time: `ContinuousClock.now` in production, a manual clock in tests.
+    private let clock: @Sendable () -> ContinuousClock.Instant
     private let ttl: Duration
     private let staleMax: Duration
     private let maxEntries: Int
     private let maxCost: Int
     private let onEvent: @Sendable (CacheEvent) -> Void
 
-    init(ttl: Duration, staleMax: Duration, maxEntries: Int, maxCost: Int, onEvent: @escaping @Sendable (CacheEvent) -> Void) {
+    /// Creates an empty cache; `now` tells the time for TTL, stale-if-error and LRU (injected by tests).
+    init(
+        ttl: Duration, staleMax: Duration, maxEntries: Int, maxCost: Int,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        onEvent: @escaping @Sendable (CacheEvent) -> Void
+    ) {
+        self.clock = now
         self.ttl = ttl
         self.staleMax = staleMax
         self.maxEntries = maxEntries
@@ -78,7 +85,7 @@ final class ResultCache<Value: Sendable>: Sendable {
         for key: String,
         fetch: @escaping @Sendable (_ etag: String?) async throws(UpstreamFailure) -> FetchOutcome<Value>
     ) async throws(UpstreamFailure) -> Fetched<Value> {
-        let now = clock.now
+        let now = clock()
         let lookup: CacheLookup<Value> = state.withLock { state in
             if var entry = state.entries[key], now - entry.confirmedAt < ttl {
                 entry.lastUsed = now
@@ -114,7 +121,7 @@ final class ResultCache<Value: Sendable>: Sendable {
     /// The value for `key` when the cache holds it fresh (within the TTL), without waiting for
     /// anything: the synchronous path of a request answered from data already in hand (issue 11).
     func freshValue(for key: String) -> Fetched<Value>? {
-        let now = clock.now
+        let now = clock()
         if let entry = published[ThreadSpread.slot()].entry.withLock({ $0 }), entry.key == key, now - entry.confirmedAt < ttl {
             onEvent(.hit)
             return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, staleBecause: nil)
@@ -133,7 +140,7 @@ final class ResultCache<Value: Sendable>: Sendable {
     ) async throws(UpstreamFailure) -> Fetched<Value> {
         do {
             let outcome = try await fetch(etag)
-            let now = clock.now
+            let now = clock()
             let wallNow = Date()
             return try state.withLock { state throws(UpstreamFailure) -> Fetched<Value> in
                 switch outcome {
@@ -159,7 +166,7 @@ final class ResultCache<Value: Sendable>: Sendable {
                 }
             }
         } catch {
-            let now = clock.now
+            let now = clock()
             let stale = state.withLock { state -> Fetched<Value>? in
                 guard let entry = state.entries[key], now - entry.confirmedAt <= staleMax else { return nil }
                 return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, staleBecause: error)
@@ -199,7 +206,7 @@ final class ResultCache<Value: Sendable>: Sendable {
 
     /// True when any entry was confirmed within `window` (readiness: "the cache is warm").
     func hasEntry(confirmedWithin window: Duration) -> Bool {
-        let now = clock.now
+        let now = clock()
         return state.withLock { $0.entries.values.contains { now - $0.confirmedAt <= window } }
     }
 

@@ -1,0 +1,180 @@
+import Logging
+@testable import PetAPIClient
+import Synchronization
+import Testing
+
+/// A fake upstream for the gateway: answers each request with what the test's closure returns
+/// (or throws, as the live transport does for transport-level failures) and records every request.
+final class FakeTransport: Sendable {
+    private let answer: @Sendable (UpstreamRequest) throws(UpstreamFailure) -> UpstreamResponse
+    private let seen = Mutex<[UpstreamRequest]>([])
+
+    /// A transport answering with `answer`.
+    init(_ answer: @escaping @Sendable (UpstreamRequest) throws(UpstreamFailure) -> UpstreamResponse) {
+        self.answer = answer
+    }
+
+    /// Every request so far, in order.
+    var requests: [UpstreamRequest] { seen.withLock { $0 } }
+
+    /// The requests for `path`.
+    func requests(for path: String) -> [UpstreamRequest] { requests.filter { $0.pathAndQuery == path } }
+
+    /// The transport to hand to the gateway; like the live one, it refuses a body over the request's cap.
+    var transport: UpstreamTransport {
+        UpstreamTransport(get: { request throws(UpstreamFailure) in
+            self.seen.withLock { $0.append(request) }
+            let response = try self.answer(request)
+            guard response.body.count <= request.maxBodyBytes else {
+                throw .bodyTooLarge(limitBytes: request.maxBodyBytes, upstreamRequestID: response.headers["request-id"])
+            }
+            return response
+        })
+    }
+}
+
+/// Specifications of the gateway's failure classification and its TTLs, on a fake transport and a
+/// manual clock (issue 4, product-spec §4 and §5). Nothing here waits on real time.
+@Suite struct AnnouncementGatewayTests {
+    static let listPath = "/api/v1/announcements"
+    static let emptyList = UpstreamResponse(status: 200, headers: ["content-type": "application/json", "etag": "\"list-1\""],
+                                            body: Array(#"{"data":[]}"#.utf8))
+    let clock = ManualClock()
+
+    private func gateway(_ fake: FakeTransport, settings: GatewaySettings = GatewaySettings()) -> AnnouncementGateway {
+        AnnouncementGateway(transport: fake.transport, settings: settings,
+                            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+                            now: clock.reading)
+    }
+
+    private static func json(_ text: String, status: Int = 200) -> UpstreamResponse {
+        UpstreamResponse(status: status, headers: ["content-type": "application/json; charset=utf-8", "request-id": "up-1"], body: Array(text.utf8))
+    }
+
+    /// The failure `snapshot` throws when the upstream answers the list with `response`.
+    private func listFailure(_ response: UpstreamResponse, settings: GatewaySettings = GatewaySettings()) async -> UpstreamFailure? {
+        let gateway = gateway(FakeTransport { _ in response }, settings: settings)
+        do {
+            _ = try await gateway.snapshot(requestID: "req-1")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // MARK: - Failure classification
+
+    @Test func a_list_answer_other_than_200_is_badStatus_with_the_upstream_request_id() async {
+        let failure = await listFailure(Self.json("{}", status: 503))
+        #expect(failure == .badStatus(503, upstreamRequestID: "up-1"))
+        #expect(failure?.visitorStatus == 502)
+    }
+
+    @Test func a_list_that_is_not_json_is_a_malformed_body() async {
+        let html = UpstreamResponse(status: 200, headers: ["content-type": "text/html"], body: Array("<html></html>".utf8))
+        let failure = await listFailure(html)
+        guard case .malformedBody(let detail, _) = failure else {
+            Issue.record("expected malformedBody, got \(String(describing: failure))")
+            return
+        }
+        #expect(detail.contains("text/html"))
+    }
+
+    @Test(arguments: [#"{"data":"#, #"{"data":null}"#, "not json at all", #"{"data":{}}"#])
+    func a_list_body_that_is_not_a_list_is_a_malformed_body(body: String) async {
+        let failure = await listFailure(Self.json(body))
+        #expect(failure?.metricLabel == "malformed_body")
+        #expect(failure?.upstreamRequestID == "up-1")
+    }
+
+    @Test func a_list_body_over_maxJSONBytes_is_bodyTooLarge_naming_the_limit() async {
+        var settings = GatewaySettings()
+        settings.maxJSONBytes = 16
+        let fake = FakeTransport { _ in Self.json(#"{"data":[], "padding": "more than sixteen bytes"}"#) }
+        let gateway = gateway(fake, settings: settings)
+
+        await #expect(throws: UpstreamFailure.bodyTooLarge(limitBytes: 16, upstreamRequestID: "up-1")) {
+            try await gateway.snapshot(requestID: "req-1")
+        }
+        #expect(fake.requests.map(\.maxBodyBytes) == [16])
+    }
+
+    @Test(arguments: [UpstreamFailure.timeout, .unreachable(detail: "connection refused")])
+    func a_transport_failure_reaches_the_caller_unchanged(failure: UpstreamFailure) async {
+        var settings = GatewaySettings()
+        settings.timeout = .milliseconds(1_500)
+        let fake = FakeTransport { _ throws(UpstreamFailure) in throw failure }
+        let gateway = gateway(fake, settings: settings)
+
+        await #expect(throws: failure) { try await gateway.snapshot(requestID: "req-1") }
+        #expect(fake.requests.map(\.timeout) == [.milliseconds(1_500)])
+        #expect(fake.requests.first?.headers["X-Request-Id"] == "req-1")
+    }
+
+    @Test func a_details_404_is_notFound_and_remembered_for_the_ttl() async throws {
+        let detailsPath = Self.listPath + "/missing-1"
+        let fake = FakeTransport { request in
+            request.pathAndQuery == Self.listPath ? Self.emptyList : Self.json(#"{"error":"not found"}"#, status: 404)
+        }
+        let gateway = gateway(fake)
+
+        await #expect(throws: UpstreamFailure.notFound) { try await gateway.announcement(id: "missing-1", requestID: "req-1") }
+        clock.advance(by: .seconds(29))
+        await #expect(throws: UpstreamFailure.notFound) { try await gateway.announcement(id: "missing-1", requestID: "req-2") }
+        #expect(fake.requests(for: detailsPath).count == 1)
+        #expect(fake.requests(for: Self.listPath).count == 1)
+
+        clock.advance(by: .seconds(1))
+        await #expect(throws: UpstreamFailure.notFound) { try await gateway.announcement(id: "missing-1", requestID: "req-3") }
+        #expect(fake.requests(for: detailsPath).count == 2)
+    }
+
+    // MARK: - The snapshot's TTL and revalidation
+
+    @Test func the_snapshot_is_fetched_once_per_ttl_and_revalidated_with_its_etag() async throws {
+        let fake = FakeTransport { request in
+            request.headers["If-None-Match"] == "\"list-1\""
+                ? UpstreamResponse(status: 304, headers: [:], body: [])
+                : Self.emptyList
+        }
+        let gateway = gateway(fake)
+
+        let first = try await gateway.snapshot(requestID: "req-1")
+        clock.advance(by: .seconds(29))
+        _ = try await gateway.snapshot(requestID: "req-2")
+        #expect(gateway.freshSnapshot() != nil)
+        #expect(fake.requests.count == 1)
+
+        clock.advance(by: .seconds(1))
+        #expect(gateway.freshSnapshot() == nil)
+        let revalidated = try await gateway.snapshot(requestID: "req-3")
+
+        #expect(fake.requests.count == 2)
+        #expect(fake.requests.last?.headers["If-None-Match"] == "\"list-1\"")
+        #expect(revalidated.value.generation == first.value.generation)
+        #expect(!revalidated.isStale)
+    }
+
+    @Test func a_failing_list_within_staleMax_serves_the_old_snapshot_marked_stale() async throws {
+        let failing = Switch()
+        let fake = FakeTransport { _ throws(UpstreamFailure) in
+            if failing.isOn { throw .timeout }
+            return Self.emptyList
+        }
+        var settings = GatewaySettings()
+        settings.staleMax = .seconds(120)
+        let gateway = gateway(fake, settings: settings)
+        let first = try await gateway.snapshot(requestID: "req-1")
+
+        failing.turnOn()
+        clock.advance(by: .seconds(120))
+        let stale = try await gateway.snapshot(requestID: "req-2")
+        #expect(stale.staleBecause == .timeout)
+        #expect(stale.value.generation == first.value.generation)
+
+        clock.advance(by: .seconds(1))
+        await #expect(throws: UpstreamFailure.timeout) { try await gateway.snapshot(requestID: "req-3") }
+        #expect(gateway.answeredRecently(within: .seconds(121)))
+        #expect(!gateway.answeredRecently(within: .seconds(120)))
+    }
+}
