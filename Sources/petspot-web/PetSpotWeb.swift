@@ -23,39 +23,49 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the site (the default). Every flag also reads its environment variable; the flag wins.",
-        discussion: "Environment: " + AppConfiguration.environmentNames.sorted { $0.key < $1.key }
-            .map { "--\($0.key) ← \($0.value)" }.joined(separator: ", ")
+        discussion: "Settings (flag <value>, or --flag=value):\n" + AppConfiguration.settings.map { setting in
+            "  --\(setting.flag) <value>\n      \(setting.help) [env: \(setting.environment)] (default: "
+                + setting.documentedDefault.replacingOccurrences(of: "`", with: "") + ")"
+        }.joined(separator: "\n")
     )
 
-    @Option(help: "Address to bind, e.g. 127.0.0.1 or 0.0.0.0. [env: HOST] (default: 127.0.0.1)") var host: String?
-    @Option(help: "Port to bind; 0 picks a free one. [env: PORT] (default: 8080)") var port: String?
-    @Option(help: "PetSpot backend base URL; without it the embedded demo upstream runs. [env: PETSPOT_UPSTREAM_URL]") var upstream: String?
-    @Option(name: .customLong("public-base-url"), help: "Absolute base URL for share links. [env: PETSPOT_PUBLIC_BASE_URL]") var publicBaseURL: String?
-    @Option(name: .customLong("upstream-timeout"), help: "Seconds for one upstream call. [env: PETSPOT_UPSTREAM_TIMEOUT] (default: 5)") var upstreamTimeout: String?
-    @Option(name: .customLong("cache-ttl"), help: "Seconds a validated result stays fresh. [env: PETSPOT_CACHE_TTL] (default: 30)") var cacheTTL: String?
-    @Option(name: .customLong("stale-max"), help: "Seconds a cached copy may be served while the upstream fails. [env: PETSPOT_STALE_MAX] (default: 600)") var staleMax: String?
-    @Option(name: .customLong("log-level"), help: "trace|debug|info|notice|warning|error|critical. [env: PETSPOT_LOG_LEVEL] (default: info)") var logLevel: String?
-    @Option(name: .customLong("log-format"), help: "text|json. [env: PETSPOT_LOG_FORMAT] (default: text)") var logFormat: String?
-    @Option(name: .customLong("public-dir"), help: "Static files folder. [env: PETSPOT_PUBLIC_DIR] (default: Public)") var publicDir: String?
-    @Option(name: .customLong("templates-dir"), help: "Templates folder. [env: PETSPOT_TEMPLATES_DIR] (default: Templates)") var templatesDir: String?
-    @Option(help: "Server threads. [env: PETSPOT_THREADS] (default: 4)") var threads: String?
-    @Option(name: .customLong("upstream-max-body-mb"), help: "Largest upstream JSON body in MiB (the whole list is one body). [env: PETSPOT_UPSTREAM_MAX_BODY_MB] (default: 64)") var upstreamMaxBody: String?
-    @Option(name: .customLong("page-cache-mb"), help: "Memory for rendered pages and API bodies, in MiB. [env: PETSPOT_PAGE_CACHE_MB] (default: 32)") var pageCache: String?
-    @Option(name: .customLong("max-details-calls"), help: "Most upstream details calls at once. [env: PETSPOT_MAX_DETAILS_CALLS] (default: 8)") var maxDetailsCalls: String?
+    /// The settings as given (`--flag value` or `--flag=value`), read against
+    /// `AppConfiguration.settings`: each setting is declared once there, not here again.
+    @Argument(parsing: .allUnrecognized, help: "Settings; see below.") var settingArguments: [String] = []
+
+    /// The flags given, by name; unknown ones and missing values are usage errors.
+    private func givenFlags() throws -> [String: String?] {
+        let known = Set(AppConfiguration.settings.map(\.flag))
+        var flags: [String: String?] = [:]
+        var index = 0
+        while index < settingArguments.count {
+            let argument = settingArguments[index]
+            guard argument.hasPrefix("--") else { throw ValidationError("unexpected argument '\(argument)'") }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard known.contains(name) else { throw ValidationError("unknown option '--\(name)' (see --help)") }
+            if value == nil {
+                index += 1
+                guard index < settingArguments.count else { throw ValidationError("missing value for '--\(name)'") }
+                value = settingArguments[index]
+            }
+            flags[name] = value
+            index += 1
+        }
+        return flags
+    }
 
     func run() async throws {
         // A few malloc arenas keep the resident size down (issue 11); applies to every arena made from here on.
         ProcessMemory.limitArenas(2)
         let configuration: AppConfiguration
         do {
-            configuration = try AppConfiguration.resolve(flags: [
-                "host": host, "port": port, "upstream": upstream, "public-base-url": publicBaseURL,
-                "upstream-timeout": upstreamTimeout, "cache-ttl": cacheTTL, "stale-max": staleMax,
-                "log-level": logLevel, "log-format": logFormat, "public-dir": publicDir,
-                "templates-dir": templatesDir, "threads": threads, "upstream-max-body-mb": upstreamMaxBody,
-                "page-cache-mb": pageCache, "max-details-calls": maxDetailsCalls,
-            ], environment: ProcessInfo.processInfo.environment)
-        } catch {
+            configuration = try AppConfiguration.resolve(flags: try givenFlags(), environment: ProcessInfo.processInfo.environment)
+        } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }
         let logger = bootstrapLogging(configuration)

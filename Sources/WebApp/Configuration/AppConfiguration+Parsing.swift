@@ -2,82 +2,131 @@ import Foundation
 import Logging
 
 extension AppConfiguration {
-    /// Environment variable of each flag (also listed by `--help`).
-    public static let environmentNames: [String: String] = [
-        "host": "HOST", "port": "PORT", "upstream": "PETSPOT_UPSTREAM_URL",
-        "public-base-url": "PETSPOT_PUBLIC_BASE_URL", "upstream-timeout": "PETSPOT_UPSTREAM_TIMEOUT",
-        "cache-ttl": "PETSPOT_CACHE_TTL", "stale-max": "PETSPOT_STALE_MAX", "log-level": "PETSPOT_LOG_LEVEL",
-        "log-format": "PETSPOT_LOG_FORMAT", "public-dir": "PETSPOT_PUBLIC_DIR",
-        "templates-dir": "PETSPOT_TEMPLATES_DIR", "threads": "PETSPOT_THREADS",
-        "upstream-max-body-mb": "PETSPOT_UPSTREAM_MAX_BODY_MB", "page-cache-mb": "PETSPOT_PAGE_CACHE_MB",
-        "max-details-calls": "PETSPOT_MAX_DETAILS_CALLS",
-    ]
-
-    /// The setting name of the upstream body limit, as error messages and the log name it.
-    public static let upstreamMaxBodySetting = "--upstream-max-body-mb / PETSPOT_UPSTREAM_MAX_BODY_MB"
-
-    /// Builds the configuration from flags (wins) and environment; throws the first bad setting.
-    public static func resolve(flags: [String: String?], environment: [String: String]) throws(ConfigurationError) -> AppConfiguration {
-        func value(_ flag: String) -> (text: String, name: String)? {
-            let envName = environmentNames[flag] ?? flag
-            let name = "--\(flag) / \(envName)"
-            if let given = flags[flag] ?? nil { return (given, name) }
-            if let fromEnvironment = environment[envName], !fromEnvironment.isEmpty { return (fromEnvironment, name) }
-            return nil
-        }
-        var configuration = AppConfiguration()
-        if let (text, _) = value("host") { configuration.host = text.trimmingCharacters(in: .whitespaces) }
-        if let (text, name) = value("port") {
+    /// Every setting, declared once (issue 16 "one settings table"): flag, environment variable,
+    /// default as documented, help text and how its text is read and checked. `resolve`, the
+    /// environment names, `--help` (the executable builds its options text from this) and the
+    /// README's settings table (a test compares them) all come from here.
+    public static let settings: [Setting] = [
+        Setting("host", "HOST", "`127.0.0.1`", "Address to bind, e.g. 127.0.0.1 or 0.0.0.0.") { text, _, configuration in
+            configuration.host = text.trimmingCharacters(in: .whitespaces)
+        },
+        Setting("port", "PORT", "`8080` (0 picks a free port)", "Port to bind; 0 picks a free one.") { text, name, configuration in
             configuration.port = try integer(text, in: 0...65535, setting: name)
-        }
-        if let (text, name) = value("upstream") { configuration.upstreamURL = try httpURL(text, setting: name) }
-        if let (text, name) = value("public-base-url") { configuration.publicBaseURL = try httpURL(text, setting: name) }
-        if let (text, name) = value("upstream-timeout") {
+        },
+        Setting("upstream", "PETSPOT_UPSTREAM_URL", "none: the embedded demo upstream starts in-process",
+                "PetSpot backend base URL; without it the embedded demo upstream runs.") { text, name, configuration in
+            configuration.upstreamURL = try httpURL(text, setting: name)
+        },
+        Setting("public-base-url", "PETSPOT_PUBLIC_BASE_URL",
+                "`http://HOST:PORT` (`localhost` for `0.0.0.0`) — set it in production: share links and `og:url` use it",
+                "Absolute base URL for share links.") { text, name, configuration in
+            configuration.publicBaseURL = try httpURL(text, setting: name)
+        },
+        Setting("upstream-timeout", "PETSPOT_UPSTREAM_TIMEOUT", "`5` seconds", "Seconds for one upstream call.") { text, name, configuration in
             configuration.upstreamTimeoutSeconds = try seconds(text, in: 0.1...120, setting: name)
-        }
-        if let (text, name) = value("cache-ttl") { configuration.cacheTTLSeconds = try seconds(text, in: 0...3600, setting: name) }
-        if let (text, name) = value("stale-max") { configuration.staleMaxSeconds = try seconds(text, in: 0...86400, setting: name) }
-        if let (text, name) = value("log-level") {
+        },
+        Setting("cache-ttl", "PETSPOT_CACHE_TTL",
+                "`30` seconds: the whole upstream list is fetched at most once per TTL (fractions such as `3` or `0.5` are fine for tests)",
+                "Seconds a validated result stays fresh.") { text, name, configuration in
+            configuration.cacheTTLSeconds = try seconds(text, in: 0...3600, setting: name)
+        },
+        Setting("stale-max", "PETSPOT_STALE_MAX", "`600` seconds (stale-if-error)",
+                "Seconds a cached copy may be served while the upstream fails.") { text, name, configuration in
+            configuration.staleMaxSeconds = try seconds(text, in: 0...86400, setting: name)
+        },
+        Setting("log-level", "PETSPOT_LOG_LEVEL", "`info`", "trace|debug|info|notice|warning|error|critical.") { text, name, configuration in
             guard let level = Logger.Level(rawValue: text.lowercased()) else {
                 throw ConfigurationError(setting: name, problem: "'\(text)' is not one of trace, debug, info, notice, warning, error, critical")
             }
             configuration.logLevel = level
-        }
-        if let (text, name) = value("log-format") {
+        },
+        Setting("log-format", "PETSPOT_LOG_FORMAT", "`text` (`json` for collectors)", "text|json.") { text, name, configuration in
             guard let format = LogFormat(rawValue: text.lowercased()) else {
                 throw ConfigurationError(setting: name, problem: "'\(text)' is not one of text, json")
             }
             configuration.logFormat = format
-        }
-        if let (text, _) = value("public-dir") { configuration.publicDirectory = text }
-        if let (text, _) = value("templates-dir") { configuration.templatesDirectory = text }
-        if let (text, name) = value("threads") { configuration.threadCount = try integer(text, in: 1...64, setting: name) }
-        if let (text, name) = value("upstream-max-body-mb") {
+        },
+        Setting("public-dir", "PETSPOT_PUBLIC_DIR", "`Public`", "Static files folder.") { text, _, configuration in
+            configuration.publicDirectory = text
+        },
+        Setting("templates-dir", "PETSPOT_TEMPLATES_DIR", "`Templates`", "Templates folder.") { text, _, configuration in
+            configuration.templatesDirectory = text
+        },
+        Setting("threads", "PETSPOT_THREADS", "`4`", "Server threads.") { text, name, configuration in
+            configuration.threadCount = try integer(text, in: 1...64, setting: name)
+        },
+        Setting("upstream-max-body-mb", "PETSPOT_UPSTREAM_MAX_BODY_MB",
+                "`64` MiB: the largest upstream JSON body (the whole list is one body; 50,000 announcements are about 28 MB). "
+                    + "Over it: the 502 page, a log line naming this setting, `petspot_upstream_failures_total{reason=\"body_too_large\"}`",
+                "Largest upstream JSON body in MiB (the whole list is one body).") { text, name, configuration in
             configuration.upstreamMaxBodyMegabytes = try integer(text, in: 1...4096, setting: name)
+        },
+        Setting("page-cache-mb", "PETSPOT_PAGE_CACHE_MB",
+                "`32` MiB for rendered pages and API bodies (¾, least recently used out first; a page is kept the second time it is made) "
+                    + "and the server's kept answers for repeated URLs (¼)",
+                "Memory for rendered pages, API bodies and kept answers, in MiB.") { text, name, configuration in
+            configuration.pageCacheMegabytes = try integer(text, in: 1...65536, setting: name)
+        },
+        Setting("max-details-calls", "PETSPOT_MAX_DETAILS_CALLS",
+                "`8` upstream details calls at once; more distinct ids at the same moment get a 503",
+                "Most upstream details calls at once.") { text, name, configuration in
+            configuration.maxDetailsCalls = try integer(text, in: 1...1024, setting: name)
+        },
+    ]
+
+    /// Environment variable of each flag.
+    public static let environmentNames: [String: String] = Dictionary(uniqueKeysWithValues: settings.map { ($0.flag, $0.environment) })
+
+    /// The setting name of the upstream body limit, as error messages and the log name it.
+    public static let upstreamMaxBodySetting = settings.first { $0.flag == "upstream-max-body-mb" }!.name
+
+    /// The README's settings table rows, from `settings`.
+    public static var settingsTable: String {
+        (["| flag | environment | default |", "|---|---|---|"]
+            + settings.map { "| `--\($0.flag)` | `\($0.environment)` | \($0.documentedDefault) |" }).joined(separator: "\n")
+    }
+
+    /// Builds the configuration from flags (wins) and environment; throws the first bad setting.
+    public static func resolve(flags: [String: String?], environment: [String: String]) throws(ConfigurationError) -> AppConfiguration {
+        var configuration = AppConfiguration()
+        for setting in settings {
+            let text: String? = if let given = flags[setting.flag] ?? nil {
+                given
+            } else if let fromEnvironment = environment[setting.environment], !fromEnvironment.isEmpty {
+                fromEnvironment
+            } else {
+                nil
+            }
+            guard let text else { continue }
+            do {
+                try setting.apply(text, setting.name, &configuration)
+            } catch let error as ConfigurationError {
+                throw error
+            } catch {
+                throw ConfigurationError(setting: setting.name, problem: "\(error)")
+            }
         }
-        if let (text, name) = value("page-cache-mb") { configuration.pageCacheMegabytes = try integer(text, in: 1...65536, setting: name) }
-        if let (text, name) = value("max-details-calls") { configuration.maxDetailsCalls = try integer(text, in: 1...1024, setting: name) }
         guard configuration.host == "localhost" || isIPAddress(configuration.host) else {
             throw ConfigurationError(setting: "--host / HOST", problem: "'\(configuration.host)' is not an IP address (use 127.0.0.1, 0.0.0.0 or ::)")
         }
         return configuration
     }
 
-    private static func integer(_ text: String, in range: ClosedRange<Int>, setting: String) throws(ConfigurationError) -> Int {
+    fileprivate static func integer(_ text: String, in range: ClosedRange<Int>, setting: String) throws(ConfigurationError) -> Int {
         guard let number = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
             throw ConfigurationError(setting: setting, problem: "'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
 
-    private static func seconds(_ text: String, in range: ClosedRange<Double>, setting: String) throws(ConfigurationError) -> Double {
+    fileprivate static func seconds(_ text: String, in range: ClosedRange<Double>, setting: String) throws(ConfigurationError) -> Double {
         guard let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite, range.contains(number) else {
             throw ConfigurationError(setting: setting, problem: "'\(text)' is not a number of seconds from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
 
-    private static func httpURL(_ text: String, setting: String) throws(ConfigurationError) -> URL {
+    fileprivate static func httpURL(_ text: String, setting: String) throws(ConfigurationError) -> URL {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
@@ -94,4 +143,32 @@ extension AppConfiguration {
         var v6 = in6_addr()
         return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
+}
+
+/// One setting of `AppConfiguration.settings`.
+public struct Setting: Sendable {
+    /// The flag without dashes, e.g. `cache-ttl`.
+    public let flag: String
+    /// The environment variable, e.g. `PETSPOT_CACHE_TTL`.
+    public let environment: String
+    /// The default as the README shows it (Markdown).
+    public let documentedDefault: String
+    /// One line for `--help`.
+    public let help: String
+    /// Reads and checks `text`, the value of setting `name`, into the configuration.
+    /// (Untyped `throws`: trailing closures do not infer a typed one; `resolve` passes on its
+    /// `ConfigurationError`s.)
+    let apply: @Sendable (_ text: String, _ name: String, _ configuration: inout AppConfiguration) throws -> Void
+
+    init(_ flag: String, _ environment: String, _ documentedDefault: String, _ help: String,
+         apply: @escaping @Sendable (_ text: String, _ name: String, _ configuration: inout AppConfiguration) throws -> Void) {
+        self.flag = flag
+        self.environment = environment
+        self.documentedDefault = documentedDefault
+        self.help = help
+        self.apply = apply
+    }
+
+    /// How errors and the log name it: `--cache-ttl / PETSPOT_CACHE_TTL`.
+    public var name: String { "--\(flag) / \(environment)" }
 }

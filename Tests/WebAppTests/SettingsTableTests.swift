@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+import WebApp
+
+/// Issue 16 "one settings table": the README's table is the declared table, and every setting is
+/// read from its flag and from its environment variable, the flag winning.
+@Suite("Settings table")
+struct SettingsTableTests {
+    @Test func the_readme_table_is_the_declared_table() throws {
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(AppConfiguration.settingsTable + "\n"), "README's settings table differs from AppConfiguration.settingsTable:\n\(AppConfiguration.settingsTable)")
+    }
+
+    @Test func every_setting_has_one_flag_one_variable_and_help() {
+        let flags = AppConfiguration.settings.map(\.flag)
+        let variables = AppConfiguration.settings.map(\.environment)
+        #expect(Set(flags).count == flags.count)
+        #expect(Set(variables).count == variables.count)
+        #expect(AppConfiguration.settings.allSatisfy { !$0.help.isEmpty && !$0.documentedDefault.isEmpty })
+    }
+
+    @Test func a_flag_wins_over_its_variable_and_a_bad_value_names_the_setting() throws {
+        let configuration = try AppConfiguration.resolve(flags: ["threads": "3"], environment: ["PETSPOT_THREADS": "9", "PETSPOT_PAGE_CACHE_MB": "7"])
+        #expect(configuration.threadCount == 3)
+        #expect(configuration.pageCacheMegabytes == 7)
+        #expect(throws: ConfigurationError.self) { try AppConfiguration.resolve(flags: ["max-details-calls": "0"], environment: [:]) }
+        do {
+            _ = try AppConfiguration.resolve(flags: [:], environment: ["PETSPOT_STALE_MAX": "-1"])
+            Issue.record("a negative stale-max was accepted")
+        } catch {
+            #expect(error.setting == "--stale-max / PETSPOT_STALE_MAX")
+        }
+    }
+}
