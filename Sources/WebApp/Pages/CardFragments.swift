@@ -30,26 +30,24 @@ final class CardFragments: Sendable {
 
     /// The snapshot generation these cards belong to.
     let generation: Int
-    /// Cards in stripes by position (position % stripeCount, at position / stripeCount), each
-    /// under its own lock: every page reads its cards here, and one lock for all server threads
-    /// was the most contended lock of a random-location load (issue 11).
-    private final class Stripe: Sendable {
-        let kept: Mutex<Kept>
-        init(count: Int) { kept = Mutex(Kept(plain: Array(repeating: nil, count: count), located: Array(repeating: nil, count: count))) }
-    }
+    /// Cards in stripes by position (position % stripeCount, at position / stripeCount): every
+    /// page reads its cards here, and one lock for all server threads was the most contended lock
+    /// of a random-location load (issue 11).
     private static let stripeCount = 16
-    private let stripes: [Stripe]
+    private let stripes: Shards<Kept>
 
     /// Room for the cards of a snapshot of `count` items.
     init(generation: Int, count: Int) {
         self.generation = generation
         let perStripe = (count + CardFragments.stripeCount - 1) / CardFragments.stripeCount
-        stripes = (0..<CardFragments.stripeCount).map { _ in Stripe(count: perStripe) }
+        stripes = Shards(count: CardFragments.stripeCount) {
+            Kept(plain: Array(repeating: nil, count: perStripe), located: Array(repeating: nil, count: perStripe))
+        }
     }
 
     /// Reads or changes the kept cards of `position` under its stripe's lock.
     private func withKept<T>(_ position: Int, _ body: (inout Kept, Int) -> T) -> T {
-        stripes[position % CardFragments.stripeCount].kept.withLock { body(&$0, position / CardFragments.stripeCount) }
+        stripes.withLock(position) { body(&$0, position / CardFragments.stripeCount) }
     }
 
     /// The cards of `page` for a visitor without a location.

@@ -38,33 +38,27 @@ final class PageShells: Sendable {
         RenderedCard(html: Array(marker(Slot.firstCard + index).utf8))
     }
 
-    /// Shells in shards by key, each under its own lock with an equal share of the budget: every
-    /// located page looks up here (and moves its shell up the recency list).
-    private final class Shard: Sendable {
-        let kept: Mutex<LRUByteCache<Pieces>>
-        init(maxBytes: Int) { kept = Mutex(LRUByteCache(maxBytes: maxBytes)) }
-    }
+    /// Shells in shards by key, each with an equal share of the budget: every located page looks
+    /// up here (and moves its shell up the recency list).
     private static let shardCount = 8
-    private let shards: [Shard]
+    private let shards: Shards<LRUByteCache<Pieces>>
 
     /// Keeps shells up to `maxBytes`.
     init(maxBytes: Int) {
-        shards = (0..<PageShells.shardCount).map { _ in Shard(maxBytes: maxBytes / PageShells.shardCount) }
+        shards = Shards(count: PageShells.shardCount) { LRUByteCache(maxBytes: maxBytes / PageShells.shardCount) }
     }
 
     /// The page for shell `key`: the kept shell (or `render`'s, split at its markers and kept)
     /// with each slot's HTML-ready value written in by `write(slot, &output)`; `valueBytes` is a
     /// hint of the values' total size.
     func page(key: String, render: () -> [UInt8], valueBytes: Int, write: (_ slot: Int, _ output: inout [UInt8]) -> Void) -> [UInt8] {
-        var hasher = Hasher()
-        hasher.combine(key)
-        let shard = shards[Int(UInt(bitPattern: hasher.finalize()) % UInt(PageShells.shardCount))]
+        let hash = Shards<LRUByteCache<Pieces>>.hash(key)
         let pieces: Pieces
-        if let hit = shard.kept.withLock({ $0.value(for: key, generation: 0) }) {
+        if let hit = shards.withLock(hash, { $0.value(for: key, generation: 0) }) {
             pieces = hit
         } else {
             pieces = PageShells.split(render())
-            shard.kept.withLock { $0.insert(pieces, for: key, cost: pieces.size + key.utf8.count + 256, generation: 0) }
+            shards.withLock(hash) { $0.insert(pieces, for: key, cost: pieces.size + key.utf8.count + 256, generation: 0) }
         }
         var output: [UInt8] = []
         output.reserveCapacity(pieces.size + valueBytes + valueBytes / 4 + 256)

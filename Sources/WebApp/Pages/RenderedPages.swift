@@ -22,47 +22,32 @@ final class RenderedPages: Sendable {
         var seen: [Int]
     }
 
-    private final class Shard: Sendable {
-        let state: Mutex<ShardState>
-        init(maxBytes: Int) {
-            state = Mutex(ShardState(cache: LRUByteCache(maxBytes: maxBytes), seen: Array(repeating: 0, count: RenderedPages.seenSlots)))
-        }
-    }
-
     private static let shardCount = 8
     /// Keys remembered as made once, per shard (a power of two).
     private static let seenSlots = 4096
-    private let shards: [Shard]
+    private let shards: Shards<ShardState>
     /// The byte budget.
     let maxBytes: Int
 
     /// Keeps pages whose bodies (plus key and a fixed overhead per entry) add up to at most `maxBytes`.
     init(maxBytes: Int) {
         self.maxBytes = maxBytes
-        shards = (0..<RenderedPages.shardCount).map { _ in Shard(maxBytes: maxBytes / RenderedPages.shardCount) }
-    }
-
-    private static func hash(_ key: String) -> Int {
-        var hasher = Hasher()
-        hasher.combine(key)
-        return hasher.finalize()
-    }
-
-    private func shard(_ hash: Int) -> Shard {
-        shards[Int(UInt(bitPattern: hash) % UInt(RenderedPages.shardCount))]
+        shards = Shards(count: RenderedPages.shardCount) {
+            ShardState(cache: LRUByteCache(maxBytes: maxBytes / RenderedPages.shardCount), seen: Array(repeating: 0, count: RenderedPages.seenSlots))
+        }
     }
 
     /// The page kept for `key` from snapshot `generation`, if any.
     func cached(_ key: String, generation: Int) -> Response? {
-        shard(RenderedPages.hash(key)).state.withLock { $0.cache.value(for: key, generation: generation) }
+        shards.withLock(Shards<ShardState>.hash(key)) { $0.cache.value(for: key, generation: generation) }
     }
 
     /// Keeps a 200 `response` for `key` when it is the second time it was made; other statuses are not kept.
     func keep(_ response: Response, for key: String, generation: Int) {
         guard response.status == 200 else { return }
-        let hash = RenderedPages.hash(key)
+        let hash = Shards<ShardState>.hash(key)
         let cost = response.body.count + key.utf8.count + LRUByteCache<Response>.entryOverhead
-        shard(hash).state.withLock { state in
+        shards.withLock(hash) { state in
             let slot = hash & (RenderedPages.seenSlots - 1)
             guard state.seen[slot] == hash else {
                 state.seen[slot] = hash
@@ -75,10 +60,12 @@ final class RenderedPages: Sendable {
 
     /// Entries and bytes held (tests and metrics).
     var size: (entries: Int, bytes: Int) {
-        shards.reduce((0, 0)) { total, shard in
-            let (entries, bytes) = shard.state.withLock { ($0.cache.count, $0.cache.totalCost) }
-            return (total.0 + entries, total.1 + bytes)
+        var entries = 0, bytes = 0
+        shards.forEach { state in
+            entries += state.cache.count
+            bytes += state.cache.totalCost
         }
+        return (entries, bytes)
     }
 }
 

@@ -33,11 +33,7 @@ final class Metrics: Sendable {
     }
 
     /// Handles by route and status, in stripes by thread (`ThreadSpread`): every answer records here.
-    private final class HandleStripe: Sendable {
-        let handles = Mutex<[RouteStatus: RequestHandles]>([:])
-    }
-
-    private let stripes: [HandleStripe] = (0..<ThreadSpread.slotCount).map { _ in HandleStripe() }
+    private let stripes = Shards<[RouteStatus: RequestHandles]>(count: ThreadSpread.slotCount) { [:] }
     /// Cache lookups happen on nearly every request: four handles made once.
     private let cacheLookups: [String: CoreMetrics.Counter]
 
@@ -60,7 +56,7 @@ final class Metrics: Sendable {
     /// Counts one answered request and its duration.
     func recordRequest(route: String, status: Int, seconds: Double) {
         let key = RouteStatus(route: route, status: status)
-        let handles = stripes[ThreadSpread.slot()].handles.withLock { handles in
+        let handles = stripes.withLock(ThreadSpread.slot()) { handles in
             if let made = handles[key] { return made }
             let made = RequestHandles(
                 count: CoreMetrics.Counter(label: "petspot_http_requests_total", dimensions: [("route", route), ("status", String(status))], factory: factory),
