@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // libmicrohttpd, from Debian's libmicrohttpd-dev, found through pkg-config.
@@ -35,6 +36,7 @@ let package = Package(
             name: "MicroHTTP",
             dependencies: [
                 "CMicroHTTPD",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -46,6 +48,7 @@ let package = Package(
             name: "PetAPIClient",
             dependencies: [
                 "PetDomain",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -59,6 +62,7 @@ let package = Package(
             dependencies: [
                 "MicroHTTP",
                 "PetDomain",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -70,6 +74,7 @@ let package = Package(
                 "MicroHTTP",
                 "PetDomain",
                 "PetAPIClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -96,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "domain-benchmark",
             dependencies: [
-                "PetDomain", "PetAPIClient", "WebApp",
+                "PetDomain", "PetAPIClient", "WebApp", .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -105,13 +110,13 @@ let package = Package(
         // and URLSession/raw-socket client helpers.
         .target(
             name: "TestSupport",
-            dependencies: ["MicroHTTP", "PetDomain", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["MicroHTTP", "PetDomain", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "MicroHTTPTests",
-            dependencies: ["MicroHTTP", "TestSupport", .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
+            dependencies: ["MicroHTTP", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
         .testTarget(
             name: "PetDomainTests",
             dependencies: ["PetDomain"],
@@ -120,13 +125,13 @@ let package = Package(
         ),
         .testTarget(
             name: "PetAPIClientTests",
-            dependencies: ["PetAPIClient", "PetDomain", "MicroHTTP", "DemoUpstream", "TestSupport",
+            dependencies: ["PetAPIClient", "PetDomain", "MicroHTTP", "DemoUpstream", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WebAppTests",
-            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport",
+            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "Logging", package: "swift-log"), .product(name: "Mustache", package: "swift-mustache")],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings

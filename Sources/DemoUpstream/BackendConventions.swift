@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MicroHTTP
 
 /// The HTTP habits of the Node/Express backend that clients can observe (product-spec §1):
@@ -19,28 +20,28 @@ enum BackendConventions {
     /// Whether the request's validators match `etag`, as Express's `fresh` decides: a listed tag
     /// (weak comparison) or `*`; `Cache-Control: no-cache` forces a full answer.
     static func isFresh(_ request: Request, etag: String) -> Bool {
-        if let cacheControl = request.headers["Cache-Control"], cacheControl.lowercased().contains("no-cache") {
+        if let cacheControl = request.headers[.cacheControl], cacheControl.lowercased().contains("no-cache") {
             return false
         }
-        return EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: etag)
+        return EntityTag.matches(ifNoneMatch: request.headers[.ifNoneMatch], etag: etag)
     }
 
     /// A JSON response with the backend's headers; a 2xx whose ETag the client already has
     /// becomes a 304 with an empty body (Express only revalidates successful answers).
-    static func json(_ text: String, status: Int = 200, requestID: String, for request: Request?) -> Response {
+    static func json(_ text: String, status: HTTPResponse.Status = .ok, requestID: String, for request: Request?) -> Response {
         let body = Array(text.utf8)
         let etag = weakETag(for: body)
         var response = Response.json(body, status: status)
-        response.headers["ETag"] = etag
-        if (200..<300).contains(status), let request, isFresh(request, etag: etag) {
-            response = Response(status: 304, headers: ["ETag": etag])
+        response.headers[.eTag] = etag
+        if status.kind == .successful, let request, isFresh(request, etag: etag) {
+            response = Response(status: .notModified, headers: [.eTag: etag])
         }
         return decorate(response, requestID: requestID)
     }
 
     /// The backend's error body; `field` only for parameter errors.
     static func error(
-        status: Int,
+        status: HTTPResponse.Status,
         code: String,
         message: String,
         field: String? = nil,
@@ -59,7 +60,7 @@ enum BackendConventions {
 
     /// The answers the HTTP server gives on its own (405 for other methods, 400 for undecodable
     /// URLs, 503 while stopping), in the backend's error shape so clients see one format.
-    static func serverError(status: Int, message: String) -> Response {
+    static func serverError(status: HTTPResponse.Status, message: String) -> Response {
         let code = switch status {
         case 400: "INVALID_PARAMETER"
         case 404, 405: "NOT_FOUND"
@@ -71,8 +72,13 @@ enum BackendConventions {
     /// Adds the headers every backend response carries.
     static func decorate(_ response: Response, requestID: String) -> Response {
         var response = response
-        response.headers["request-id"] = requestID
-        response.headers["Access-Control-Allow-Origin"] = "*"
+        response.headers[.requestID] = requestID
+        response.headers[.accessControlAllowOrigin] = "*"
         return response
     }
+}
+
+extension HTTPField.Name {
+    /// `request-id`: the backend's own request id on every response (product-spec §1).
+    static let requestID = Self("request-id")!
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MicroHTTP
 
 /// The embedded demo upstream: the built-in data set served with the real backend's routes,
@@ -78,10 +79,10 @@ public struct DemoBackend: Sendable {
         }
         // Static files get a validator too (Express's serve-static does), so proxies can revalidate.
         let etag = BackendConventions.weakETag(for: bytes)
-        var response = Response(status: 200, headers: ["Content-Type": PlaceholderImages.contentType], body: bytes)
-        response.headers["ETag"] = etag
+        var response = Response(status: 200, headers: [.contentType: PlaceholderImages.contentType], body: bytes)
+        response.headers[.eTag] = etag
         if BackendConventions.isFresh(request, etag: etag) {
-            response = Response(status: 304, headers: ["ETag": etag])
+            response = Response(status: .notModified, headers: [.eTag: etag])
         }
         return BackendConventions.decorate(response, requestID: requestID)
     }

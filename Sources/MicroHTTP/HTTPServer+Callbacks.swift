@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import Foundation
+import HTTPTypes
 import Logging
 import Synchronization
 
@@ -63,12 +64,12 @@ extension HTTPServer {
             if context.method != "GET" && context.method != "HEAD" {
                 // A body we will not read: answer now; libmicrohttpd closes the connection after.
                 var response = serverAnswer(405, "Method \(context.method) is not allowed.", connection: connection, context: context)
-                response.headers["Allow"] = "GET, HEAD"
+                response.headers[.allow] = "GET, HEAD"
                 return queue(response, on: connection, method: context.method)
             }
             if !accepting.load(ordering: .sequentiallyConsistent) {
                 var response = serverAnswer(503, "The server is shutting down.", connection: connection, context: context)
-                response.headers["Connection"] = "close"
+                response.headers[.connection] = "close"
                 return queue(response, on: connection, method: context.method)
             }
             return .YES
@@ -88,7 +89,7 @@ extension HTTPServer {
         // immediate handler can, else suspend and run the async handler.
         context.started.store(true, ordering: .releasing)
         // A kept answer for this very target: no Request, no application code.
-        if let keptAnswers, let url, let queued = keptAnswers.answer(connection: connection, url: url, method: context.method) {
+        if let keptAnswers, let url, let queued = keptAnswers.answer(connection: connection, url: url, method: context.getOrHead) {
             return queued
         }
         guard let request = makeRequest(connection: connection, url: url, context: context) else {
@@ -109,8 +110,8 @@ extension HTTPServer {
             } catch {
                 logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
                 var failed = configuration.errorResponse(500, "Something went wrong on our side.")
-                configuration.finishServerAnswer(&failed, ServerMadeAnswer(method: request.method, rawPath: request.rawPath,
-                                                                           requestIDHeader: request.headers["X-Request-Id"]))
+                configuration.finishServerAnswer(&failed, ServerMadeAnswer(method: request.method.rawValue, rawPath: request.rawPath,
+                                                                           requestIDHeader: request.headers[.xRequestID]))
                 response = failed
             }
             parked.finish(with: response)
@@ -125,8 +126,20 @@ extension HTTPServer {
         let collector = ValueCollector()
         let collectorPointer = Unmanaged.passUnretained(collector).toOpaque()
         MHD_get_connection_values(connection, .HEADER_KIND, collectValue, collectorPointer)
-        let headers = HTTPHeaders(collector.pairs)
-        collector.pairs.removeAll()
+        var headers = HTTPFields()
+        var authority: String?
+        headers.reserveCapacity(collector.pairs.count)
+        for pair in collector.pairs {
+            // A name that is not an RFC 9110 token cannot be looked up by anyone: left out.
+            guard let name = HTTPField.Name(pair.name) else { continue }
+            // HTTP/1.1's Host is the request's authority in swift-http-types, not a field.
+            if name.canonicalName == "host" {
+                authority = authority ?? pair.value
+                continue
+            }
+            headers.append(HTTPField(name: name, value: pair.value))
+        }
+        collector.pairs.removeAll(keepingCapacity: true)
         MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectValue, collectorPointer)
         var query: [(name: String, value: String)] = []
         for pair in collector.pairs {
@@ -138,11 +151,12 @@ extension HTTPServer {
         let client = peer.flatMap { SocketAddress.text(of: $0) }
         let clientPort = peer.flatMap { SocketAddress.port(of: $0) }
         var request = Request(
-            method: context.method,
+            method: context.getOrHead,
             path: path,
             rawPath: context.rawPath,
             query: QueryItems(query),
             headers: headers,
+            authority: authority,
             clientAddress: client,
             clientPort: clientPort
         )
@@ -151,9 +165,9 @@ extension HTTPServer {
     }
 
     /// The configuration's answer for a request the server answers itself, finished by the application.
-    private func serverAnswer(_ status: Int, _ message: String, connection: OpaquePointer, context: RequestContext) -> Response {
+    private func serverAnswer(_ status: HTTPResponse.Status, _ message: String, connection: OpaquePointer, context: RequestContext) -> Response {
         var response = configuration.errorResponse(status, message)
-        let header = MHD_lookup_connection_value(connection, .HEADER_KIND, "X-Request-Id").map { String(cString: $0) }
+        let header = MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.xRequestID.rawName).map { String(cString: $0) }
         configuration.finishServerAnswer(&response, ServerMadeAnswer(method: context.method, rawPath: context.rawPath, requestIDHeader: header))
         return response
     }
@@ -162,7 +176,7 @@ extension HTTPServer {
     private func queue(_ response: Response, on connection: OpaquePointer, method: String) -> MHD_Result {
         guard let mhdResponse = NativeResponse.make(from: response) else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
-        return MHD_queue_response(connection, UInt32(clamping: response.status), mhdResponse)
+        return MHD_queue_response(connection, UInt32(clamping: response.status.code), mhdResponse)
     }
 }
 

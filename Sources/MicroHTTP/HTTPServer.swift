@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import Foundation
+import HTTPTypes
 import Logging
 import Synchronization
 
@@ -20,7 +21,7 @@ public struct ServerConfiguration: Sendable {
     public var connectionMemoryLimit: Int
     /// Builds the responses the server itself gives (400 for undecodable URLs, 405, 503 while
     /// stopping) so they look like the application's own error pages. Called on a server thread.
-    public var errorResponse: @Sendable (_ status: Int, _ message: String) -> Response
+    public var errorResponse: @Sendable (_ status: HTTPResponse.Status, _ message: String) -> Response
     /// Finishes each answer the server makes itself (400 for an undecodable URL, 405, 500, 503)
     /// the way the application finishes its own: its request id, its metric, its log line
     /// (issue 16 "every answer through one pipeline"). Called on a server thread, or in `stop`.
@@ -35,7 +36,7 @@ public struct ServerConfiguration: Sendable {
         connectionLimit: Int = 1000,
         idleTimeoutSeconds: Int = 30,
         connectionMemoryLimit: Int = 32 * 1024,
-        errorResponse: @escaping @Sendable (_ status: Int, _ message: String) -> Response = { status, message in
+        errorResponse: @escaping @Sendable (_ status: HTTPResponse.Status, _ message: String) -> Response = { status, message in
             .text(message + "\n", status: status)
         }
     ) {
@@ -52,7 +53,8 @@ public struct ServerConfiguration: Sendable {
 
 /// The request a server-made answer is for, as far as the server read it.
 public struct ServerMadeAnswer: Sendable {
-    /// The request method as sent.
+    /// The request method as sent (text: a 405 names a method this server does not take, which
+    /// need not be one `HTTPRequest.Method` accepts).
     public let method: String
     /// The raw path as it arrived (still percent-encoded).
     public let rawPath: String

@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import Foundation
+import HTTPTypes
 import Synchronization
 
 /// Whole answers kept for exact request targets and served on the libmicrohttpd thread before any
@@ -21,13 +22,16 @@ public final class KeptAnswers: Sendable {
         /// The route name the application gave with the kept response.
         public let route: String
         /// 200, or 304 for a matching `If-None-Match`.
-        public let status: Int
+        public let status: HTTPResponse.Status
         public let requestID: String
-        public let method: String
+        public let method: HTTPRequest.Method
         /// The raw path (without the query), as logged for other requests.
         public let path: String
         public let seconds: Double
     }
+
+    /// The request id field's name as libmicrohttpd is asked for it and as it is sent.
+    private static let requestIDName = HTTPField.Name.xRequestID.rawName
 
     /// The longest target kept (longer ones take the application's path).
     static let maxKeyBytes = 1024
@@ -55,7 +59,7 @@ public final class KeptAnswers: Sendable {
     /// Keeps `response` (a 200 with its final headers, without any request id) for `key` until
     /// `until`, under the route name `route` and the raw `path` for the log.
     public func keep(_ response: Response, key: [UInt8], route: String, path: String, until: ContinuousClock.Instant) {
-        guard response.status == 200, response.closeAfterBodyBytes == nil, !key.isEmpty, key.count <= KeptAnswers.maxKeyBytes,
+        guard response.status == .ok, response.closeAfterBodyBytes == nil, !key.isEmpty, key.count <= KeptAnswers.maxKeyBytes,
               until > ContinuousClock.now else { return }
         let entry = Entry(response: response, key: key, route: route, path: path, until: until)
         let hash = key.withUnsafeBytes { KeptAnswers.hash($0) }
@@ -72,7 +76,7 @@ public final class KeptAnswers: Sendable {
 
     /// Answers the request from a kept entry when there is a live one for its target: queues the
     /// response and returns the result of `MHD_queue_response`; nil when the application must answer.
-    func answer(connection: OpaquePointer, url: UnsafePointer<CChar>, method: String) -> MHD_Result? {
+    func answer(connection: OpaquePointer, url: UnsafePointer<CChar>, method: HTTPRequest.Method) -> MHD_Result? {
         let started = ContinuousClock.now
         return withUnsafeTemporaryAllocation(byteCount: KeptAnswers.maxKeyBytes, alignment: 8) { buffer -> MHD_Result? in
             guard let length = TargetKey.write(connection: connection, url: url, into: buffer) else { return nil }
@@ -80,14 +84,14 @@ public final class KeptAnswers: Sendable {
             let hash = KeptAnswers.hash(key)
             guard let entry = shards[KeptAnswers.shardIndex(hash)].entry(for: key, hash: hash, now: started) else { return nil }
             let notModified = entry.etag.map { etag in
-                MHD_lookup_connection_value(connection, .HEADER_KIND, "If-None-Match")
+                MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.ifNoneMatch.rawName)
                     .map { EntityTag.matches(ifNoneMatch: String(cString: $0), etag: etag) } ?? false
             } ?? false
-            let id = requestID(MHD_lookup_connection_value(connection, .HEADER_KIND, "X-Request-Id").map { String(cString: $0) })
+            let id = requestID(MHD_lookup_connection_value(connection, .HEADER_KIND, KeptAnswers.requestIDName).map { String(cString: $0) })
             guard let native = entry.nativeResponse(notModified: notModified) else { return nil }
-            _ = MHD_add_response_header(native, "X-Request-Id", id)
-            let status: Int = notModified ? 304 : entry.status
-            let result = MHD_queue_response(connection, UInt32(status), native)
+            _ = MHD_add_response_header(native, KeptAnswers.requestIDName, id)
+            let status: HTTPResponse.Status = notModified ? .notModified : entry.status
+            let result = MHD_queue_response(connection, UInt32(status.code), native)
             MHD_destroy_response(native)
             let elapsed = ContinuousClock.now - started
             onHit(Hit(route: entry.route, status: status, requestID: id, method: method, path: entry.path,
@@ -166,7 +170,7 @@ extension KeptAnswers {
         // after the last reference is gone: the shard's and one per native response in flight
         // (retained in `nativeResponse`, released by libmicrohttpd's free callback).
         let key: [UInt8]
-        let status: Int
+        let status: HTTPResponse.Status
         let route: String
         let path: String
         let until: ContinuousClock.Instant
@@ -185,23 +189,23 @@ extension KeptAnswers {
             self.route = route
             self.path = path
             self.until = until
-            etag = response.headers["ETag"]
+            etag = response.headers[.eTag]
             bodyCount = response.body.count
             body = .allocate(byteCount: max(1, response.body.count), alignment: 8)
             body.copyBytes(from: response.body)
             var text: [CChar] = []
             var offsets: [(name: Int, value: Int, isContentType: Bool)] = []
-            for (name, value) in response.headers where !NativeResponse.isReserved(name) {
-                // libmicrohttpd refuses header text with CR or LF (it would split the response): skip it.
-                guard !name.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 0 }),
-                      !value.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 0 }) else { continue }
+            for field in response.headers where !NativeResponse.isReserved(field.name) {
+                // `HTTPField` names are tokens and its values hold no CR, LF or NUL: each can be
+                // copied as a C string as it is.
+                let name = field.name.rawName, value = field.value
                 let nameOffset = text.count
                 text.append(contentsOf: name.utf8.map { CChar(bitPattern: $0) })
                 text.append(0)
                 let valueOffset = text.count
                 text.append(contentsOf: value.utf8.map { CChar(bitPattern: $0) })
                 text.append(0)
-                offsets.append((nameOffset, valueOffset, HTTPHeaders.sameName(name, "Content-Type")))
+                offsets.append((nameOffset, valueOffset, field.name == .contentType))
             }
             headerText = .allocate(capacity: max(1, text.count))
             _ = headerText.initialize(from: text)

@@ -1,14 +1,13 @@
 internal import CMicroHTTPD
 import Foundation
+import HTTPTypes
 
 /// Builds libmicrohttpd responses from `Response` values.
 enum NativeResponse {
-    /// Headers libmicrohttpd sets itself and refuses from the application.
-    private static let reserved = ["Content-Length", "Transfer-Encoding", "Date"]
-
-    /// True for a header libmicrohttpd sets itself (compared without allocating a lower-cased copy).
-    static func isReserved(_ name: String) -> Bool {
-        reserved.contains { HTTPHeaders.sameName($0, name) }
+    /// True for a header libmicrohttpd sets itself and refuses from the application
+    /// (`HTTPField.Name` compares canonical, lower-cased names: no copy per comparison).
+    static func isReserved(_ name: HTTPField.Name) -> Bool {
+        name == .contentLength || name == .transferEncoding || name == .date
     }
 
     /// Creates an `MHD_Response` (the caller destroys it after queueing); nil when libmicrohttpd refuses.
@@ -24,10 +23,10 @@ enum NativeResponse {
             native = sharedResponse(body: response.body)
         }
         guard let native else { return nil }
-        for (name, value) in response.headers where !isReserved(name) {
-            // Header values with CR/LF would split the response; libmicrohttpd refuses them: skip.
-            // withCString lends a native string's own bytes (no array per header).
-            _ = name.withCString { name in value.withCString { value in MHD_add_response_header(native, name, value) } }
+        for field in response.headers where !isReserved(field.name) {
+            // `HTTPField` values never hold CR, LF or NUL (swift-http-types turns them into spaces),
+            // so no value can split the response. withCString lends a native string's own bytes.
+            _ = field.name.rawName.withCString { name in field.value.withCString { value in MHD_add_response_header(native, name, value) } }
         }
         return native
     }

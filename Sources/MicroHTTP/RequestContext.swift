@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+import HTTPTypes
 import Synchronization
 
 /// Per-request state libmicrohttpd keeps for us in `*req_cls` between handler calls.
@@ -14,6 +15,9 @@ final class RequestContext: Sendable {
     let started = Atomic<Bool>(false)
     /// The handler's response, set by the Task, read by the MHD thread after resume.
     let response = Mutex<Response?>(nil)
+
+    /// The method of a request past phase 1, which answers every method but GET and HEAD itself.
+    var getOrHead: HTTPRequest.Method { method == "HEAD" ? .head : .get }
 
     init(method: String, rawPath: String) {
         self.method = method

@@ -1,11 +1,17 @@
 import Foundation
+import HTTPTypes
 
-/// An HTTP response as handlers produce it: status, headers and a body of bytes.
+/// An HTTP response as handlers produce it: a status and header fields in the vocabulary of
+/// swift-http-types (`head` gives the whole `HTTPResponse`), and a body of bytes.
+///
+/// Status and fields are stored, not a stored `HTTPResponse`: a handler sets several fields on
+/// every answer, and a stored property mutates in place where a computed one over `head` would
+/// copy the field list once per change.
 public struct Response: Sendable {
-    /// The status code, e.g. 200.
-    public var status: Int
-    /// Response headers. `Content-Length` is set by the server.
-    public var headers: HTTPHeaders
+    /// The status, e.g. `.ok` (an integer literal works too: `404`).
+    public var status: HTTPResponse.Status
+    /// Response header fields. `Content-Length` and `Date` are set by the server.
+    public var headers: HTTPFields
     /// The body. For `HEAD` the server sends the headers (with this body's length) but no body.
     public var body: [UInt8]
 
@@ -19,7 +25,7 @@ public struct Response: Sendable {
     public var reusableUntil: ContinuousClock.Instant?
 
     /// Creates a response.
-    public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    public init(status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -27,24 +33,43 @@ public struct Response: Sendable {
         self.reusableUntil = nil
     }
 
+    /// Creates a response from a swift-http-types head and a body.
+    public init(head: HTTPResponse, body: [UInt8] = []) {
+        self.init(status: head.status, headers: head.headerFields, body: body)
+    }
+
+    /// The response head as swift-http-types spells it.
+    public var head: HTTPResponse {
+        get { HTTPResponse(status: status, headerFields: headers) }
+        set {
+            status = newValue.status
+            headers = newValue.headerFields
+        }
+    }
+
     /// A response with a UTF-8 text body and the given content type.
     public static func text(
         _ text: String,
-        status: Int = 200,
+        status: HTTPResponse.Status = .ok,
         contentType: String = "text/plain; charset=utf-8"
     ) -> Response {
-        Response(status: status, headers: ["Content-Type": contentType], body: Array(text.utf8))
+        Response(status: status, headers: [.contentType: contentType], body: Array(text.utf8))
     }
 
     /// A `text/html` response.
-    public static func html(_ html: String, status: Int = 200) -> Response {
+    public static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
         .text(html, status: status, contentType: "text/html; charset=utf-8")
     }
 
     /// An `application/json` response from bytes already encoded.
-    public static func json(_ body: [UInt8], status: Int = 200) -> Response {
-        Response(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: body)
+    public static func json(_ body: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: body)
     }
+}
+
+extension HTTPField.Name {
+    /// `X-Request-Id`: the request id a client may send and every answer carries.
+    public static let xRequestID = Self("X-Request-Id")!
 }
 
 /// The function a server calls for every GET or HEAD request it accepts. A thrown error becomes

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import PetDomain
 import Synchronization
@@ -117,19 +118,19 @@ public final class AnnouncementGateway: Sendable {
             let response = try await self.call(path, endpoint: "list", etag: etag, requestID: requestID, maxBytes: self.settings.maxJSONBytes)
             if response.status == 304, etag != nil { return .notModified }
             guard response.status == 200 else {
-                throw self.failed("list", .badStatus(response.status, upstreamRequestID: response.headers["request-id"]), requestID: requestID)
+                throw self.failed("list", .badStatus(response.status, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
             }
             try self.requireJSON(response, endpoint: "list", requestID: requestID)
             let outcome: ListOutcome
             do throws(DecodingFailure) {
                 outcome = try AnnouncementDecoder.decodeList(Data(response.body))
             } catch {
-                throw self.failed("list", .malformedBody(detail: error.message, upstreamRequestID: response.headers["request-id"]), requestID: requestID)
+                throw self.failed("list", .malformedBody(detail: error.message, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
             }
             self.report(outcome, requestID: requestID)
             let snapshot = Snapshot(outcome)
             self.onEvent(.snapshot(items: snapshot.index.count))
-            return .fresh(snapshot, etag: response.headers["etag"], cost: response.body.count)
+            return .fresh(snapshot, etag: response.headers[.eTag], cost: response.body.count)
         }
     }
 
@@ -163,7 +164,7 @@ public final class AnnouncementGateway: Sendable {
             if response.status == 304, etag != nil { return .notModified }
             if response.status == 404 { throw UpstreamFailure.notFound }
             guard response.status == 200 else {
-                throw self.failed("details", .badStatus(response.status, upstreamRequestID: response.headers["request-id"]), requestID: requestID)
+                throw self.failed("details", .badStatus(response.status, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
             }
             try self.requireJSON(response, endpoint: "details", requestID: requestID)
             switch AnnouncementDecoder.decodeDetails(Data(response.body)) {
@@ -171,9 +172,9 @@ public final class AnnouncementGateway: Sendable {
                 for warning in warnings {
                     self.logger.notice("dropped an optional value", metadata: ["id": "\(warning.id)", "field": "\(warning.field)", "detail": "\(warning.detail)", "request_id": "\(requestID)"])
                 }
-                return .fresh(announcement, etag: response.headers["etag"], cost: response.body.count)
+                return .fresh(announcement, etag: response.headers[.eTag], cost: response.body.count)
             case .failure(.body(let failure)):
-                throw self.failed("details", .malformedBody(detail: failure.message, upstreamRequestID: response.headers["request-id"]), requestID: requestID)
+                throw self.failed("details", .malformedBody(detail: failure.message, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
             case .failure(.invalid(let skipped)):
                 self.onEvent(.skipped(reason: skipped.reason))
                 throw self.failed("details", .invalidAnnouncement(detail: "\(skipped.reason.rawValue): \(skipped.detail)"), requestID: requestID)
@@ -210,11 +211,11 @@ public final class AnnouncementGateway: Sendable {
         let response = try await call(upstreamPath, endpoint: "image", etag: nil, requestID: requestID, maxBytes: settings.maxImageBytes)
         if response.status == 404 { throw UpstreamFailure.notFound }
         guard response.status == 200 else {
-            throw failed("image", .badStatus(response.status, upstreamRequestID: response.headers["request-id"]), requestID: requestID)
+            throw failed("image", .badStatus(response.status, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
         }
-        let type = (response.headers["content-type"] ?? "").lowercased()
+        let type = (response.headers[.contentType] ?? "").lowercased()
         guard type.hasPrefix("image/") else {
-            throw failed("image", .malformedBody(detail: "content type '\(type)' is not an image", upstreamRequestID: response.headers["request-id"]), requestID: requestID)
+            throw failed("image", .malformedBody(detail: "content type '\(type)' is not an image", upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
         }
         return response
     }
@@ -231,8 +232,8 @@ public final class AnnouncementGateway: Sendable {
 
     private func call(_ path: String, endpoint: String, etag: String?, requestID: String, maxBytes: Int) async throws(UpstreamFailure) -> UpstreamResponse {
         onEvent(.upstreamCall(endpoint: endpoint))
-        var headers = ["X-Request-Id": requestID]
-        if let etag { headers["If-None-Match"] = etag }
+        var headers: HTTPFields = [.forwardedRequestID: requestID]
+        if let etag { headers[.ifNoneMatch] = etag }
         do {
             return try await transport.get(UpstreamRequest(pathAndQuery: path, headers: headers, timeout: settings.timeout, maxBodyBytes: maxBytes))
         } catch {
@@ -241,9 +242,9 @@ public final class AnnouncementGateway: Sendable {
     }
 
     private func requireJSON(_ response: UpstreamResponse, endpoint: String, requestID: String) throws(UpstreamFailure) {
-        let type = (response.headers["content-type"] ?? "").lowercased()
+        let type = (response.headers[.contentType] ?? "").lowercased()
         guard type.contains("json") else {
-            throw failed(endpoint, .malformedBody(detail: "content type '\(type)' is not JSON", upstreamRequestID: response.headers["request-id"]), requestID: requestID)
+            throw failed(endpoint, .malformedBody(detail: "content type '\(type)' is not JSON", upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
         }
     }
 

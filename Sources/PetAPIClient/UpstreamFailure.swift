@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Why an upstream call gave no usable data; each case maps to one visitor-facing status
 /// (product-spec §4 "Errors the visitor can see"). `detail` is for logs only, never for pages.
 public enum UpstreamFailure: Error, Sendable, Equatable {
@@ -6,7 +8,7 @@ public enum UpstreamFailure: Error, Sendable, Equatable {
     /// No complete answer within the configured timeout.
     case timeout
     /// The upstream answered with a status we cannot use (5xx, 400, …).
-    case badStatus(Int, upstreamRequestID: String?)
+    case badStatus(HTTPResponse.Status, upstreamRequestID: String?)
     /// The body was not what was promised: not JSON, no list array, truncated, wrong content type, too large.
     case malformedBody(detail: String, upstreamRequestID: String?)
     /// The body was larger than the configured limit (`limitBytes`): a setting, not a fault of the data.
@@ -20,12 +22,12 @@ public enum UpstreamFailure: Error, Sendable, Equatable {
     case invalidAnnouncement(detail: String)
 
     /// The status our server answers with: 504 for timeouts, 404 for not found, else 502.
-    public var visitorStatus: Int {
+    public var visitorStatus: HTTPResponse.Status {
         switch self {
-        case .timeout: return 504
-        case .notFound: return 404
-        case .busy: return 503
-        default: return 502
+        case .timeout: return .gatewayTimeout
+        case .notFound: return .notFound
+        case .busy: return .serviceUnavailable
+        default: return .badGateway
         }
     }
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
@@ -36,7 +37,7 @@ extension UpstreamTransport {
                 var outgoing = HTTPClientRequest(url: url)
                 outgoing.method = .GET
                 outgoing.headers.add(name: "Accept", value: "application/json, image/*;q=0.9")
-                for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
+                for field in request.headers { outgoing.headers.add(name: field.name.rawName, value: field.value) }
                 let deadline = NIODeadline.now() + .milliseconds(request.timeout.milliseconds)
                 let response = try await client.execute(outgoing, deadline: deadline)
                 let declared = response.headers.first(name: "content-length").flatMap(Int.init)
@@ -46,10 +47,14 @@ extension UpstreamTransport {
                     )
                 }
                 let buffer = try await response.body.collect(upTo: request.maxBodyBytes)
-                var headers: [String: String] = [:]
-                for (name, value) in response.headers { headers[name.lowercased()] = value }
+                var headers = HTTPFields()
+                for (name, value) in response.headers {
+                    guard let name = HTTPField.Name(name) else { continue }
+                    headers.append(HTTPField(name: name, value: value))
+                }
                 let body = buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? []
-                return UpstreamResponse(status: Int(response.status.code), headers: headers, body: body)
+                // Three digits on the wire; min keeps HTTPResponse.Status's precondition whatever the client hands over.
+                return UpstreamResponse(status: HTTPResponse.Status(code: min(999, Int(response.status.code))), headers: headers, body: body)
             }
         } catch let failure as UpstreamFailure {
             throw failure

@@ -1,16 +1,17 @@
 import Foundation
+import HTTPTypes
 
 /// One upstream HTTP answer, body already read (and capped).
 public struct UpstreamResponse: Sendable {
-    /// Status code.
-    public var status: Int
-    /// Header fields, names lower-cased.
-    public var headers: [String: String]
+    /// The status.
+    public var status: HTTPResponse.Status
+    /// Header fields (names compare case-insensitively).
+    public var headers: HTTPFields
     /// The body bytes.
     public var body: [UInt8]
 
     /// Creates a response.
-    public init(status: Int, headers: [String: String], body: [UInt8]) {
+    public init(status: HTTPResponse.Status, headers: HTTPFields = [:], body: [UInt8]) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -21,15 +22,15 @@ public struct UpstreamResponse: Sendable {
 public struct UpstreamRequest: Sendable {
     /// Path and query, e.g. `/api/v1/announcements?lat=52.2297&lng=21.0122&range=10`.
     public var pathAndQuery: String
-    /// Extra headers (request id, If-None-Match).
-    public var headers: [String: String]
+    /// Extra header fields (request id, If-None-Match).
+    public var headers: HTTPFields
     /// Total time for the call, body included.
     public var timeout: Duration
     /// Largest body accepted; a larger one is a `bodyTooLarge` failure.
     public var maxBodyBytes: Int
 
     /// Creates a request.
-    public init(pathAndQuery: String, headers: [String: String], timeout: Duration, maxBodyBytes: Int) {
+    public init(pathAndQuery: String, headers: HTTPFields, timeout: Duration, maxBodyBytes: Int) {
         self.pathAndQuery = pathAndQuery
         self.headers = headers
         self.timeout = timeout
@@ -53,4 +54,11 @@ public struct UpstreamTransport: Sendable {
         self.get = get
         self.shutdown = shutdown
     }
+}
+
+extension HTTPField.Name {
+    /// `request-id`: the backend's own request id on its answers (product-spec §1).
+    public static let upstreamRequestID = Self("request-id")!
+    /// `X-Request-Id`: our request id, sent upstream so both logs name the same request.
+    static let forwardedRequestID = Self("X-Request-Id")!
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import HTTPTypes
 import MicroHTTP
 import PetAPIClient
 import PetDomain
@@ -80,7 +81,7 @@ public final class PetSpotApp: Sendable {
             requestID: { RequestID.choose(from: $0) },
             onHit: { hit in
                 answers.record(route: hit.route, status: hit.status, requestID: hit.requestID,
-                               method: hit.method, path: hit.path, seconds: hit.seconds)
+                               method: hit.method.rawValue, path: hit.path, seconds: hit.seconds)
             }
         )
         let router = Router(
@@ -109,7 +110,7 @@ public final class PetSpotApp: Sendable {
         // "server") and the log line.
         serverConfiguration.finishServerAnswer = { response, request in
             let requestID = RequestID.choose(from: request.requestIDHeader)
-            response.headers.add("X-Request-Id", requestID)
+            response.headers.append(HTTPField(name: .xRequestID, value: requestID))
             answers.record(route: "server", status: response.status, requestID: requestID,
                            method: request.method, path: request.rawPath, seconds: 0)
         }
@@ -157,7 +158,7 @@ extension PetSpotApp {
     /// Answers `GET pathAndQuery` in-process through the whole request pipeline, without sockets:
     /// at once when the server's immediate path would, else after waiting (the domain benchmark
     /// measures pages per second with it). The query must be plain `name=value` pairs.
-    public func get(_ pathAndQuery: String) async -> (status: Int, body: [UInt8]) {
+    public func get(_ pathAndQuery: String) async -> (status: HTTPResponse.Status, body: [UInt8]) {
         let request = PetSpotApp.request(pathAndQuery)
         let response: Response
         if let now = pipeline.handleNow(request) {
@@ -169,7 +170,7 @@ extension PetSpotApp {
     }
 
     /// Like `get`, but only the immediate path: nil when the request would have to wait.
-    public func getNow(_ pathAndQuery: String) -> (status: Int, body: [UInt8])? {
+    public func getNow(_ pathAndQuery: String) -> (status: HTTPResponse.Status, body: [UInt8])? {
         pipeline.handleNow(PetSpotApp.request(pathAndQuery)).map { ($0.status, $0.body) }
     }
 
@@ -180,7 +181,7 @@ extension PetSpotApp {
             let halves = pair.split(separator: "=", maxSplits: 1)
             return (name: String(halves[0]), value: halves.count > 1 ? String(halves[1]) : "")
         }
-        return Request(method: "GET", path: String(parts.first ?? "/"), query: QueryItems(query))
+        return Request(method: .get, path: String(parts.first ?? "/"), query: QueryItems(query))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import PetAPIClient
 import PetDomain
@@ -158,9 +159,9 @@ func measurePages(body: Data) async throws {
     let bytes = [UInt8](body)
     let transport = UpstreamTransport(get: { request in
         guard request.pathAndQuery == "/api/v1/announcements" else {
-            return UpstreamResponse(status: 404, headers: ["content-type": "application/json"], body: Array(#"{"error":{}}"#.utf8))
+            return UpstreamResponse(status: .notFound, headers: [.contentType: "application/json"], body: Array(#"{"error":{}}"#.utf8))
         }
-        return UpstreamResponse(status: 200, headers: ["content-type": "application/json"], body: bytes)
+        return UpstreamResponse(status: .ok, headers: [.contentType: "application/json"], body: bytes)
     })
     var configuration = AppConfiguration()
     configuration.upstreamURL = URL(string: "http://127.0.0.1:9")
@@ -191,7 +192,7 @@ func measurePages(body: Data) async throws {
         let start = threadCPUMilliseconds()
         for path in paths {
             let answer = app.getNow(path)
-            statuses[answer?.status ?? -1, default: 0] += 1
+            statuses[answer?.status.code ?? -1, default: 0] += 1
         }
         let elapsed = threadCPUMilliseconds() - start
         print(String(format: "pages: %-42@ %8.0f pages/s (%.1f µs/page, cpu) statuses %@", name as NSString,

@@ -2,6 +2,7 @@ import ArgumentParser
 import DemoUpstream
 import Foundation
 import Logging
+import HTTPTypes
 import MicroHTTP
 import ServiceLifecycle
 import UnixSignals

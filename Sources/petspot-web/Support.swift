@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import HTTPTypes
 import MicroHTTP
 import WebApp
 

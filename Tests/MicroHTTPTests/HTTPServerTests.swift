@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Logging
+import HTTPTypes
 import MicroHTTP
 import Synchronization
 import TestSupport
@@ -72,7 +73,7 @@ struct HTTPServerTests {
     @Test func a_one_megabyte_body_arrives_intact() async throws {
         let payload = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         try await withServer(handler: { _ in
-            Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: payload)
+            Response(status: 200, headers: [.contentType: "application/octet-stream"], body: payload)
         }) { _, base in
             let (status, headers, body) = try await fetch(try url(base, "/big")).parts
             #expect(status == 200)
@@ -104,10 +105,39 @@ struct HTTPServerTests {
 
     @Test func request_headers_reach_the_handler() async throws {
         try await withServer(handler: { request in
-            .text(request.headers["x-request-id"] ?? "none")
+            .text(request.headers[.xRequestID] ?? "none")
         }) { _, base in
             let (_, _, body) = try await fetch(base, headers: ["X-Request-Id": "abc123"]).parts
             #expect(String(decoding: body, as: UTF8.self) == "abc123")
+        }
+    }
+
+    @Test func the_handler_sees_the_request_as_a_swift_http_types_head() async throws {
+        try await withServer(handler: { request in
+            let head = request.head
+            let line = [head.method.rawValue, head.scheme ?? "-", head.authority ?? "-", head.path ?? "-",
+                        head.headerFields[.accept] ?? "-", String(request.headers.contains { $0.name.canonicalName == "host" })]
+            return .text(line.joined(separator: "|"))
+        }) { _, base in
+            let (_, _, body) = try await fetch(try url(base, "/a%20b?q=x%26y&r=1"), headers: ["Accept": "text/html"]).parts
+            let host = "\(base.host ?? "?"):\(base.port ?? 0)"
+            // Host is the authority (not a field); the target keeps its encoding.
+            #expect(String(decoding: body, as: UTF8.self) == "GET|http|\(host)|/a%20b?q=x%26y&r=1|text/html|false")
+        }
+    }
+
+    @Test func a_header_value_with_a_line_break_cannot_split_the_response() async throws {
+        try await withServer(handler: { request in
+            var response = Response.text("fine")
+            // Text a handler might copy from hostile data: HTTPField turns CR and LF into spaces.
+            response.headers[.contentLanguage] = "en\r\nSet-Cookie: stolen=1"
+            return response
+        }) { _, base in
+            let (status, headers, body) = try await fetch(base).parts
+            #expect(status == 200)
+            #expect(String(decoding: body, as: UTF8.self) == "fine")
+            #expect(header("Set-Cookie", in: headers) == nil)
+            #expect(header("Content-Language", in: headers) == "en  Set-Cookie: stolen=1")
         }
     }
 
@@ -190,7 +220,7 @@ struct HTTPServerTests {
 
     @Test func server_generated_errors_use_the_configured_renderer() async throws {
         let configuration = ServerConfiguration(errorResponse: { status, message in
-            .html("<p>custom \(status)</p>", status: status)
+            .html("<p>custom \(status.code)</p>", status: status)
         })
         try await withServer(configuration: configuration, handler: { _ in .text("ok") }) { _, base in
             let (status, headers, body) = try await fetch(base, method: "DELETE").parts

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Logging
+import HTTPTypes
 import MicroHTTP
 import Synchronization
 import TestSupport
@@ -38,12 +39,12 @@ struct KeptAnswersTests {
             let server = HTTPServer(configuration: ServerConfiguration(), logger: logger, keptAnswers: keptAnswers, handler: { request in
                 let call = counts.calls.add(1, ordering: .sequentiallyConsistent).newValue
                 var response = Response.text("body of \(request.path)?\(request.query.items.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))")
-                response.headers["ETag"] = "\"tag-\(request.path.count)\""
-                response.headers["X-Kind"] = "kept"
+                response.headers[.eTag] = "\"tag-\(request.path.count)\""
+                response.headers[HTTPField.Name("X-Kind")!] = "kept"
                 if request.path.hasPrefix("/kept"), let key = request.targetKey {
                     keptAnswers.keep(response, key: key, route: "kept_route", path: request.rawPath, until: .now + lifetime)
                 }
-                response.headers["X-Call"] = String(call)
+                response.headers[HTTPField.Name("X-Call")!] = String(call)
                 return response
             })
             try server.start()
@@ -80,7 +81,7 @@ struct KeptAnswersTests {
             #expect(ids.count == 3)
             let hits = harness.counts.hits.withLock { $0 }
             #expect(hits.count == 3)
-            #expect(hits.allSatisfy { $0.route == "kept_route" && $0.status == 200 && $0.path == "/kept/page" && $0.method == "GET" })
+            #expect(hits.allSatisfy { $0.route == "kept_route" && $0.status == 200 && $0.path == "/kept/page" && $0.method == .get })
 
             let echoed = try await fetch(try url(base, "/kept/page?b=2&a=1"), headers: ["X-Request-Id": "from-client-7"])
             #expect(echoed.header("X-Request-Id") == "from-client-7")
@@ -145,7 +146,7 @@ struct KeptAnswersTests {
         let harness = Harness(maxBytes: 64 * 1024)
         let body = [UInt8](repeating: UInt8(ascii: "x"), count: 4096)
         for index in 0..<200 {
-            let response = Response(status: 200, headers: ["Content-Type": "text/plain"], body: body)
+            let response = Response(status: 200, headers: [.contentType: "text/plain"], body: body)
             harness.keptAnswers.keep(response, key: Array("/p/\(index)".utf8), route: "r", path: "/p/\(index)", until: .now + .seconds(60))
         }
         let size = harness.keptAnswers.size

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Logging
+import HTTPTypes
 import MicroHTTP
 import TestSupport
 

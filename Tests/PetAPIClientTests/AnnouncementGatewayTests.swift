@@ -1,3 +1,4 @@
+import HTTPTypes
 import Logging
 @testable import PetAPIClient
 import Synchronization
@@ -26,7 +27,7 @@ final class FakeTransport: Sendable {
             self.seen.withLock { $0.append(request) }
             let response = try self.answer(request)
             guard response.body.count <= request.maxBodyBytes else {
-                throw .bodyTooLarge(limitBytes: request.maxBodyBytes, upstreamRequestID: response.headers["request-id"])
+                throw .bodyTooLarge(limitBytes: request.maxBodyBytes, upstreamRequestID: response.headers[.upstreamRequestID])
             }
             return response
         })
@@ -37,7 +38,7 @@ final class FakeTransport: Sendable {
 /// manual clock (issue 4, product-spec §4 and §5). Nothing here waits on real time.
 @Suite struct AnnouncementGatewayTests {
     static let listPath = "/api/v1/announcements"
-    static let emptyList = UpstreamResponse(status: 200, headers: ["content-type": "application/json", "etag": "\"list-1\""],
+    static let emptyList = UpstreamResponse(status: 200, headers: [.contentType: "application/json", .eTag: "\"list-1\""],
                                             body: Array(#"{"data":[]}"#.utf8))
     let clock = ManualClock()
 
@@ -47,8 +48,8 @@ final class FakeTransport: Sendable {
                             now: clock.reading)
     }
 
-    private static func json(_ text: String, status: Int = 200) -> UpstreamResponse {
-        UpstreamResponse(status: status, headers: ["content-type": "application/json; charset=utf-8", "request-id": "up-1"], body: Array(text.utf8))
+    private static func json(_ text: String, status: HTTPResponse.Status = .ok) -> UpstreamResponse {
+        UpstreamResponse(status: status, headers: [.contentType: "application/json; charset=utf-8", .upstreamRequestID: "up-1"], body: Array(text.utf8))
     }
 
     /// The failure `snapshot` throws when the upstream answers the list with `response`.
@@ -71,7 +72,7 @@ final class FakeTransport: Sendable {
     }
 
     @Test func a_list_that_is_not_json_is_a_malformed_body() async {
-        let html = UpstreamResponse(status: 200, headers: ["content-type": "text/html"], body: Array("<html></html>".utf8))
+        let html = UpstreamResponse(status: 200, headers: [.contentType: "text/html"], body: Array("<html></html>".utf8))
         let failure = await listFailure(html)
         guard case .malformedBody(let detail, _) = failure else {
             Issue.record("expected malformedBody, got \(String(describing: failure))")
@@ -108,7 +109,7 @@ final class FakeTransport: Sendable {
 
         await #expect(throws: failure) { try await gateway.snapshot(requestID: "req-1") }
         #expect(fake.requests.map(\.timeout) == [.milliseconds(1_500)])
-        #expect(fake.requests.first?.headers["X-Request-Id"] == "req-1")
+        #expect(fake.requests.first?.headers[HTTPField.Name("X-Request-Id")!] == "req-1")
     }
 
     @Test func a_details_404_is_notFound_and_remembered_for_the_ttl() async throws {
@@ -133,7 +134,7 @@ final class FakeTransport: Sendable {
 
     @Test func the_snapshot_is_fetched_once_per_ttl_and_revalidated_with_its_etag() async throws {
         let fake = FakeTransport { request in
-            request.headers["If-None-Match"] == "\"list-1\""
+            request.headers[.ifNoneMatch] == "\"list-1\""
                 ? UpstreamResponse(status: 304, headers: [:], body: [])
                 : Self.emptyList
         }
@@ -150,7 +151,7 @@ final class FakeTransport: Sendable {
         let revalidated = try await gateway.snapshot(requestID: "req-3")
 
         #expect(fake.requests.count == 2)
-        #expect(fake.requests.last?.headers["If-None-Match"] == "\"list-1\"")
+        #expect(fake.requests.last?.headers[.ifNoneMatch] == "\"list-1\"")
         #expect(revalidated.value.generation == first.value.generation)
         #expect(!revalidated.isStale)
     }

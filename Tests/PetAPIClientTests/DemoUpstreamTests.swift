@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Logging
+import HTTPTypes
 import MicroHTTP
 import PetDomain
 import Testing
@@ -14,9 +15,9 @@ import TestSupport
 @Suite struct DemoUpstreamTests {
     let backend = DemoBackend()
 
-    private func get(_ path: String, query: [(String, String)] = [], headers: HTTPHeaders = [:]) async -> Response {
+    private func get(_ path: String, query: [(String, String)] = [], headers: HTTPFields = [:]) async -> Response {
         let items = QueryItems(query.map { (name: $0.0, value: $0.1) })
-        return await backend.handle(Request(method: "GET", path: path, query: items, headers: headers))
+        return await backend.handle(Request(method: .get, path: path, query: items, headers: headers))
     }
 
     private func object(_ response: Response) throws -> [String: Any] {
@@ -92,14 +93,14 @@ import TestSupport
         #expect(error["code"] as? String == "INVALID_PARAMETER")
         #expect(error["field"] as? String == field)
         #expect((error["message"] as? String)?.isEmpty == false)
-        #expect(error["requestId"] as? String == response.headers["request-id"])
+        #expect(error["requestId"] as? String == response.headers[HTTPField.Name("request-id")!])
     }
 
     @Test func unknown_announcement_is_a_json_404() async throws {
         let response = await get("/api/v1/announcements/00000000-0000-0000-0000-000000000000")
 
         #expect(response.status == 404)
-        #expect(response.headers["Content-Type"]?.hasPrefix("application/json") == true)
+        #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
         let error = try #require(try object(response)["error"] as? [String: Any])
         #expect(error["code"] as? String == "NOT_FOUND")
         #expect(error["message"] as? String == "Announcement not found")
@@ -123,34 +124,34 @@ import TestSupport
         let missing = await get("/images/no-such-file.jpg")
 
         #expect(image.status == 200)
-        #expect(image.headers["Content-Type"] == "image/svg+xml")
+        #expect(image.headers[.contentType] == "image/svg+xml")
         #expect(String(decoding: image.body, as: UTF8.self).contains("<svg"))
         #expect(missing.status == 404)
-        #expect(missing.headers["Content-Type"]?.hasPrefix("application/json") == true)
+        #expect(missing.headers[.contentType]?.hasPrefix("application/json") == true)
     }
 
     @Test func matching_if_none_match_gets_304_with_empty_body() async throws {
         let first = await get("/api/v1/announcements")
-        let etag = try #require(first.headers["ETag"])
+        let etag = try #require(first.headers[.eTag])
         #expect(etag.hasPrefix("W/\""))
 
-        let second = await get("/api/v1/announcements", headers: ["If-None-Match": etag])
-        let stale = await get("/api/v1/announcements", headers: ["If-None-Match": "W/\"0-0\""])
+        let second = await get("/api/v1/announcements", headers: [.ifNoneMatch: etag])
+        let stale = await get("/api/v1/announcements", headers: [.ifNoneMatch: "W/\"0-0\""])
 
         #expect(second.status == 304)
         #expect(second.body.isEmpty)
         #expect(stale.status == 200)
-        #expect(stale.headers["ETag"] == etag)
+        #expect(stale.headers[.eTag] == etag)
     }
 
     @Test func every_response_has_a_ten_character_request_id_and_cors() async throws {
         for path in ["/api/health", "/api/v1/announcements", "/nowhere", "/images/x.png"] {
             let response = await get(path)
-            let id = try #require(response.headers["request-id"])
+            let id = try #require(response.headers[HTTPField.Name("request-id")!])
             #expect(id.count == 10)
             #expect(id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
-            #expect(response.headers["Access-Control-Allow-Origin"] == "*")
-            #expect(response.headers["Cache-Control"] == nil)
+            #expect(response.headers[.accessControlAllowOrigin] == "*")
+            #expect(response.headers[.cacheControl] == nil)
         }
     }
 
@@ -213,8 +214,8 @@ import TestSupport
             stub.setList(#"{"data":[{"id":"x"}]}"#)
 
             let listURL = stub.baseURL + "/api/v1/announcements?lat=50"
-            let (status, _, body) = try await fetch(listURL, headers: ["X-Request-ID": "abc"])
-            let forwardedID = stub.lastRequestHeaders?["x-request-id"]
+            let (status, _, body) = try await fetch(listURL, headers: ["X-Request-Id": "abc"])
+            let forwardedID = stub.lastRequestHeaders?[.xRequestID]
             let forwardedLat = stub.lastRequestQuery?["lat"]
             let (missing, _, _) = try await fetch(stub.baseURL + "/api/v1/announcements/nope")
 

@@ -1,4 +1,5 @@
 @testable import PetAPIClient
+import HTTPTypes
 import Testing
 
 /// Specifications of the result cache (issue 4) on a manual clock: TTL, single flight,

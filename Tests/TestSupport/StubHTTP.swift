@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MicroHTTP
 
 /// The backend's HTTP habits, as far as the stub needs them. Request ids and error bodies are a
@@ -11,7 +12,7 @@ enum StubHTTP {
     }
 
     /// The backend's error body, always JSON.
-    static func error(status: Int, code: String, message: String, requestID: String) -> Response {
+    static func error(status: HTTPResponse.Status, code: String, message: String, requestID: String) -> Response {
         let body = #"{"error":{"requestId":""# + requestID + #"","code":""# + code
             + #"","message":""# + message + #""}}"#
         return .json(Array(body.utf8), status: status)
@@ -22,11 +23,11 @@ enum StubHTTP {
     static func withETag(_ response: Response, for request: Request) -> Response {
         let etag = EntityTag.weak(for: response.body)
         var response = response
-        response.headers["ETag"] = etag
-        guard (200..<300).contains(response.status),
-              EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: etag)
+        response.headers[.eTag] = etag
+        guard response.status.kind == .successful,
+              EntityTag.matches(ifNoneMatch: request.headers[.ifNoneMatch], etag: etag)
         else { return response }
-        return Response(status: 304, headers: ["ETag": etag])
+        return Response(status: .notModified, headers: [.eTag: etag])
     }
 
     /// A syntactically valid announcements list of exactly `bytes` bytes (at least the size of
@@ -51,4 +52,9 @@ enum StubHTTP {
     private static func itemJSON(_ index: Int) -> String {
         #"{"id":"huge-"# + String(index) + #"","petName":"Pet","species":"DOG","status":"MISSING"}"#
     }
+}
+
+extension HTTPField.Name {
+    /// `request-id`: the backend's request id on every answer.
+    static let backendRequestID = Self("request-id")!
 }

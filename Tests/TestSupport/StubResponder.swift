@@ -1,3 +1,4 @@
+import HTTPTypes
 import MicroHTTP
 
 /// Builds the stub's answer to one request from a snapshot of its state: the programmed content
@@ -18,7 +19,7 @@ struct StubResponder: Sendable {
             try? await Task.sleep(for: delay)
             response = normal(request, snapshot, requestID: requestID)
         case .status(let status):
-            response = StubHTTP.error(status: status, code: Self.code(for: status),
+            response = StubHTTP.error(status: HTTPResponse.Status(code: status), code: Self.code(for: status),
                                       message: Self.message(for: status), requestID: requestID)
         case .malformedJSON:
             response = .json(Array(#"{"data":[{"id":"1","petName":"Rex",,"species":}"#.utf8))
@@ -33,8 +34,8 @@ struct StubResponder: Sendable {
         case .nullData:
             response = .json(Array(#"{"data":null}"#.utf8))
         }
-        response.headers["request-id"] = requestID
-        response.headers["Access-Control-Allow-Origin"] = "*"
+        response.headers[.backendRequestID] = requestID
+        response.headers[.accessControlAllowOrigin] = "*"
         return response
     }
 
@@ -57,7 +58,7 @@ struct StubResponder: Sendable {
             response = .json(Array(details.utf8))
         } else if path.hasPrefix("/images/") {
             guard let image = snapshot.images[path] else { return notFound }
-            response = Response(headers: ["Content-Type": image.contentType], body: image.bytes)
+            response = Response(headers: [.contentType: image.contentType], body: image.bytes)
         } else if path == "/api/health" {
             response = .json(Array(#"{"status":"ok","timestamp":"2025-12-01T14:24:13.000Z"}"#.utf8))
         } else {

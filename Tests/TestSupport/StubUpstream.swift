@@ -1,4 +1,5 @@
 import Logging
+import HTTPTypes
 import MicroHTTP
 import Synchronization
 
@@ -114,7 +115,7 @@ public final class StubUpstream: Sendable {
     }
 
     /// Headers of the most recent request (e.g. to check the forwarded request id), nil before any.
-    public var lastRequestHeaders: HTTPHeaders? {
+    public var lastRequestHeaders: HTTPFields? {
         state.read { $0.lastRequest?.headers }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import HTTPTypes
 import MicroHTTP
 import WebApp
 
@@ -193,7 +194,7 @@ extension ServerIntegration {
             try await withApp { app in
                 _ = try await app.get("/api/v1/announcements", headers: ["X-Request-Id": "forward-me-42"])
 
-                #expect(app.stub.lastRequestHeaders?["X-Request-Id"] == "forward-me-42")
+                #expect(app.stub.lastRequestHeaders?[.xRequestID] == "forward-me-42")
             }
         }
 
@@ -202,7 +203,7 @@ extension ServerIntegration {
                 let response = try await app.get("/api/v1/announcements")
 
                 let ours = try #require(response.header("X-Request-Id"))
-                #expect(app.stub.lastRequestHeaders?["X-Request-Id"] == ours)
+                #expect(app.stub.lastRequestHeaders?[.xRequestID] == ours)
             }
         }
     }

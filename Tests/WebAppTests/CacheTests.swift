@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import HTTPTypes
 import MicroHTTP
 import WebApp
 
@@ -55,7 +56,7 @@ extension ServerIntegration {
                 #expect(second.status == 200)
                 #expect(app.stub.requestCount(path: "/api/v1/announcements") == 2)
                 // Revalidated with the stored ETag (the stub answers 304).
-                #expect(app.stub.lastRequestHeaders?["If-None-Match"] != nil)
+                #expect(app.stub.lastRequestHeaders?[.ifNoneMatch] != nil)
             }
         }
 

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Mustache
 import Testing
 @testable import WebApp

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import TestSupport
 import Testing

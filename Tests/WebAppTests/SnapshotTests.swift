@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MicroHTTP
 import PetDomain
 import TestSupport
@@ -131,7 +132,7 @@ struct SnapshotTests {
             let second = try await app.get("/pets")
 
             #expect(app.stub.requestCount(path: Self.listPath) == 2)
-            #expect(app.stub.lastRequestHeaders?["If-None-Match"] != nil)
+            #expect(app.stub.lastRequestHeaders?[.ifNoneMatch] != nil)
             #expect(second.status == 200)
             #expect(second.body == first.body)
             let metrics = try await app.get("/metrics").text

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import HTTPTypes
 import MicroHTTP
 import WebApp
 

@@ -1,6 +1,7 @@
 import DemoUpstream
 import Foundation
 import Logging
+import HTTPTypes
 import MicroHTTP
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MicroHTTP
 import PetAPIClient
 import PetDomain
@@ -105,10 +106,10 @@ struct AnnouncementsAPI: Sendable {
     /// `{"error":{"code","message","requestId","field"?}}` with a status, the backend's error body
     /// (product-spec §1): `requestId` is this request's `X-Request-Id`, so a client's log line leads
     /// to ours and on to the upstream's. Never stored: the id belongs to one request.
-    static func error(_ status: Int, code: String, message: String, field: String? = nil, requestID: String) -> Response {
+    static func error(_ status: HTTPResponse.Status, code: String, message: String, field: String? = nil, requestID: String) -> Response {
         let body = AnnouncementJSON.encodeError(code: code, message: message, requestID: requestID, field: field)
         var response = Response.json(Array(body), status: status)
-        response.headers["Cache-Control"] = "no-store"
+        response.headers[.cacheControl] = "no-store"
         return response
     }
 
@@ -137,10 +138,10 @@ struct AnnouncementsAPI: Sendable {
 
     /// `Age` (seconds since the upstream confirmed the data) and a stale marker header.
     static func markAge(_ response: inout Response, _ fetchedAt: Date, stale: Bool) {
-        response.headers["Age"] = String(max(0, Int(Date().timeIntervalSince(fetchedAt))))
+        response.headers[.age] = String(max(0, Int(Date().timeIntervalSince(fetchedAt))))
         // The Age changes every second: this answer is for this request only.
         response.reusableUntil = nil
-        if stale { response.headers["X-PetSpot-Stale"] = "true" }
+        if stale { response.headers[.xPetSpotStale] = "true" }
     }
 }
 
@@ -158,4 +159,9 @@ final class WholeListBody: Sendable {
             return made
         }
     }
+}
+
+extension HTTPField.Name {
+    /// `X-PetSpot-Stale: true` on an API answer served from data the upstream could not confirm.
+    static let xPetSpotStale = Self("X-PetSpot-Stale")!
 }

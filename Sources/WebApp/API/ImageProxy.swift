@@ -1,3 +1,4 @@
+import HTTPTypes
 import MicroHTTP
 import PetAPIClient
 
@@ -12,13 +13,13 @@ struct ImageProxy: Sendable {
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 
     /// The photo, or an error page from `errorPage` (404 when missing or refused, 502/504 on failure).
-    func respond(_ request: Request, path: String, requestID: String, errorPage: (Int, String) -> Response) async -> Response {
+    func respond(_ request: Request, path: String, requestID: String, errorPage: (HTTPResponse.Status, String) -> Response) async -> Response {
         do {
             let upstream = try await gateway.image(path: path, requestID: requestID)
-            var response = Response(status: 200, body: upstream.body)
-            response.headers["Content-Type"] = upstream.headers["content-type"] ?? "application/octet-stream"
-            if let etag = upstream.headers["etag"] { response.headers["ETag"] = etag }
-            response.headers["Content-Security-Policy"] = ImageProxy.contentSecurityPolicy
+            var response = Response(status: .ok, body: upstream.body)
+            response.headers[.contentType] = upstream.headers[.contentType] ?? "application/octet-stream"
+            if let etag = upstream.headers[.eTag] { response.headers[.eTag] = etag }
+            response.headers[.contentSecurityPolicy] = ImageProxy.contentSecurityPolicy
             ConditionalGet.apply(to: &response, request: request, cacheControl: ImageProxy.cacheControl)
             return response
         } catch .notFound {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MicroHTTP
 import PetAPIClient
 import PetDomain
@@ -52,7 +53,7 @@ struct PageHandlers: Sendable {
             site.renderer.render(landingModel(location: marked, cards: cards.indices.map(PageShells.markerCard), stale: nil),
                                  template: "landing") ?? []
         }, valueBytes: cards.byteCount, write: shellWriter(location, cards: cards))
-        return Response(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: html)
+        return Response(status: 200, headers: [.contentType: "text/html; charset=utf-8"], body: html)
     }
 
     private func landingModel(location: VisitorLocation, cards: [any CardView], stale: String?) -> LandingPageModel {
@@ -121,7 +122,7 @@ struct PageHandlers: Sendable {
                                   cards: cards.indices.map(PageShells.markerCard), stale: nil)
             return site.renderer.render(model, template: "list") ?? []
         }, valueBytes: cards.byteCount, write: shellWriter(location, cards: cards, summary: summary, pageSummary: pageSummary))
-        return Response(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: html)
+        return Response(status: 200, headers: [.contentType: "text/html; charset=utf-8"], body: html)
     }
 
     private func listModel(filters: ListFilters, location: VisitorLocation, pageCount: Int, summary: String, pageSummary: String,

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MicroHTTP
 import PetDomain
 /// Building query strings for links (application/x-www-form-urlencoded, UTF-8).

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MicroHTTP
 import PetAPIClient
 import PetDomain
@@ -67,11 +68,11 @@ final class SiteContext: Sendable {
     }
 
     /// Renders `model` with `template` as a 200 HTML response (not yet finished: see `finish`).
-    func page(_ model: some ViewModel, template: String, status: Int = 200) -> Response {
+    func page(_ model: some ViewModel, template: String, status: HTTPResponse.Status = .ok) -> Response {
         guard let html = renderer.render(model, template: template) else {
             return Response.text("Internal error\n", status: 500)
         }
-        return Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: html)
+        return Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: html)
     }
 
     /// The page for `key` from `snapshot`: reused when rendered from the same snapshot generation,
@@ -104,22 +105,20 @@ final class SiteContext: Sendable {
     /// and the security headers, so a kept page needs no header work per request.
     func prepared(_ response: Response, stale: Bool) -> Response {
         var response = response
-        if response.status == 200, response.headers.fields.count == 1, HTTPHeaders.sameName(response.headers.fields[0].name, "Content-Type") {
+        if response.status == .ok, response.headers.count == 1, response.headers[0].name == .contentType {
             // A page as the renderer makes it (the common case, once per page made): every header
-            // written in one go, with room for the request id, instead of a lookup per header.
-            var fields = response.headers.fields
-            fields.reserveCapacity(3 + SecurityHeaders.all.count + 1)
-            fields.append((name: "ETag", value: ConditionalGet.etag(for: response.body)))
-            fields.append((name: "Cache-Control", value: stale ? "no-cache" : cacheControl))
-            for (name, value) in SecurityHeaders.all { fields.append((name: name, value: value)) }
-            response.headers = HTTPHeaders(fields)
+            // appended in one go, with room for the request id, instead of a lookup per header.
+            response.headers.reserveCapacity(3 + SecurityHeaders.all.count + 1)
+            response.headers.append(HTTPField(name: .eTag, value: ConditionalGet.etag(for: response.body)))
+            response.headers.append(HTTPField(name: .cacheControl, value: stale ? "no-cache" : cacheControl))
+            response.headers.append(contentsOf: SecurityHeaders.all)
             return response
         }
-        if response.status == 200 {
-            response.headers["ETag"] = ConditionalGet.etag(for: response.body)
-            response.headers["Cache-Control"] = stale ? "no-cache" : cacheControl
+        if response.status == .ok {
+            response.headers[.eTag] = ConditionalGet.etag(for: response.body)
+            response.headers[.cacheControl] = stale ? "no-cache" : cacheControl
         } else {
-            response.headers["Cache-Control"] = "no-store"
+            response.headers[.cacheControl] = "no-store"
         }
         SecurityHeaders.apply(to: &response)
         return response
@@ -147,7 +146,7 @@ final class SiteContext: Sendable {
 
     /// The error page for `status` (product-spec §4 "Errors the visitor can see"): a heading by
     /// status, the given message, and a retry link for upstream failures.
-    func errorPage(status: Int, message: String, retryURL: String? = nil, location: VisitorLocation = .unknown) -> Response {
+    func errorPage(status: HTTPResponse.Status, message: String, retryURL: String? = nil, location: VisitorLocation = .unknown) -> Response {
         let heading: String
         switch status {
         case 400: heading = "Check the address"
@@ -159,7 +158,7 @@ final class SiteContext: Sendable {
         }
         let model = ErrorPageModel(
             layout: layout(title: "\(heading) · PetSpot", description: message, canonicalPath: nil, location: location),
-            status: status,
+            status: status.code,
             heading: heading,
             message: message,
             retryURL: retryURL,
@@ -167,7 +166,7 @@ final class SiteContext: Sendable {
             homeURL: QueryString.url(Route.landing.path, location.linkItems)
         )
         var response = page(model, template: "error", status: status)
-        if status == 405 { response.headers["Allow"] = "GET, HEAD" }
+        if status == 405 { response.headers[.allow] = "GET, HEAD" }
         return prepared(response, stale: false)
     }
 

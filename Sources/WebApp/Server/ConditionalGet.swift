@@ -1,3 +1,4 @@
+import HTTPTypes
 import MicroHTTP
 
 /// ETags and `If-None-Match` → 304, shared by static files, pages and the JSON API.
@@ -9,25 +10,25 @@ enum ConditionalGet {
     /// request's `If-None-Match` matches.
     static func apply(to response: inout Response, request: Request, cacheControl: String) {
         guard response.status == 200 else { return }
-        let tag = response.headers["ETag"] ?? etag(for: response.body)
-        response.headers["ETag"] = tag
-        response.headers["Cache-Control"] = cacheControl
-        if EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: tag) {
+        let tag = response.headers[.eTag] ?? etag(for: response.body)
+        response.headers[.eTag] = tag
+        response.headers[.cacheControl] = cacheControl
+        if EntityTag.matches(ifNoneMatch: request.headers[.ifNoneMatch], etag: tag) {
             response.status = 304
             response.body = []
-            response.headers["Content-Type"] = nil
+            response.headers[.contentType] = nil
         }
     }
 
     /// `response` as it is, or its bodiless 304 when the request's `If-None-Match` matches its ETag
     /// (for responses kept with their headers already set).
     static func answer(_ response: Response, request: Request) -> Response {
-        guard response.status == 200, let tag = response.headers["ETag"],
-              EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: tag) else { return response }
+        guard response.status == 200, let tag = response.headers[.eTag],
+              EntityTag.matches(ifNoneMatch: request.headers[.ifNoneMatch], etag: tag) else { return response }
         var notModified = response
         notModified.status = 304
         notModified.body = []
-        notModified.headers["Content-Type"] = nil
+        notModified.headers[.contentType] = nil
         return notModified
     }
 }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import CoreMetrics
 import Foundation
 import PetAPIClient
@@ -54,12 +55,12 @@ final class Metrics: Sendable {
     }
 
     /// Counts one answered request and its duration.
-    func recordRequest(route: String, status: Int, seconds: Double) {
-        let key = RouteStatus(route: route, status: status)
+    func recordRequest(route: String, status: HTTPResponse.Status, seconds: Double) {
+        let key = RouteStatus(route: route, status: status.code)
         let handles = stripes.withLock(ThreadSpread.slot()) { handles in
             if let made = handles[key] { return made }
             let made = RequestHandles(
-                count: CoreMetrics.Counter(label: "petspot_http_requests_total", dimensions: [("route", route), ("status", String(status))], factory: factory),
+                count: CoreMetrics.Counter(label: "petspot_http_requests_total", dimensions: [("route", route), ("status", String(status.code))], factory: factory),
                 duration: CoreMetrics.Timer(label: "petspot_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
             )
             handles[key] = made

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import HTTPTypes
 import MicroHTTP
 
 /// What wraps every request (style.md "middleware is function wrapping"): a request id, the
@@ -15,7 +16,7 @@ struct Pipeline: Sendable {
     /// a static file, a page made from the fresh snapshot); nil sends it to `handle`.
     func handleNow(_ request: Request) -> Response? {
         let started = ContinuousClock.now
-        let requestID = RequestID.choose(from: request.headers["X-Request-Id"])
+        let requestID = RequestID.choose(from: request.headers[.xRequestID])
         guard let (routeName, routed) = router.respondNow(to: request, requestID: requestID) else { return nil }
         return finish(routed, request: request, routeName: routeName, requestID: requestID, started: started)
     }
@@ -23,7 +24,7 @@ struct Pipeline: Sendable {
     /// Answers one request, waiting for whatever it needs.
     func handle(_ request: Request) async -> Response {
         let started = ContinuousClock.now
-        let requestID = RequestID.choose(from: request.headers["X-Request-Id"])
+        let requestID = RequestID.choose(from: request.headers[.xRequestID])
         let (routeName, routed) = await router.respond(to: request, requestID: requestID)
         return finish(routed, request: request, routeName: routeName, requestID: requestID, started: started)
     }
@@ -36,9 +37,9 @@ struct Pipeline: Sendable {
         if let until = response.reusableUntil, let keptAnswers, let key = request.targetKey {
             keptAnswers.keep(response, key: key, route: routeName, path: request.rawPath, until: until)
         }
-        response.headers.add("X-Request-Id", requestID)
+        response.headers.append(HTTPField(name: .xRequestID, value: requestID))
         let elapsed = ContinuousClock.now - started
-        AnswerRecord(metrics: metrics, logger: logger).record(route: routeName, status: response.status, requestID: requestID, method: request.method, path: request.rawPath,
+        AnswerRecord(metrics: metrics, logger: logger).record(route: routeName, status: response.status, requestID: requestID, method: request.method.rawValue, path: request.rawPath,
                seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         return response
     }
@@ -49,13 +50,13 @@ struct AnswerRecord: Sendable {
     let metrics: Metrics
     let logger: Logger
 
-    func record(route: String, status: Int, requestID: String, method: String, path: String, seconds: Double) {
+    func record(route: String, status: HTTPResponse.Status, requestID: String, method: String, path: String, seconds: Double) {
         metrics.recordRequest(route: route, status: status, seconds: seconds)
         logger.info("request", metadata: [
             "request_id": "\(requestID)",
             "method": "\(method)",
             "path": "\(path)",
-            "status": "\(status)",
+            "status": "\(status.code)",
             "duration_ms": "\(String(format: "%.2f", seconds * 1000))",
         ])
     }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import MicroHTTP
 import PetAPIClient
 
@@ -126,15 +127,15 @@ struct Router: Sendable {
     /// A 301 to `path`, keeping the query string (old links keep their filters).
     static func redirect(to path: String, query request: Request) -> Response {
         var response = Response(status: 301)
-        response.headers["Location"] = QueryString.url(path, keeping: request.query)
-        response.headers["Cache-Control"] = "public, max-age=86400"
+        response.headers[.location] = QueryString.url(path, keeping: request.query)
+        response.headers[.cacheControl] = "public, max-age=86400"
         return response
     }
 
     /// Marks a response as never cached (health, metrics).
     static func noStore(_ response: Response) -> Response {
         var copy = response
-        copy.headers["Cache-Control"] = "no-store"
+        copy.headers[.cacheControl] = "no-store"
         return copy
     }
 }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import MicroHTTP
 
 /// Headers every response carries (issue 2): a CSP without 'unsafe-inline' (all CSS and JS are
@@ -17,22 +18,30 @@ enum SecurityHeaders {
     ].joined(separator: "; ")
 
     /// The headers, in a stable order.
-    static let all: [(String, String)] = [
-        ("Content-Security-Policy", contentSecurityPolicy),
-        ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "strict-origin-when-cross-origin"),
-        ("Permissions-Policy", "geolocation=(self), camera=(), microphone=(), payment=()"),
-        ("X-Frame-Options", "DENY"),
-        ("Cross-Origin-Opener-Policy", "same-origin"),
+    static let all: [HTTPField] = [
+        HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy),
+        HTTPField(name: .xContentTypeOptions, value: "nosniff"),
+        HTTPField(name: .referrerPolicy, value: "strict-origin-when-cross-origin"),
+        HTTPField(name: .permissionsPolicy, value: "geolocation=(self), camera=(), microphone=(), payment=()"),
+        HTTPField(name: .xFrameOptions, value: "DENY"),
+        HTTPField(name: .crossOriginOpenerPolicy, value: "same-origin"),
     ]
 
     /// Adds every security header that the response does not set itself.
     static func apply(to response: inout Response) {
         // Kept pages carry them already (added once when kept); X-Frame-Options is only ever set
         // here, so its presence means all of them are: one lookup instead of six per request.
-        guard response.headers["X-Frame-Options"] == nil else { return }
-        for (name, value) in all where response.headers[name] == nil {
-            response.headers[name] = value
+        guard response.headers[.xFrameOptions] == nil else { return }
+        for field in all where response.headers[field.name] == nil {
+            response.headers.append(field)
         }
     }
+}
+
+extension HTTPField.Name {
+    // The security fields swift-http-types does not name itself.
+    static let referrerPolicy = Self("Referrer-Policy")!
+    static let permissionsPolicy = Self("Permissions-Policy")!
+    static let xFrameOptions = Self("X-Frame-Options")!
+    static let crossOriginOpenerPolicy = Self("Cross-Origin-Opener-Policy")!
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MicroHTTP
 
 /// The files of `Public/`, read once at startup and served from memory under `/static/`.
@@ -54,7 +55,7 @@ struct StaticFiles: Sendable {
         guard !segments.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." || $0.contains("\\") }),
               let asset = assets[path]
         else { return nil }
-        var response = Response(status: 200, headers: ["Content-Type": asset.contentType, "ETag": asset.etag], body: asset.body)
+        var response = Response(status: 200, headers: [.contentType: asset.contentType, .eTag: asset.etag], body: asset.body)
         ConditionalGet.apply(to: &response, request: request, cacheControl: StaticFiles.cacheControl)
         return response
     }
