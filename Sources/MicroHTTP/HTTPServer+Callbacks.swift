@@ -92,8 +92,14 @@ extension HTTPServer {
         if let keptAnswers, let url, let queued = keptAnswers.answer(connection: connection, url: url, method: context.getOrHead) {
             return queued
         }
-        guard let request = makeRequest(connection: connection, url: url, context: context) else {
+        let request: Request
+        switch makeRequest(connection: connection, url: url, context: context) {
+        case .success(let made):
+            request = made
+        case .failure(.malformed):
             return queue(serverAnswer(400, "The request URL is malformed.", connection: connection, context: context), on: connection, method: context.method)
+        case .failure(.tooLong):
+            return queue(serverAnswer(414, "The address is too long.", connection: connection, context: context), on: connection, method: context.method)
         }
         // The answer may already be in hand: queue it now, on this thread (no suspend, no Task).
         if let immediateHandler, let response = immediateHandler(request) {
@@ -119,12 +125,31 @@ extension HTTPServer {
         return .YES
     }
 
-    /// Copies method, path, query, headers and peer address out of libmicrohttpd into a `Request`;
-    /// nil when the path or a query item is not valid percent-encoded UTF-8 or holds a NUL.
-    private func makeRequest(connection: OpaquePointer, url: UnsafePointer<CChar>?, context: RequestContext) -> Request? {
-        guard let path = PercentDecoding.decode(context.rawPath) else { return nil }
+    /// Why a request could not be made.
+    enum RequestProblem: Error {
+        /// The path or a query item is not valid percent-encoded UTF-8, or holds a NUL (400).
+        case malformed
+        /// Path and query are longer than `maxTargetBytes` (414).
+        case tooLong
+    }
+
+    /// Copies method, path, query, headers and peer address out of libmicrohttpd into a `Request`.
+    private func makeRequest(connection: OpaquePointer, url: UnsafePointer<CChar>?, context: RequestContext) -> Result<Request, RequestProblem> {
         let collector = ValueCollector()
         let collectorPointer = Unmanaged.passUnretained(collector).toOpaque()
+        MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectValue, collectorPointer)
+        // The target as sent: the path, then `?`, `=` and `&` around the raw query items.
+        let targetBytes = collector.pairs.reduce(context.rawPath.utf8.count) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 }
+        guard targetBytes <= configuration.maxTargetBytes else { return .failure(.tooLong) }
+        var query: [(name: String, value: String)] = []
+        query.reserveCapacity(collector.pairs.count)
+        for pair in collector.pairs {
+            guard let name = PercentDecoding.decode(pair.name), let value = PercentDecoding.decode(pair.value)
+            else { return .failure(.malformed) }
+            query.append((name: name, value: value))
+        }
+        guard let path = PercentDecoding.decode(context.rawPath) else { return .failure(.malformed) }
+        collector.pairs.removeAll(keepingCapacity: true)
         MHD_get_connection_values(connection, .HEADER_KIND, collectValue, collectorPointer)
         var headers = HTTPFields()
         var authority: String?
@@ -138,14 +163,6 @@ extension HTTPServer {
                 continue
             }
             headers.append(HTTPField(name: name, value: pair.value))
-        }
-        collector.pairs.removeAll(keepingCapacity: true)
-        MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectValue, collectorPointer)
-        var query: [(name: String, value: String)] = []
-        for pair in collector.pairs {
-            guard let name = PercentDecoding.decode(pair.name), let value = PercentDecoding.decode(pair.value)
-            else { return nil }
-            query.append((name: name, value: value))
         }
         let peer = petspot_mhd_client_address(connection)
         let client = peer.flatMap { SocketAddress.text(of: $0) }
@@ -161,7 +178,7 @@ extension HTTPServer {
             clientPort: clientPort
         )
         if keptAnswers != nil, let url { request.targetKey = TargetKey.make(connection: connection, url: url) }
-        return request
+        return .success(request)
     }
 
     /// The configuration's answer for a request the server answers itself, finished by the application.

@@ -17,15 +17,19 @@ public struct ServerConfiguration: Sendable {
     /// Seconds an idle connection is kept open.
     public var idleTimeoutSeconds: Int
     /// Bytes of memory per connection for the request line and headers; a longer
-    /// request line is answered 414 and longer headers 431 by libmicrohttpd.
+    /// request line is answered 414 and longer headers 431 by libmicrohttpd itself.
     public var connectionMemoryLimit: Int
+    /// The longest request target (raw path and query) handed to the application; a longer one
+    /// is answered 414 by `errorResponse` and finished like every answer. Kept well below
+    /// `connectionMemoryLimit`, so only targets libmicrohttpd cannot even hold get its bare 414.
+    public var maxTargetBytes: Int
     /// Builds the responses the server itself gives (400 for undecodable URLs, 405, 503 while
     /// stopping) so they look like the application's own error pages. Called on a server thread.
     public var errorResponse: @Sendable (_ status: HTTPResponse.Status, _ message: String) -> Response
     /// Finishes each answer the server makes itself (400 for an undecodable URL, 405, 500, 503)
     /// the way the application finishes its own: its request id, its metric, its log line
     /// (issue 16 "every answer through one pipeline"). Called on a server thread, or in `stop`.
-    /// libmicrohttpd's own 414 and 431 never reach Swift code and are not finished here.
+    /// libmicrohttpd's own 414 and 431 (past `connectionMemoryLimit`) never reach Swift code.
     public var finishServerAnswer: @Sendable (_ response: inout Response, _ request: ServerMadeAnswer) -> Void
 
     /// Creates a configuration; defaults suit a small public server.
@@ -36,6 +40,7 @@ public struct ServerConfiguration: Sendable {
         connectionLimit: Int = 1000,
         idleTimeoutSeconds: Int = 30,
         connectionMemoryLimit: Int = 32 * 1024,
+        maxTargetBytes: Int = 8 * 1024,
         errorResponse: @escaping @Sendable (_ status: HTTPResponse.Status, _ message: String) -> Response = { status, message in
             .text(message + "\n", status: status)
         }
@@ -46,6 +51,7 @@ public struct ServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.connectionMemoryLimit = connectionMemoryLimit
+        self.maxTargetBytes = maxTargetBytes
         self.errorResponse = errorResponse
         self.finishServerAnswer = { _, _ in }
     }

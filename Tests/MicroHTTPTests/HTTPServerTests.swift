@@ -230,6 +230,31 @@ struct HTTPServerTests {
         }
     }
 
+    @Test func a_target_over_max_target_bytes_is_a_414_the_application_finishes() async throws {
+        let finished = Mutex<[String]>([])
+        var configuration = ServerConfiguration(maxTargetBytes: 100, errorResponse: { status, message in
+            .html("<p>custom \(status.code)</p>", status: status)
+        })
+        configuration.finishServerAnswer = { response, request in
+            response.headers[.xRequestID] = "server-made"
+            finished.withLock { $0.append("\(response.status.code) \(request.rawPath)") }
+        }
+        try await withServer(configuration: configuration, handler: { _ in .text("ok") }) { _, base in
+            // 100 bytes of target pass; 101 (long query) do not, nor does a long path.
+            let fits = "/p?q=" + String(repeating: "a", count: 95)
+            let (fitting, _, _) = try await fetch(try url(base, fits)).parts
+            let (longQuery, headers, body) = try await fetch(try url(base, fits + "a")).parts
+            let (longPath, _, _) = try await fetch(try url(base, "/" + String(repeating: "b", count: 100))).parts
+
+            #expect(fitting == 200)
+            #expect(longQuery == 414)
+            #expect(String(decoding: body, as: UTF8.self) == "<p>custom 414</p>")
+            #expect(header("X-Request-Id", in: headers) == "server-made")
+            #expect(longPath == 414)
+            #expect(finished.withLock { $0 } == ["414 /p", "414 /" + String(repeating: "b", count: 100)])
+        }
+    }
+
     @Test func stopping_lets_in_flight_requests_finish() async throws {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
@@ -258,13 +283,12 @@ struct HTTPServerTests {
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(entered.load(ordering: .sequentiallyConsistent) == 10)
-        let stopStarted = clock.now
         await server.stop()
-        let stopTook = clock.now - stopStarted
         let results = try await requests.value
+        // Every request in flight finished with its own answer, none with the 503 of a grace
+        // period run out (no wall-clock bound: house rule).
         #expect(results.count == 10)
         #expect(results.allSatisfy { $0.0 == 200 && $0.1 == "finished" })
-        #expect(stopTook < .seconds(5))
         await #expect(throws: (any Error).self) { _ = try await fetch(base).parts }
     }
 
