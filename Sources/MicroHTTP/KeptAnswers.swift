@@ -44,13 +44,17 @@ public final class KeptAnswers: Sendable {
     let requestID: @Sendable (_ header: String?) -> String
     /// Called after each answer given here.
     let onHit: @Sendable (Hit) -> Void
+    /// The monotonic clock the entries' `until` is judged by (tests pass one they move by hand).
+    let now: @Sendable () -> ContinuousClock.Instant
 
     public init(
         maxBytes: Int,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         requestID: @escaping @Sendable (_ header: String?) -> String,
         onHit: @escaping @Sendable (Hit) -> Void
     ) {
         self.maxBytes = maxBytes
+        self.now = now
         self.requestID = requestID
         self.onHit = onHit
         shards = (0..<KeptAnswers.shardCount).map { _ in Shard(maxBytes: maxBytes / KeptAnswers.shardCount) }
@@ -60,10 +64,10 @@ public final class KeptAnswers: Sendable {
     /// `until`, under the route name `route` and the raw `path` for the log.
     public func keep(_ response: Response, key: [UInt8], route: String, path: String, until: ContinuousClock.Instant) {
         guard response.status == .ok, response.closeAfterBodyBytes == nil, !key.isEmpty, key.count <= KeptAnswers.maxKeyBytes,
-              until > ContinuousClock.now else { return }
+              until > now() else { return }
         let entry = Entry(response: response, key: key, route: route, path: path, until: until)
         let hash = key.withUnsafeBytes { KeptAnswers.hash($0) }
-        shards[KeptAnswers.shardIndex(hash)].insert(entry, hash: hash)
+        shards[KeptAnswers.shardIndex(hash)].insert(entry, hash: hash, now: now())
     }
 
     /// Entries and bytes held (tests and metrics).
@@ -82,7 +86,7 @@ public final class KeptAnswers: Sendable {
             guard let length = TargetKey.write(connection: connection, url: url, into: buffer) else { return nil }
             let key = UnsafeRawBufferPointer(rebasing: buffer[..<length])
             let hash = KeptAnswers.hash(key)
-            guard let entry = shards[KeptAnswers.shardIndex(hash)].entry(for: key, hash: hash, now: started) else { return nil }
+            guard let entry = shards[KeptAnswers.shardIndex(hash)].entry(for: key, hash: hash, now: now()) else { return nil }
             let notModified = entry.etag.map { etag in
                 MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.ifNoneMatch.rawName)
                     .map { EntityTag.matches(ifNoneMatch: String(cString: $0), etag: etag) } ?? false
@@ -134,7 +138,7 @@ extension KeptAnswers {
             }
         }
 
-        func insert(_ entry: Entry, hash: Int) {
+        func insert(_ entry: Entry, hash: Int, now: ContinuousClock.Instant) {
             state.withLock { state in
                 if let index = state.entries[hash]?.firstIndex(where: { $0.key == entry.key }) {
                     state.bytes -= state.entries[hash]![index].cost
@@ -142,7 +146,6 @@ extension KeptAnswers {
                     state.entries[hash]!.remove(at: index)
                 }
                 if state.bytes + entry.cost > maxBytes {
-                    let now = ContinuousClock.now
                     for (slot, list) in state.entries {
                         let live = list.filter { $0.until > now }
                         state.bytes -= list.filter { $0.until <= now }.reduce(0) { $0 + $1.cost }

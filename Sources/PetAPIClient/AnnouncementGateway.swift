@@ -140,7 +140,7 @@ public final class AnnouncementGateway: Sendable {
     /// details calls are in flight.
     public func announcement(id: String, requestID: String) async throws(UpstreamFailure) -> Fetched<Announcement> {
         if let snapshot = try? await snapshot(requestID: requestID), let item = snapshot.value.index.announcement(id: id) {
-            return Fetched(value: item, fetchedAt: snapshot.fetchedAt, staleBecause: snapshot.staleBecause)
+            return Fetched(value: item, fetchedAt: snapshot.fetchedAt, confirmedAt: snapshot.confirmedAt, staleBecause: snapshot.staleBecause)
         }
         if isRememberedUnknown(id) { throw .notFound }
         do {

@@ -7,6 +7,8 @@ public struct Fetched<Value: Sendable>: Sendable {
     public var value: Value
     /// When the upstream last confirmed it (wall clock, for "data from 3 minutes ago").
     public var fetchedAt: Date
+    /// The same instant on the cache's monotonic clock: what a TTL counts from.
+    public var confirmedAt: ContinuousClock.Instant
     /// Set when the upstream failed and this older copy is served instead (stale-if-error).
     public var staleBecause: UpstreamFailure?
 
@@ -90,7 +92,7 @@ final class ResultCache<Value: Sendable>: Sendable {
             if var entry = state.entries[key], now - entry.confirmedAt < ttl {
                 entry.lastUsed = now
                 state.entries[key] = entry
-                return .hit(Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, staleBecause: nil))
+                return .hit(Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, confirmedAt: entry.confirmedAt, staleBecause: nil))
             }
             if let running = state.inFlight[key] { return .wait(running) }
             let etag = state.entries[key]?.etag
@@ -124,11 +126,11 @@ final class ResultCache<Value: Sendable>: Sendable {
         let now = clock()
         if let entry = published[ThreadSpread.slot()].entry.withLock({ $0 }), entry.key == key, now - entry.confirmedAt < ttl {
             onEvent(.hit)
-            return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, staleBecause: nil)
+            return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, confirmedAt: entry.confirmedAt, staleBecause: nil)
         }
         let fetched = state.withLock { state -> Fetched<Value>? in
             guard let entry = state.entries[key], now - entry.confirmedAt < ttl else { return nil }
-            return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, staleBecause: nil)
+            return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, confirmedAt: entry.confirmedAt, staleBecause: nil)
         }
         if fetched != nil { onEvent(.hit) }
         return fetched
@@ -151,7 +153,7 @@ final class ResultCache<Value: Sendable>: Sendable {
                     state.totalCost += cost
                     evict(&state)
                     publish(PublishedEntry(key: key, value: value, confirmedAt: now, wallConfirmedAt: wallNow))
-                    return Fetched(value: value, fetchedAt: wallNow, staleBecause: nil)
+                    return Fetched(value: value, fetchedAt: wallNow, confirmedAt: now, staleBecause: nil)
                 case .notModified:
                     guard var entry = state.entries[key] else {
                         throw .malformedBody(detail: "304 without a cached copy", upstreamRequestID: nil)
@@ -162,14 +164,14 @@ final class ResultCache<Value: Sendable>: Sendable {
                     entry.lastUsed = now
                     state.entries[key] = entry
                     publish(PublishedEntry(key: key, value: entry.value, confirmedAt: now, wallConfirmedAt: wallNow))
-                    return Fetched(value: entry.value, fetchedAt: wallNow, staleBecause: nil)
+                    return Fetched(value: entry.value, fetchedAt: wallNow, confirmedAt: now, staleBecause: nil)
                 }
             }
         } catch {
             let now = clock()
             let stale = state.withLock { state -> Fetched<Value>? in
                 guard let entry = state.entries[key], now - entry.confirmedAt <= staleMax else { return nil }
-                return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, staleBecause: error)
+                return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, confirmedAt: entry.confirmedAt, staleBecause: error)
             }
             if let stale {
                 onEvent(.stale)

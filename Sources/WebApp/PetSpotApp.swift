@@ -40,11 +40,14 @@ public final class PetSpotApp: Sendable {
 
     /// Checks static files and templates, starts the embedded demo upstream when no upstream is
     /// configured, and prepares (but does not start) the server. Throws `StartupError` naming the setting.
+    /// `now` is the monotonic clock every TTL is judged by (snapshot, details, kept pages and
+    /// answers); tests pass one they move by hand instead of waiting for real time to pass.
     public static func build(
         configuration: AppConfiguration,
         logger: Logger,
         transport: UpstreamTransport? = nil,
-        embeddedUpstream: EmbeddedUpstream? = nil
+        embeddedUpstream: EmbeddedUpstream? = nil,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) async throws -> PetSpotApp {
         let staticFiles = try StaticFiles(directory: configuration.publicDirectory)
         let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory)
@@ -72,12 +75,14 @@ public final class PetSpotApp: Sendable {
             transport: transport ?? .live(baseURL: upstreamURL),
             settings: settings,
             logger: logger,
+            now: now,
             onEvent: { metrics.record($0) }
         )
         let site = SiteContext(configuration: configuration, renderer: renderer)
         let answers = AnswerRecord(metrics: metrics, logger: logger)
         let keptAnswers = KeptAnswers(
             maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 / 4,
+            now: now,
             requestID: { RequestID.choose(from: $0) },
             onHit: { hit in
                 answers.record(route: hit.route, status: hit.status, requestID: hit.requestID,

@@ -22,11 +22,14 @@ struct KeptAnswersTests {
         }
         let counts = Counts()
         let keptAnswers: KeptAnswers
+        /// The clock kept answers expire by; tests move it instead of waiting.
+        let clock = ManualClock()
 
         init(maxBytes: Int = 1 << 20) {
             let counts = self.counts
             keptAnswers = KeptAnswers(
                 maxBytes: maxBytes,
+                now: clock.reading,
                 requestID: { header in header ?? "generated-\(counts.generated.add(1, ordering: .relaxed).newValue)" },
                 onHit: { hit in counts.hits.withLock { $0.append(hit) } }
             )
@@ -35,14 +38,14 @@ struct KeptAnswersTests {
         func run(keepFor lifetime: Duration = .seconds(60), _ body: (URL) async throws -> Void) async throws {
             var logger = Logger(label: "test")
             logger.logLevel = .critical
-            let counts = self.counts, keptAnswers = self.keptAnswers
+            let counts = self.counts, keptAnswers = self.keptAnswers, clock = self.clock
             let server = HTTPServer(configuration: ServerConfiguration(), logger: logger, keptAnswers: keptAnswers, handler: { request in
                 let call = counts.calls.add(1, ordering: .sequentiallyConsistent).newValue
                 var response = Response.text("body of \(request.path)?\(request.query.items.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))")
                 response.headers[.eTag] = "\"tag-\(request.path.count)\""
                 response.headers[HTTPField.Name("X-Kind")!] = "kept"
                 if request.path.hasPrefix("/kept"), let key = request.targetKey {
-                    keptAnswers.keep(response, key: key, route: "kept_route", path: request.rawPath, until: .now + lifetime)
+                    keptAnswers.keep(response, key: key, route: "kept_route", path: request.rawPath, until: clock.now + lifetime)
                 }
                 response.headers[HTTPField.Name("X-Call")!] = String(call)
                 return response
@@ -133,10 +136,12 @@ struct KeptAnswersTests {
         let harness = Harness()
         try await harness.run(keepFor: .milliseconds(300)) { base in
             _ = try await fetch(try url(base, "/kept/short"))
-            // Kept (whether or not its 300 ms have passed already on a busy machine)...
             #expect(harness.keptAnswers.size.entries == 1)
-            try await Task.sleep(for: .milliseconds(600))
-            // ...and certainly past them now: the handler answers again.
+            harness.clock.advance(by: .milliseconds(299))
+            _ = try await fetch(try url(base, "/kept/short"))
+            #expect(harness.callCount == 1)
+            harness.clock.advance(by: .milliseconds(2))
+            // Past its 300 ms: the handler answers again.
             _ = try await fetch(try url(base, "/kept/short"))
             #expect(harness.callCount == 2)
         }
@@ -147,14 +152,14 @@ struct KeptAnswersTests {
         let body = [UInt8](repeating: UInt8(ascii: "x"), count: 4096)
         for index in 0..<200 {
             let response = Response(status: 200, headers: [.contentType: "text/plain"], body: body)
-            harness.keptAnswers.keep(response, key: Array("/p/\(index)".utf8), route: "r", path: "/p/\(index)", until: .now + .seconds(60))
+            harness.keptAnswers.keep(response, key: Array("/p/\(index)".utf8), route: "r", path: "/p/\(index)", until: harness.clock.now + .seconds(60))
         }
         let size = harness.keptAnswers.size
         #expect(size.bytes <= 64 * 1024)
         #expect(size.entries > 0)
         // Only 200s are kept, and only while they are good.
-        harness.keptAnswers.keep(Response(status: 404), key: Array("/missing".utf8), route: "r", path: "/missing", until: .now + .seconds(60))
-        harness.keptAnswers.keep(Response(status: 200), key: Array("/old".utf8), route: "r", path: "/old", until: .now - .seconds(1))
+        harness.keptAnswers.keep(Response(status: 404), key: Array("/missing".utf8), route: "r", path: "/missing", until: harness.clock.now + .seconds(60))
+        harness.keptAnswers.keep(Response(status: 200), key: Array("/old".utf8), route: "r", path: "/old", until: harness.clock.now - .seconds(1))
         #expect(harness.keptAnswers.size.entries == size.entries)
     }
 }

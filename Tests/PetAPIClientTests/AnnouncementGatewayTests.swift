@@ -3,6 +3,7 @@ import Logging
 @testable import PetAPIClient
 import Synchronization
 import Testing
+import TestSupport
 
 /// A fake upstream for the gateway: answers each request with what the test's closure returns
 /// (or throws, as the live transport does for transport-level failures) and records every request.

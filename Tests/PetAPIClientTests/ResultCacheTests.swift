@@ -1,6 +1,7 @@
 @testable import PetAPIClient
 import HTTPTypes
 import Testing
+import TestSupport
 
 /// Specifications of the result cache (issue 4) on a manual clock: TTL, single flight,
 /// revalidation, stale-if-error and eviction. Nothing here waits on real time.

@@ -1,21 +1,6 @@
 import Synchronization
+import TestSupport
 @testable import PetAPIClient
-
-/// A monotonic clock that moves only when a test advances it, so TTL tests never wait on real time.
-final class ManualClock: Sendable {
-    private let instant = Mutex(ContinuousClock.now)
-
-    /// The current reading.
-    var now: ContinuousClock.Instant { instant.withLock { $0 } }
-
-    /// The reading as the closure the cache and the gateway take.
-    var reading: @Sendable () -> ContinuousClock.Instant { { self.now } }
-
-    /// Moves the clock forward by `duration`.
-    func advance(by duration: Duration) {
-        instant.withLock { $0 += duration }
-    }
-}
 
 /// A gate a fake fetch waits at until the test opens it; the test can wait until someone arrives.
 /// Replaces sleeps: the test decides when the upstream answers.

@@ -49,7 +49,7 @@ extension ServerIntegration {
         @Test func after_the_ttl_the_upstream_is_asked_again() async throws {
             try await withApp(listJSON: Self.validList, configure: { $0.cacheTTLSeconds = 0.2 }) { app in
                 _ = try await app.get("/api/v1/announcements")
-                try await Task.sleep(for: .milliseconds(300))
+                app.clock.advance(by: .milliseconds(300))
 
                 let second = try await app.get("/api/v1/announcements")
 
@@ -69,7 +69,7 @@ extension ServerIntegration {
                 #expect(warm.status == 200)
                 #expect(warm.header("X-PetSpot-Stale") == nil)
                 app.stub.setFault(.status(500))
-                try await Task.sleep(for: .milliseconds(300))
+                app.clock.advance(by: .milliseconds(300))
 
                 let api = try await app.get("/api/v1/announcements")
                 let page = try await app.get("/pets")
@@ -90,7 +90,7 @@ extension ServerIntegration {
             try await withApp(listJSON: Self.validList, configure: { $0.cacheTTLSeconds = 0.2 }) { app in
                 _ = try await app.get("/api/v1/announcements")
                 await app.stub.stop()
-                try await Task.sleep(for: .milliseconds(300))
+                app.clock.advance(by: .milliseconds(300))
 
                 let api = try await app.get("/api/v1/announcements")
 
@@ -106,7 +106,7 @@ extension ServerIntegration {
             }) { app in
                 _ = try await app.get("/api/v1/announcements")
                 app.stub.setFault(.status(500))
-                try await Task.sleep(for: .milliseconds(700))
+                app.clock.advance(by: .milliseconds(700))
 
                 let api = try await app.get("/api/v1/announcements")
                 let page = try await app.get("/pets")

@@ -29,10 +29,6 @@ extension ServerIntegration {
             FaultCase(name: "null data", fault: .nullData, status: 502),
         ]
 
-        /// Timeout (1 s in the test app) plus a margin for a busy CI machine, still under the 3 s
-        /// the slow fault takes: the bound shows the answer came from our timeout, not the upstream.
-        static let deadline: Duration = .milliseconds(2_700)
-
         private static let validList = #"""
         {"data":[{"id":"fault-1","petName":"Burek","species":"DOG","breed":null,"sex":"MALE","age":3,"description":null,
         "microchipNumber":null,"locationLatitude":52.2297,"locationLongitude":21.0122,"lastSeenDate":"2025-11-17",
@@ -49,7 +45,7 @@ extension ServerIntegration {
         }
 
         /// First requests of a process (templates, HTTP client, connections) are slow on a loaded
-        /// 2-core machine; warm up so the timed request measures the fault, not the start-up.
+        /// 2-core machine; warm up so the request under test meets the fault, not the start-up.
         private func warmUp(_ app: TestApp) async throws {
             // Without ETags the warm copy cannot be revalidated by a bodiless 304, which no fault bends.
             app.stub.setETagsEnabled(false)
@@ -57,13 +53,8 @@ extension ServerIntegration {
             let api = try await app.get("/api/v1/announcements")
             #expect(page.status == 200)
             #expect(api.status == 200)
-        }
-
-        private func timed(_ body: () async throws -> Fetched) async throws -> (Fetched, Duration) {
-            let clock = ContinuousClock()
-            let start = clock.now
-            let response = try await body()
-            return (response, clock.now - start)
+            // The app's clock stands still until moved: past the zero TTL and stale window.
+            app.clock.advance(by: .milliseconds(1))
         }
 
         private func expectVisitorSafeHTML(_ response: Fetched, status: Int) {
@@ -89,15 +80,16 @@ extension ServerIntegration {
         }
 
         @Test(arguments: cases)
-        func a_fault_on_the_list_page_gives_the_right_status_in_time_and_the_server_recovers(_ fault: FaultCase) async throws {
+        func a_fault_on_the_list_page_gives_the_right_status_and_the_server_recovers(_ fault: FaultCase) async throws {
             try await withApp(listJSON: Self.validList, configure: Self.uncached) { app in
                 try await warmUp(app)
                 app.stub.setFault(fault.fault)
 
-                let (response, elapsed) = try await timed { try await app.get("/pets") }
+                let response = try await app.get("/pets")
 
+                // For the slow fault, 504 itself shows our 1 s timeout answered: the upstream would
+                // have answered 200 after 3 s. No wall-clock bound (house rule).
                 expectVisitorSafeHTML(response, status: fault.status)
-                #expect(elapsed < Self.deadline, "took \(elapsed)")
                 #expect(response.header("Cache-Control") == "no-store")
 
                 app.stub.setFault(.none)
@@ -108,15 +100,14 @@ extension ServerIntegration {
         }
 
         @Test(arguments: cases)
-        func a_fault_on_the_api_gives_the_right_json_error_in_time_and_the_server_recovers(_ fault: FaultCase) async throws {
+        func a_fault_on_the_api_gives_the_right_json_error_and_the_server_recovers(_ fault: FaultCase) async throws {
             try await withApp(listJSON: Self.validList, configure: Self.uncached) { app in
                 try await warmUp(app)
                 app.stub.setFault(fault.fault)
 
-                let (response, elapsed) = try await timed { try await app.get("/api/v1/announcements") }
+                let response = try await app.get("/api/v1/announcements")
 
                 try expectJSONError(response, status: fault.status)
-                #expect(elapsed < Self.deadline, "took \(elapsed)")
 
                 app.stub.setFault(.none)
                 let recovered = try await app.get("/api/v1/announcements")
@@ -131,13 +122,11 @@ extension ServerIntegration {
             await dead.stop()
 
             try await withApp(configure: { $0.upstreamURL = deadURL }) { app in
-                let (page, pageTime) = try await timed { try await app.get("/pets") }
-                let (api, apiTime) = try await timed { try await app.get("/api/v1/announcements") }
+                let page = try await app.get("/pets")
+                let api = try await app.get("/api/v1/announcements")
 
                 expectVisitorSafeHTML(page, status: 502)
                 try expectJSONError(api, status: 502)
-                #expect(pageTime < Self.deadline)
-                #expect(apiTime < Self.deadline)
                 let health = try await app.get("/healthz")
                 let file = try await app.get("/static/css/site.css")
                 #expect(health.status == 200)

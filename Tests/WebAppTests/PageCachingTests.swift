@@ -137,7 +137,7 @@ struct PageCachingTests {
     @Test func upstream_down_with_a_recent_copy_serves_it_with_a_stale_notice_and_no_cache() async throws {
         try await Self.withPets(configure: { $0.cacheTTLSeconds = 0.2 }) { app in
             let fresh = try await app.get("/pets")
-            try await Task.sleep(for: .milliseconds(600))
+            app.clock.advance(by: .milliseconds(600))
             app.stub.setFault(.status(500))
             let stale = try await app.get("/pets")
 

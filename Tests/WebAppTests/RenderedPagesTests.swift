@@ -18,7 +18,7 @@ struct RenderedPagesTests {
 
             app.stub.setETagsEnabled(false)
             app.stub.setList(PageJSON.list([PageJSON.item("b2", name: "Bravo")]))
-            try await Task.sleep(for: .milliseconds(350))
+            app.clock.advance(by: .milliseconds(350))
             let after = try await app.get("/pets")
             #expect(after.text.contains("Bravo"))
             #expect(!after.text.contains("Alpha"))

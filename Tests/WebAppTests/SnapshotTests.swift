@@ -101,11 +101,9 @@ struct SnapshotTests {
     }
 
     @Test func after_the_ttl_the_next_request_sees_new_data() async throws {
-        // A TTL of 5 s: the checks "within" it must not depend on how busy the machine is (1 s was
-        // not enough for five requests in a full parallel run); "after" waits until it surely ended.
+        // The app's clock moves only when the test moves it: "within" and "after" the TTL are exact.
         try await withApp(listJSON: Self.spreadList(2), configure: { $0.cacheTTLSeconds = 5 }) { app in
             let before = try await app.get("/pets?lat=52.1&lng=21.0&range=100")
-            let fetched = ContinuousClock.now  // the snapshot was confirmed before this instant
             #expect(before.text.contains("Pet 2"))
             // Asked for again and again: kept by the server itself (`KeptAnswers`) until the TTL ends.
             for _ in 0..<3 { _ = try await app.get("/pets?lat=52.1&lng=21.0&range=100") }
@@ -116,7 +114,10 @@ struct SnapshotTests {
             let within = try await app.get("/pets?lat=52.1&lng=21.0&range=100")
             #expect(within.text.contains("Pet 2"))
 
-            try await Task.sleep(until: fetched + .milliseconds(5_300))
+            app.clock.advance(by: .milliseconds(4_999))
+            let justBefore = try await app.get("/pets?lat=52.1&lng=21.0&range=100")
+            #expect(justBefore.text.contains("Pet 2"))
+            app.clock.advance(by: .milliseconds(2))
             let after = try await app.get("/pets?lat=52.1&lng=21.0&range=100")
             #expect(after.text.contains("Newcomer"))
             #expect(!after.text.contains("Pet 2"))
@@ -128,7 +129,7 @@ struct SnapshotTests {
             app.stub.setETagsEnabled(true)
             let first = try await app.get("/pets")
 
-            try await Task.sleep(for: .milliseconds(1_200))
+            app.clock.advance(by: .milliseconds(1_200))
             let second = try await app.get("/pets")
 
             #expect(app.stub.requestCount(path: Self.listPath) == 2)

@@ -15,6 +15,8 @@ struct TestApp: Sendable {
     let app: PetSpotApp
     let stub: StubUpstream
     let base: URL
+    /// The app's monotonic clock: TTL tests advance it instead of sleeping.
+    let clock: ManualClock
 
     /// A URL on the app.
     func url(_ pathAndQuery: String) throws -> URL { try TestSupport.url(base, pathAndQuery) }
@@ -54,14 +56,16 @@ func withApp<T>(
     var logger = logs.map { capture in Logger(label: "webapp-test", factory: { _ in capture }) } ?? Logger(label: "webapp-test")
     logger.logLevel = logs == nil ? .critical : .info
     let app: PetSpotApp
+    let clock = ManualClock()
     do {
-        app = try await PetSpotApp.build(configuration: configuration, logger: logger, embeddedUpstream: DemoUpstream.embedded)
+        app = try await PetSpotApp.build(configuration: configuration, logger: logger, embeddedUpstream: DemoUpstream.embedded,
+                                         now: clock.reading)
         try app.start()
     } catch {
         await stub.stop()
         throw error
     }
-    let testApp = TestApp(app: app, stub: stub, base: try #require(URL(string: "http://127.0.0.1:\(app.port)")))
+    let testApp = TestApp(app: app, stub: stub, base: try #require(URL(string: "http://127.0.0.1:\(app.port)")), clock: clock)
     do {
         let result = try await body(testApp)
         await app.stop()

@@ -18,7 +18,6 @@ final class SiteContext: Sendable {
     let shells = PageShells(maxBytes: 8 * 1024 * 1024)
     /// `Cache-Control` of pages and API answers made from fresh data (issue 11 "edge caches").
     let cacheControl: String
-
     init(configuration: AppConfiguration, renderer: PageRenderer) {
         self.configuration = configuration
         self.renderer = renderer
@@ -84,8 +83,7 @@ final class SiteContext: Sendable {
             // Asked for again: the same bytes are right for this exact URL while the snapshot is
             // fresh, so the server may give them itself (`KeptAnswers`). Pages asked for once
             // (a visitor's own location) never get there.
-            let age = Duration.milliseconds(Int64(max(0, Date().timeIntervalSince(snapshot.fetchedAt)) * 1000))
-            kept.reusableUntil = ContinuousClock.now + .milliseconds(Int64(configuration.cacheTTLSeconds * 1000)) - age
+            kept.reusableUntil = snapshot.confirmedAt + .milliseconds(Int64(configuration.cacheTTLSeconds * 1000))
             return ConditionalGet.answer(kept, request: request)
         }
         let made = prepared(build(), stale: false)
