@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import CompilerPluginSupport
 import PackageDescription
 
 // Upcoming features the house style asks for (style.md "Compiler").
@@ -23,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // libmicrohttpd, from Debian's libmicrohttpd-dev, found through pkg-config.
@@ -67,10 +69,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // `@TemplateFields`: a view model's template lookup written from its declaration.
+        .macro(
+            name: "ViewModelMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Routes, pages, view models, rendering, static files, configuration.
         .target(
             name: "WebApp",
             dependencies: [
+                "ViewModelMacros",
                 "MicroHTTP",
                 "PetDomain",
                 "PetAPIClient",
@@ -117,6 +129,16 @@ let package = Package(
         .testTarget(
             name: "MicroHTTPTests",
             dependencies: ["MicroHTTP", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ViewModelMacrosTests",
+            dependencies: [
+                "ViewModelMacros",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PetDomainTests",
             dependencies: ["PetDomain"],

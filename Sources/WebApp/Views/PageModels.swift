@@ -1,7 +1,11 @@
+import Mustache
+
 // View models: every page is rendered from one of these structs. All text is formatted in Swift
 // (product-spec §3); templates only place values, always through `{{ }}` (HTML-escaped).
+// `@TemplateFields` gives each its lookup by name from these declarations (no list to keep in step).
 
 /// What every page's layout needs: titles, share tags, navigation and the location flow state.
+@TemplateFields
 struct LayoutModel: Sendable {
     /// `<title>` text, e.g. "Max — missing dog in Warsaw · PetSpot".
     let pageTitle: String
@@ -28,6 +32,7 @@ struct LayoutModel: Sendable {
 }
 
 /// The permission-denied banner (product-spec §4, seed 002).
+@TemplateFields
 struct BannerModel: Sendable {
     let title: String        // "Location Access Needed"
     let message: String      // "Enable location access in your browser settings to see nearby pets."
@@ -38,6 +43,7 @@ struct BannerModel: Sendable {
 }
 
 /// One announcement card (landing and list).
+@TemplateFields
 struct CardModel: Sendable {
     let id: String
     var detailURL: String            // var: card fragments put a marker after the path
@@ -74,6 +80,7 @@ struct RenderedCard: CardView, PrerenderedPartial {
 }
 
 /// A choice in a filter `<select>`.
+@TemplateFields
 struct OptionModel: Sendable {
     let value: String
     let label: String
@@ -81,12 +88,14 @@ struct OptionModel: Sendable {
 }
 
 /// A hidden form field that keeps state (location, range) across filter submits.
+@TemplateFields
 struct HiddenField: Sendable {
     let name: String
     let value: String
 }
 
 /// Previous/next links of the list.
+@TemplateFields
 struct PaginationModel: Sendable {
     let previousURL: String?
     let nextURL: String?
@@ -94,6 +103,7 @@ struct PaginationModel: Sendable {
 }
 
 /// `/` landing page.
+@TemplateFields
 struct LandingPageModel: Sendable {
     let layout: LayoutModel
     let banner: BannerModel?
@@ -106,6 +116,7 @@ struct LandingPageModel: Sendable {
 }
 
 /// `/pets` list page.
+@TemplateFields
 struct ListPageModel: Sendable {
     let layout: LayoutModel
     let banner: BannerModel?
@@ -124,6 +135,7 @@ struct ListPageModel: Sendable {
 }
 
 /// A label/value row on the details page; `href` makes the value a link (tel:, mailto:, map).
+@TemplateFields
 struct DetailRow: Sendable {
     let label: String
     let value: String
@@ -131,6 +143,7 @@ struct DetailRow: Sendable {
 }
 
 /// `/pets/{id}` details page.
+@TemplateFields
 struct DetailsPageModel: Sendable {
     let layout: LayoutModel
     let staleNotice: String?
@@ -155,6 +168,7 @@ struct DetailsPageModel: Sendable {
 }
 
 /// Every error page (400, 404, 405, 502, 504, 500).
+@TemplateFields
 struct ErrorPageModel: Sendable {
     let layout: LayoutModel
     let status: Int
