@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <microhttpd.h>
 #include <malloc.h>
+#include <stdio.h>
 
 // Why: <malloc.h> is not part of Swift's Glibc module; glibc gives each thread that allocates its own arena (up to 8 per core),
 // each keeping freed memory: a few arenas hold the server's resident size down.
@@ -31,6 +32,23 @@ static inline const struct sockaddr *petspot_mhd_client_address(struct MHD_Conne
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
+}
+
+// Why: libmicrohttpd's log callback takes a va_list, which Swift cannot format; this one formats
+// the message and hands the text to `sink` (a Swift function) with the target's `cls`.
+typedef void (*petspot_log_sink)(void *cls, const char *line);
+struct petspot_log_target {
+    petspot_log_sink sink;
+    void *cls;
+};
+static inline void petspot_mhd_logger(void *cls, const char *format, va_list arguments) {
+    char line[512];
+    vsnprintf(line, sizeof line, format, arguments);
+    const struct petspot_log_target *target = (const struct petspot_log_target *) cls;
+    target->sink(target->cls, line);
+}
+static inline intptr_t petspot_mhd_logger_address(void) {
+    return (intptr_t) &petspot_mhd_logger;
 }
 
 #endif

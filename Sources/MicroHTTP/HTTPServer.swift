@@ -12,8 +12,12 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// Worker threads of libmicrohttpd, each with its own epoll loop.
     public var threadCount: Int
-    /// Most simultaneous connections; libmicrohttpd refuses more.
+    /// Most simultaneous connections. At the limit libmicrohttpd stops accepting: further
+    /// connections wait in the kernel's listen backlog (they are not refused).
     public var connectionLimit: Int
+    /// Most simultaneous connections from one IP address (0: no such limit). libmicrohttpd
+    /// accepts and at once closes each one over it: a refusal, counted by `refusedConnections`.
+    public var perAddressConnectionLimit: Int
     /// Seconds an idle connection is kept open.
     public var idleTimeoutSeconds: Int
     /// Bytes of memory per connection for the request line and headers; a longer
@@ -31,6 +35,9 @@ public struct ServerConfiguration: Sendable {
     /// (issue 16 "every answer through one pipeline"). Called on a server thread, or in `stop`.
     /// libmicrohttpd's own 414 and 431 (past `connectionMemoryLimit`) never reach Swift code.
     public var finishServerAnswer: @Sendable (_ response: inout Response, _ request: ServerMadeAnswer) -> Void
+    /// Called for each connection libmicrohttpd refuses (over `perAddressConnectionLimit`), on a
+    /// server thread; keep it cheap: under a flood it runs for every attempt.
+    public var onRefusedConnection: @Sendable () -> Void
 
     /// Creates a configuration; defaults suit a small public server.
     public init(
@@ -38,6 +45,7 @@ public struct ServerConfiguration: Sendable {
         port: Int = 0,
         threadCount: Int = 4,
         connectionLimit: Int = 1000,
+        perAddressConnectionLimit: Int = 0,
         idleTimeoutSeconds: Int = 30,
         connectionMemoryLimit: Int = 32 * 1024,
         maxTargetBytes: Int = 8 * 1024,
@@ -49,11 +57,13 @@ public struct ServerConfiguration: Sendable {
         self.port = port
         self.threadCount = threadCount
         self.connectionLimit = connectionLimit
+        self.perAddressConnectionLimit = perAddressConnectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.connectionMemoryLimit = connectionMemoryLimit
         self.maxTargetBytes = maxTargetBytes
         self.errorResponse = errorResponse
         self.finishServerAnswer = { _, _ in }
+        self.onRefusedConnection = {}
     }
 }
 
@@ -92,6 +102,8 @@ public final class HTTPServer: Sendable {
     let accepting = Atomic<Bool>(true)
     /// Connections suspended while their handler runs, so `stop` can resume them if it must.
     let suspended = Mutex<[ObjectIdentifier: SuspendedRequest]>([:])
+    /// Connections refused since start (see `refusedConnections`).
+    let refused = Atomic<Int>(0)
 
     /// Creates a server; call `start()` to listen. `immediateHandler`, when given, is asked first on
     /// the server thread and must not block (no I/O, no waiting): nil means "needs `handler`".
@@ -108,6 +120,10 @@ public final class HTTPServer: Sendable {
     /// The bound port (the real one when the configuration asked for 0); 0 before `start()`.
     public var port: Int { boundPort.load(ordering: .acquiring) }
 
+    /// Connections libmicrohttpd accepted and closed at once since start: over
+    /// `perAddressConnectionLimit`, or (in a race at the edge) over `connectionLimit`.
+    public var refusedConnections: Int { refused.load(ordering: .relaxed) }
+
     /// Binds and starts serving. Throws `ServerError` naming what failed.
     public func start() throws {
         try daemon.withLock { current in
@@ -118,20 +134,25 @@ public final class HTTPServer: Sendable {
             let address = try SocketAddress(host: configuration.host, port: configuration.port)
             // Ownership: the daemon holds one retain of `self` from here until `stop` releases it.
             let selfPointer = Unmanaged.passRetained(self).toOpaque()
+            // Ownership: freed in `stop` after the daemon (the only reader) has stopped.
+            let logTarget = UnsafeMutablePointer<petspot_log_target>.allocate(capacity: 1)
+            logTarget.initialize(to: petspot_log_target(sink: libraryLogSink, cls: selfPointer))
             guard let started = address.withSockaddrPointer({ sockaddrPointer in
-                startDaemon(address: sockaddrPointer, isIPv6: address.isIPv6, context: selfPointer)
+                startDaemon(address: sockaddrPointer, isIPv6: address.isIPv6, context: selfPointer, logTarget: logTarget)
             }) else {
+                logTarget.deallocate()
                 Unmanaged<HTTPServer>.fromOpaque(selfPointer).release()
                 throw ServerError.startFailed(host: configuration.host, port: configuration.port)
             }
-            current = DaemonHandle(raw: started, retainedSelf: selfPointer)
+            current = DaemonHandle(raw: started, retainedSelf: selfPointer, logTarget: logTarget)
             boundPort.store(Int(petspot_mhd_bound_port(started)), ordering: .releasing)
         }
         logger.debug("http server listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
     }
 
     private func startDaemon(
-        address: UnsafePointer<sockaddr>, isIPv6: Bool, context: UnsafeMutableRawPointer
+        address: UnsafePointer<sockaddr>, isIPv6: Bool, context: UnsafeMutableRawPointer,
+        logTarget: UnsafeMutablePointer<petspot_log_target>
     ) -> OpaquePointer? {
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
@@ -139,12 +160,14 @@ public final class HTTPServer: Sendable {
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadCount, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: max(0, configuration.perAddressConnectionLimit), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
             MHD_OptionItem(option: .LISTENING_ADDRESS_REUSE, value: 1, ptr_value: nil),
             MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: address)),
             MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompletedCallback, to: Int.self), ptr_value: context),
             MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: unsafeBitCast(identityUnescapeCallback, to: Int.self), ptr_value: nil),
+            MHD_OptionItem(option: .EXTERNAL_LOGGER, value: petspot_mhd_logger_address(), ptr_value: UnsafeMutableRawPointer(logTarget)),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
         return options.withUnsafeMutableBufferPointer { buffer in
@@ -185,6 +208,7 @@ public final class HTTPServer: Sendable {
             }
         }
         MHD_stop_daemon(handle.raw)
+        handle.logTarget.deallocate()
         if listenSocket >= 0 { close(listenSocket) }
         Unmanaged<HTTPServer>.fromOpaque(handle.retainedSelf).release()
         logger.debug("http server stopped", metadata: ["port": "\(port)"])
@@ -196,4 +220,34 @@ struct DaemonHandle: @unchecked Sendable {
     // Safety: used only under the server's `daemon` mutex or after being taken out of it.
     let raw: OpaquePointer
     let retainedSelf: UnsafeMutableRawPointer
+    /// The formatting logger's target (`petspot_mhd_logger`).
+    let logTarget: UnsafeMutablePointer<petspot_log_target>
+}
+
+extension HTTPServer {
+    /// One message libmicrohttpd logged. A refused connection (its message is the same for the
+    /// per-address and the overall limit) is counted (and passed
+    /// to `onRefusedConnection`); it is logged at the 1st, 2nd, 4th, 8th… refusal, so a flood of
+    /// refused connections costs a few log lines, not one each. Anything else is logged as a warning.
+    func libraryMessage(_ text: String) {
+        let message = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if message.contains("reached connection limit") {
+            let count = refused.add(1, ordering: .relaxed).newValue
+            configuration.onRefusedConnection()
+            if count & (count - 1) == 0 {
+                logger.warning("connections refused at a connection limit", metadata: [
+                    "refused_total": "\(count)", "connection_limit": "\(configuration.connectionLimit)",
+                    "per_address_limit": "\(configuration.perAddressConnectionLimit)",
+                ])
+            }
+            return
+        }
+        logger.warning("libmicrohttpd", metadata: ["message": "\(message)"])
+    }
+}
+
+/// `petspot_log_sink`: the text of one libmicrohttpd log message, for the server in `cls`.
+private let libraryLogSink: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { cls, line in
+    guard let cls, let line else { return }
+    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().libraryMessage(String(cString: line))
 }

@@ -104,6 +104,11 @@ public final class AnnouncementGateway: Sendable {
                               maxCost: settings.maxCachedBytes, now: now, onEvent: cacheEvent)
     }
 
+    /// How long ago the upstream last confirmed the snapshot held (fresh or stale); nil before the first.
+    public func snapshotAge() -> Duration? {
+        snapshots.age(of: AnnouncementGateway.snapshotKey)
+    }
+
     /// The snapshot when it is fresh, without waiting: the synchronous path of requests answered
     /// from data in hand. Nil when it must be fetched (first request, or the TTL has passed).
     public func freshSnapshot() -> Fetched<Snapshot>? {

@@ -120,6 +120,12 @@ final class ResultCache<Value: Sendable>: Sendable {
         }
     }
 
+    /// How long ago the upstream last confirmed the copy of `key` (fresh or not); nil when none is held.
+    func age(of key: String) -> Duration? {
+        let now = clock()
+        return state.withLock { $0.entries[key].map { now - $0.confirmedAt } }
+    }
+
     /// The value for `key` when the cache holds it fresh (within the TTL), without waiting for
     /// anything: the synchronous path of a request answered from data already in hand (issue 11).
     func freshValue(for key: String) -> Fetched<Value>? {

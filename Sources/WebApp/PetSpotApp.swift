@@ -111,6 +111,7 @@ public final class PetSpotApp: Sendable {
                 return response
             }
         )
+        serverConfiguration.onRefusedConnection = { metrics.recordRefusedConnection() }
         // The server's own answers get what every answer gets: a request id, the metric (route
         // "server") and the log line.
         serverConfiguration.finishServerAnswer = { response, request in

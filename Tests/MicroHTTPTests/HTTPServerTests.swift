@@ -230,6 +230,24 @@ struct HTTPServerTests {
         }
     }
 
+    @Test func connections_over_the_per_address_limit_are_refused_counted_and_reported() async throws {
+        let reported = Atomic<Int>(0)
+        var configuration = ServerConfiguration(perAddressConnectionLimit: 2)
+        configuration.onRefusedConnection = { reported.add(1, ordering: .relaxed) }
+        try await withServer(configuration: configuration, handler: { _ in .text("ok") }) { server, _ in
+            // The kernel completes every handshake; libmicrohttpd keeps two from this address and closes the rest.
+            let sockets = (0..<5).compactMap { _ in RawHTTP.openIdle(port: server.port) }
+            defer { sockets.forEach { close($0) } }
+            #expect(sockets.count == 5)
+            let clock = ContinuousClock()
+            let bound = clock.now + .seconds(10)
+            while server.refusedConnections < 3 && clock.now < bound { try await Task.sleep(for: .milliseconds(10)) }
+
+            #expect(server.refusedConnections == 3)
+            #expect(reported.load(ordering: .relaxed) == 3)
+        }
+    }
+
     @Test func a_target_over_max_target_bytes_is_a_414_the_application_finishes() async throws {
         let finished = Mutex<[String]>([])
         var configuration = ServerConfiguration(maxTargetBytes: 100, errorResponse: { status, message in

@@ -16,6 +16,27 @@ public enum RawHTTP {
         return Int(parts[1])
     }
 
+    /// Opens a TCP connection to 127.0.0.1:`port` and sends nothing: the descriptor (the caller
+    /// closes it), or nil when the connection could not be made.
+    public static func openIdle(port: Int) -> Int32? {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketFD >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(socketFD)
+            return nil
+        }
+        return socketFD
+    }
+
     /// Writes `text`, reads until the server closes (at most 5 s), returns what arrived.
     public static func send(port: Int, text: String) -> String {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -185,6 +185,12 @@ extension ServerIntegration {
                 #expect(text.contains(#"petspot_items_skipped_total{reason="invalidPlace"} 1"#))
                 #expect(text.contains(#"petspot_items_skipped_total{reason="updatedBeforeCreated"} 1"#))
                 #expect(text.contains(#"petspot_items_skipped_total{reason="duplicateId"} 1"#))
+                #expect(text.contains("petspot_connections_refused_total 0"))
+
+                // The snapshot's age is read at scrape time, on the app's clock.
+                app.clock.advance(by: .seconds(7))
+                let later = try await app.get("/metrics").text
+                #expect(later.contains("petspot_snapshot_age_seconds 7.0"))
             }
         }
 

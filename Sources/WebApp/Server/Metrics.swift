@@ -13,7 +13,8 @@ import Synchronization
 /// (histogram by route), `petspot_upstream_calls_total{endpoint}`,
 /// `petspot_upstream_failures_total{endpoint,reason}`, `petspot_cache_lookups_total{result}`,
 /// `petspot_items_skipped_total{reason}`, `petspot_snapshots_total`, `petspot_snapshot_items`,
-/// and the cache gauges the router sets before each scrape. Labels are written in name order.
+/// `petspot_connections_refused_total`, and the gauges the router sets before each scrape (the
+/// page caches, `petspot_snapshot_age_seconds`). Labels are written in name order.
 final class Metrics: Sendable {
     /// Upper bounds of the latency histogram buckets, in seconds.
     static let latencyBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -37,6 +38,8 @@ final class Metrics: Sendable {
     private let stripes = Shards<[RouteStatus: RequestHandles]>(count: ThreadSpread.slotCount) { [:] }
     /// Cache lookups happen on nearly every request: four handles made once.
     private let cacheLookups: [String: CoreMetrics.Counter]
+    /// Connections refused at the connection limit: counted on a server thread, a flood at a time.
+    private let refusedConnections: CoreMetrics.Counter
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -47,6 +50,13 @@ final class Metrics: Sendable {
             lookups[result] = CoreMetrics.Counter(label: "petspot_cache_lookups_total", dimensions: [("result", result)], factory: factory)
         }
         cacheLookups = lookups
+        // Made now, so the series reads 0 before the first refusal.
+        refusedConnections = CoreMetrics.Counter(label: "petspot_connections_refused_total", factory: factory)
+    }
+
+    /// Counts one connection refused at the server's connection limit.
+    func recordRefusedConnection() {
+        refusedConnections.increment()
     }
 
     /// Counts one cache lookup by how it was answered (`hit`, `miss`, `revalidated`, `stale`).

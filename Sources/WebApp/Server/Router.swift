@@ -106,6 +106,9 @@ struct Router: Sendable {
             ] {
                 metrics.set(name, to: value)
             }
+            if let age = gateway.snapshotAge() {
+                metrics.set("petspot_snapshot_age_seconds", to: Int(age.components.seconds))
+            }
             plan = .answer(Router.noStore(.text(metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")))
         }
         return (route.metricName, plan)
