@@ -34,6 +34,20 @@ static inline const struct sockaddr *petspot_mhd_client_address(struct MHD_Conne
     return info == NULL ? NULL : info->client_addr;
 }
 
+// Why: MHD_get_connection_info is variadic; the socket, for the header deadline's shutdown(2).
+static inline int petspot_mhd_connection_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+// Why: MHD_get_connection_info is variadic; the socket context set at MHD_CONNECTION_NOTIFY_STARTED.
+static inline void *petspot_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
 // Why: libmicrohttpd's log callback takes a va_list, which Swift cannot format; this one formats
 // the message and hands the text to `sink` (a Swift function) with the target's `cls`.
 typedef void (*petspot_log_sink)(void *cls, const char *line);

@@ -22,16 +22,20 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = {
     )
 }
 
-/// `MHD_RequestCompletedCallback`: releases the per-request context.
+/// `MHD_RequestCompletedCallback`: releases the per-request context and restarts the header
+/// deadline for the connection's next request.
 let requestCompletedCallback: @convention(c) (
     UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode
-) -> Void = { cls, _, requestContext, _ in
+) -> Void = { cls, connection, requestContext, _ in
     guard let cls, let requestContext, let raw = requestContext.pointee else { return }
     requestContext.pointee = nil
     // Ownership: balances the passRetained of the first handler call.
     Unmanaged<RequestContext>.fromOpaque(raw).release()
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     server.inFlight.subtract(1, ordering: .sequentiallyConsistent)
+    if let watch = server.watch, let connection, let entry = ConnectionWatch.entry(of: connection) {
+        watch.requestFinished(entry)
+    }
 }
 
 /// `MHD_UnescapeCallback` that leaves the text as it is: `PercentDecoding` decodes in Swift,
@@ -61,6 +65,8 @@ extension HTTPServer {
             )
             requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
             inFlight.add(1, ordering: .sequentiallyConsistent)
+            // The headers are in: the header deadline stops until this request is answered.
+            if watch != nil, let entry = ConnectionWatch.entry(of: connection) { ConnectionWatch.headersArrived(entry) }
             if context.method != "GET" && context.method != "HEAD" {
                 // A body we will not read: answer now; libmicrohttpd closes the connection after.
                 var response = serverAnswer(405, "Method \(context.method) is not allowed.", connection: connection, context: context)

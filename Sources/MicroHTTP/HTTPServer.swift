@@ -12,9 +12,18 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// Worker threads of libmicrohttpd, each with its own epoll loop.
     public var threadCount: Int
-    /// Most simultaneous connections. At the limit libmicrohttpd stops accepting: further
+    /// Most simultaneous connections, further bounded by the process's file-descriptor limit
+    /// (`start` raises the soft limit to the hard one where allowed, then keeps
+    /// `reservedDescriptors` free for upstream connections and files: see
+    /// `effectiveConnectionLimit`). At the limit libmicrohttpd stops accepting: further
     /// connections wait in the kernel's listen backlog (they are not refused).
     public var connectionLimit: Int
+    /// Descriptors left for everything but client connections.
+    public var reservedDescriptors: Int
+    /// The deadline for a request's headers (see `ConnectionWatch`); zero turns it off.
+    public var headerTimeout: Duration
+    /// Called with the number of connections cut at the header deadline by one sweep.
+    public var onHeaderDeadline: @Sendable (_ cut: Int) -> Void
     /// Most simultaneous connections from one IP address (0: no such limit). libmicrohttpd
     /// accepts and at once closes each one over it: a refusal, counted by `refusedConnections`.
     public var perAddressConnectionLimit: Int
@@ -44,8 +53,10 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 0,
         threadCount: Int = 4,
-        connectionLimit: Int = 1000,
+        connectionLimit: Int = 10_000,
+        reservedDescriptors: Int = 256,
         perAddressConnectionLimit: Int = 0,
+        headerTimeout: Duration = .seconds(10),
         idleTimeoutSeconds: Int = 30,
         connectionMemoryLimit: Int = 32 * 1024,
         maxTargetBytes: Int = 8 * 1024,
@@ -57,6 +68,9 @@ public struct ServerConfiguration: Sendable {
         self.port = port
         self.threadCount = threadCount
         self.connectionLimit = connectionLimit
+        self.reservedDescriptors = reservedDescriptors
+        self.headerTimeout = headerTimeout
+        self.onHeaderDeadline = { _ in }
         self.perAddressConnectionLimit = perAddressConnectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.connectionMemoryLimit = connectionMemoryLimit
@@ -104,6 +118,9 @@ public final class HTTPServer: Sendable {
     let suspended = Mutex<[ObjectIdentifier: SuspendedRequest]>([:])
     /// Connections refused since start (see `refusedConnections`).
     let refused = Atomic<Int>(0)
+    /// The header deadline's watch (nil when `headerTimeout` is zero).
+    let watch: ConnectionWatch?
+    private let connectionLimitInUse = Atomic<Int>(0)
 
     /// Creates a server; call `start()` to listen. `immediateHandler`, when given, is asked first on
     /// the server thread and must not block (no I/O, no waiting): nil means "needs `handler`".
@@ -115,7 +132,18 @@ public final class HTTPServer: Sendable {
         self.keptAnswers = keptAnswers
         self.immediateHandler = immediateHandler
         self.handler = handler
+        let onHeaderDeadline = configuration.onHeaderDeadline
+        watch = configuration.headerTimeout > .zero
+            ? ConnectionWatch(headerTimeout: configuration.headerTimeout, idleTimeout: .seconds(configuration.idleTimeoutSeconds)) { cut in
+                onHeaderDeadline(cut)
+                logger.info("connections cut at the header deadline", metadata: ["count": "\(cut)"])
+            }
+            : nil
     }
+
+    /// The connection limit in use: `connectionLimit`, or less when the descriptor limit is lower
+    /// (0 before `start()`).
+    public var effectiveConnectionLimit: Int { connectionLimitInUse.load(ordering: .relaxed) }
 
     /// The bound port (the real one when the configuration asked for 0); 0 before `start()`.
     public var port: Int { boundPort.load(ordering: .acquiring) }
@@ -132,13 +160,16 @@ public final class HTTPServer: Sendable {
                 throw ServerError.invalidPort(configuration.port)
             }
             let address = try SocketAddress(host: configuration.host, port: configuration.port)
+            let descriptors = FileDescriptorLimit.raiseToHard()
+            let limit = max(16, min(configuration.connectionLimit, descriptors - configuration.reservedDescriptors))
+            connectionLimitInUse.store(limit, ordering: .relaxed)
             // Ownership: the daemon holds one retain of `self` from here until `stop` releases it.
             let selfPointer = Unmanaged.passRetained(self).toOpaque()
             // Ownership: freed in `stop` after the daemon (the only reader) has stopped.
             let logTarget = UnsafeMutablePointer<petspot_log_target>.allocate(capacity: 1)
             logTarget.initialize(to: petspot_log_target(sink: libraryLogSink, cls: selfPointer))
             guard let started = address.withSockaddrPointer({ sockaddrPointer in
-                startDaemon(address: sockaddrPointer, isIPv6: address.isIPv6, context: selfPointer, logTarget: logTarget)
+                startDaemon(address: sockaddrPointer, isIPv6: address.isIPv6, context: selfPointer, logTarget: logTarget, connectionLimit: limit)
             }) else {
                 logTarget.deallocate()
                 Unmanaged<HTTPServer>.fromOpaque(selfPointer).release()
@@ -146,20 +177,22 @@ public final class HTTPServer: Sendable {
             }
             current = DaemonHandle(raw: started, retainedSelf: selfPointer, logTarget: logTarget)
             boundPort.store(Int(petspot_mhd_bound_port(started)), ordering: .releasing)
+            watch?.startSweeping()
         }
-        logger.debug("http server listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+        logger.debug("http server listening", metadata: ["host": "\(configuration.host)", "port": "\(port)", "connection_limit": "\(effectiveConnectionLimit)"])
     }
 
     private func startDaemon(
         address: UnsafePointer<sockaddr>, isIPv6: Bool, context: UnsafeMutableRawPointer,
-        logTarget: UnsafeMutablePointer<petspot_log_target>
+        logTarget: UnsafeMutablePointer<petspot_log_target>, connectionLimit: Int
     ) -> OpaquePointer? {
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadCount, ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: connectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(notifyConnectionCallback, to: Int.self), ptr_value: context),
             MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: max(0, configuration.perAddressConnectionLimit), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
@@ -208,6 +241,7 @@ public final class HTTPServer: Sendable {
             }
         }
         MHD_stop_daemon(handle.raw)
+        watch?.stopSweeping()
         handle.logTarget.deallocate()
         if listenSocket >= 0 { close(listenSocket) }
         Unmanaged<HTTPServer>.fromOpaque(handle.retainedSelf).release()

@@ -105,6 +105,9 @@ public final class PetSpotApp: Sendable {
             host: configuration.host,
             port: configuration.port,
             threadCount: configuration.threadCount,
+            connectionLimit: configuration.maxConnections,
+            perAddressConnectionLimit: configuration.maxConnectionsPerAddress,
+            headerTimeout: .milliseconds(Int64(configuration.headerTimeoutSeconds * 1000)),
             errorResponse: { status, message in
                 var response = site.errorPage(status: status, message: message)
                 SecurityHeaders.apply(to: &response)
@@ -112,6 +115,7 @@ public final class PetSpotApp: Sendable {
             }
         )
         serverConfiguration.onRefusedConnection = { metrics.recordRefusedConnection() }
+        serverConfiguration.onHeaderDeadline = { metrics.recordCutConnections($0) }
         // The server's own answers get what every answer gets: a request id, the metric (route
         // "server") and the log line.
         serverConfiguration.finishServerAnswer = { response, request in

@@ -230,6 +230,43 @@ struct HTTPServerTests {
         }
     }
 
+    @Test func a_trickle_of_header_lines_cannot_hold_a_connection_past_the_header_deadline() async throws {
+        let cut = Atomic<Int>(0)
+        var configuration = ServerConfiguration(headerTimeout: .seconds(1))
+        configuration.onHeaderDeadline = { cut.add($0, ordering: .relaxed) }
+        try await withServer(configuration: configuration, handler: { _ in .text("ok") }) { server, base in
+            // A header line every 200 ms keeps libmicrohttpd's inactivity timeout (30 s) from ever
+            // firing; the deadline cuts it anyway (1 s, swept once a second). 30 s is only a bound.
+            let lines = await rawTrickle(port: server.port, interval: .milliseconds(200), limit: .seconds(30))
+            let sent = try #require(lines, "the connection was still open after 30 s of trickling")
+            #expect(sent >= 3)
+            #expect(cut.load(ordering: .relaxed) >= 1)
+            // Everyone else is served as before.
+            let (status, _, _) = try await fetch(base).parts
+            #expect(status == 200)
+        }
+    }
+
+    @Test func the_header_deadline_does_not_cut_a_slow_answer_or_an_idle_keep_alive_connection() async throws {
+        var configuration = ServerConfiguration(headerTimeout: .seconds(1))
+        let cut = Atomic<Int>(0)
+        configuration.onHeaderDeadline = { cut.add($0, ordering: .relaxed) }
+        try await withServer(configuration: configuration, handler: { request in
+            if request.path == "/slow" { try await Task.sleep(for: .milliseconds(2_500)) }
+            return .text("done")
+        }) { _, base in
+            let session = URLSession(configuration: .ephemeral)
+            // Headers arrive at once; the answer takes 2.5 s, longer than the deadline.
+            let (slowBody, _) = try await session.data(from: try url(base, "/slow"))
+            #expect(String(decoding: slowBody, as: UTF8.self) == "done")
+            // The same keep-alive connection, idle 2.5 s (under the 30 s idle timeout), still answers.
+            try await Task.sleep(for: .milliseconds(2_500))
+            let (againBody, _) = try await session.data(from: base)
+            #expect(String(decoding: againBody, as: UTF8.self) == "done")
+            #expect(cut.load(ordering: .relaxed) == 0)
+        }
+    }
+
     @Test func connections_over_the_per_address_limit_are_refused_counted_and_reported() async throws {
         let reported = Atomic<Int>(0)
         var configuration = ServerConfiguration(perAddressConnectionLimit: 2)

@@ -37,6 +37,37 @@ public enum RawHTTP {
         return socketFD
     }
 
+    /// Slowloris: opens a connection, sends a request line, then one header line every `interval`,
+    /// never ending the headers, for at most `limit`. Returns how many header lines were sent
+    /// before the server closed the connection, or nil when it was still open at `limit`.
+    public static func trickle(port: Int, interval: Duration, limit: Duration) -> Int? {
+        guard let socketFD = openIdle(port: port) else { return 0 }
+        defer { close(socketFD) }
+        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
+        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        signal(SIGPIPE, SIG_IGN)
+        let clock = ContinuousClock()
+        let end = clock.now + limit
+        var lines = 0
+        var text = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        while clock.now < end {
+            let bytes = Array(text.utf8)
+            let written = bytes.withUnsafeBytes { Glibc.send(socketFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0 { return lines }
+            lines += 1
+            text = "X-Trickle-\(lines): x\r\n"
+            // Wait `interval`, watching for the server's end of the stream.
+            let next = clock.now + interval
+            var buffer = [UInt8](repeating: 0, count: 512)
+            while clock.now < next {
+                let count = recv(socketFD, &buffer, buffer.count, 0)
+                if count == 0 { return lines }  // closed by the server
+                if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return lines }
+            }
+        }
+        return nil
+    }
+
     /// Writes `text`, reads until the server closes (at most 5 s), returns what arrived.
     public static func send(port: Int, text: String) -> String {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -74,6 +105,13 @@ public enum RawHTTP {
 public func rawSend(port: Int, text: String) async -> String {
     await withCheckedContinuation { continuation in
         DispatchQueue.global().async { continuation.resume(returning: RawHTTP.send(port: port, text: text)) }
+    }
+}
+
+/// `RawHTTP.trickle` on a Dispatch thread (see `rawSend`).
+public func rawTrickle(port: Int, interval: Duration, limit: Duration) async -> Int? {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: RawHTTP.trickle(port: port, interval: interval, limit: limit)) }
     }
 }
 

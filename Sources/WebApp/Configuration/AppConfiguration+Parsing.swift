@@ -72,6 +72,24 @@ extension AppConfiguration {
                 "Most upstream details calls at once.") { text, name, configuration in
             configuration.maxDetailsCalls = try integer(text, in: 1...1024, setting: name)
         },
+        Setting("max-connections", "PETSPOT_MAX_CONNECTIONS",
+                "`10000`, lowered to the open-file limit less 256 (the soft limit is raised to the hard one at startup); "
+                    + "at the limit new connections wait in the kernel's backlog",
+                "Most simultaneous connections.") { text, name, configuration in
+            configuration.maxConnections = try integer(text, in: 16...1_000_000, setting: name)
+        },
+        Setting("max-connections-per-address", "PETSPOT_MAX_CONNECTIONS_PER_ADDRESS",
+                "`100`; more from one IP address are closed at once and counted (`petspot_connections_refused_total`). "
+                    + "`0` turns it off: set 0 behind a reverse proxy, where every connection comes from the proxy",
+                "Most simultaneous connections from one IP address; 0: no limit (behind a proxy).") { text, name, configuration in
+            configuration.maxConnectionsPerAddress = try integer(text, in: 0...1_000_000, setting: name)
+        },
+        Setting("header-timeout", "PETSPOT_HEADER_TIMEOUT",
+                "`10` seconds for a request's headers to arrive, however slowly they trickle; past it the connection is closed "
+                    + "(`petspot_connections_cut_total`)",
+                "Seconds for a request's headers to arrive.") { text, name, configuration in
+            configuration.headerTimeoutSeconds = try seconds(text, in: 1...3600, setting: name)
+        },
     ]
 
     /// Environment variable of each flag.

@@ -40,6 +40,14 @@ public struct AppConfiguration: Sendable, Equatable {
     public var pageCacheMegabytes: Int = 32
     /// Most details calls to the upstream at once (`PETSPOT_MAX_DETAILS_CALLS`).
     public var maxDetailsCalls: Int = 8
+    /// Most simultaneous connections (`PETSPOT_MAX_CONNECTIONS`); the file-descriptor limit may
+    /// lower it (see `ServerConfiguration.connectionLimit`).
+    public var maxConnections: Int = 10_000
+    /// Most simultaneous connections from one address (`PETSPOT_MAX_CONNECTIONS_PER_ADDRESS`);
+    /// 0 turns the limit off, as it must be behind a reverse proxy (every connection comes from it).
+    public var maxConnectionsPerAddress: Int = 100
+    /// Seconds a request's headers may take to arrive, however they trickle (`PETSPOT_HEADER_TIMEOUT`).
+    public var headerTimeoutSeconds: Double = 10
 
     /// The defaults: 127.0.0.1:8080 on the embedded demo upstream.
     public init() {}

@@ -13,7 +13,7 @@ import Synchronization
 /// (histogram by route), `petspot_upstream_calls_total{endpoint}`,
 /// `petspot_upstream_failures_total{endpoint,reason}`, `petspot_cache_lookups_total{result}`,
 /// `petspot_items_skipped_total{reason}`, `petspot_snapshots_total`, `petspot_snapshot_items`,
-/// `petspot_connections_refused_total`, and the gauges the router sets before each scrape (the
+/// `petspot_connections_refused_total`, `petspot_connections_cut_total`, and the gauges the router sets before each scrape (the
 /// page caches, `petspot_snapshot_age_seconds`). Labels are written in name order.
 final class Metrics: Sendable {
     /// Upper bounds of the latency histogram buckets, in seconds.
@@ -40,6 +40,8 @@ final class Metrics: Sendable {
     private let cacheLookups: [String: CoreMetrics.Counter]
     /// Connections refused at the connection limit: counted on a server thread, a flood at a time.
     private let refusedConnections: CoreMetrics.Counter
+    /// Connections closed at the header deadline.
+    private let cutConnections: CoreMetrics.Counter
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -52,6 +54,12 @@ final class Metrics: Sendable {
         cacheLookups = lookups
         // Made now, so the series reads 0 before the first refusal.
         refusedConnections = CoreMetrics.Counter(label: "petspot_connections_refused_total", factory: factory)
+        cutConnections = CoreMetrics.Counter(label: "petspot_connections_cut_total", factory: factory)
+    }
+
+    /// Counts connections closed because their headers did not arrive in time.
+    func recordCutConnections(_ count: Int) {
+        cutConnections.increment(by: count)
     }
 
     /// Counts one connection refused at the server's connection limit.
