@@ -285,6 +285,20 @@ struct HTTPServerTests {
         }
     }
 
+    @Test func one_address_at_its_limit_does_not_keep_another_address_out() async throws {
+        let configuration = ServerConfiguration(perAddressConnectionLimit: 3)
+        try await withServer(configuration: configuration, handler: { _ in .text("ok") }) { server, _ in
+            let held = (0..<3).compactMap { _ in RawHTTP.openIdle(port: server.port, from: "127.0.0.1") }
+            defer { held.forEach { close($0) } }
+            #expect(held.count == 3)
+            // A fourth connection from 127.0.0.1 is closed unanswered; 127.0.0.2 is served.
+            let sameAddress = await rawStatus(port: server.port, target: "/", from: "127.0.0.1")
+            let otherAddress = await rawStatus(port: server.port, target: "/", from: "127.0.0.2")
+            #expect(sameAddress == nil)
+            #expect(otherAddress == 200)
+        }
+    }
+
     @Test func a_target_over_max_target_bytes_is_a_414_the_application_finishes() async throws {
         let finished = Mutex<[String]>([])
         var configuration = ServerConfiguration(maxTargetBytes: 100, errorResponse: { status, message in

@@ -9,8 +9,8 @@ import Glibc
 /// tests of hostile request lines need a client that sends them verbatim.
 public enum RawHTTP {
     /// The status code of the reply to `GET target` sent verbatim, or nil when the server sent none.
-    public static func status(port: Int, target: String, method: String = "GET") -> Int? {
-        let reply = send(port: port, text: "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    public static func status(port: Int, target: String, method: String = "GET", from source: String? = nil) -> Int? {
+        let reply = send(port: port, text: "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", from: source)
         let parts = reply.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2 else { return nil }
         return Int(parts[1])
@@ -18,9 +18,13 @@ public enum RawHTTP {
 
     /// Opens a TCP connection to 127.0.0.1:`port` and sends nothing: the descriptor (the caller
     /// closes it), or nil when the connection could not be made.
-    public static func openIdle(port: Int) -> Int32? {
+    public static func openIdle(port: Int, from source: String? = nil) -> Int32? {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { return nil }
+        if let source, !bind(socketFD, to: source) {
+            close(socketFD)
+            return nil
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -68,11 +72,27 @@ public enum RawHTTP {
         return nil
     }
 
+    /// Binds `socketFD` to the loopback address `source` (e.g. `127.0.0.2`: a second client
+    /// address on one machine), any port.
+    private static func bind(_ socketFD: Int32, to source: String) -> Bool {
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_port = 0
+        local.sin_addr.s_addr = inet_addr(source)
+        return withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
     /// Writes `text`, reads until the server closes (at most 5 s), returns what arrived.
-    public static func send(port: Int, text: String) -> String {
+    /// `source` picks the client's loopback address (default: the kernel's choice, 127.0.0.1).
+    public static func send(port: Int, text: String, from source: String? = nil) -> String {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { return "" }
         defer { close(socketFD) }
+        if let source, !bind(socketFD, to: source) { return "" }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -116,8 +136,8 @@ public func rawTrickle(port: Int, interval: Duration, limit: Duration) async -> 
 }
 
 /// The status of `GET target` sent verbatim (see `rawSend`).
-public func rawStatus(port: Int, target: String) async -> Int? {
+public func rawStatus(port: Int, target: String, from source: String? = nil) async -> Int? {
     await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: RawHTTP.status(port: port, target: target)) }
+        DispatchQueue.global().async { continuation.resume(returning: RawHTTP.status(port: port, target: target, from: source)) }
     }
 }
