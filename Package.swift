@@ -39,6 +39,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // libvips, from Debian's libvips-dev, found through pkg-config (photo variants, issue 12).
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        // Fixed-arity C wrappers over libvips's variadic calls (Swift cannot call C variadics).
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // The thin Swift wrapper over libvips and the bounded conversion pool: with MicroHTTP,
+        // the only Swift code that touches C pointers.
+        .target(name: "ImageResizer", dependencies: ["CVipsShim"], swiftSettings: strictSettings),
         // The validated domain: Foundation only, no I/O.
         .target(name: "PetDomain", swiftSettings: strictSettings),
         // The upstream backend: HTTP client, timeouts, cache, error mapping.
@@ -70,6 +81,7 @@ let package = Package(
                 "MicroHTTP",
                 "PetDomain",
                 "PetAPIClient",
+                "ImageResizer",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -126,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAppTests",
-            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport",
+            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer",
                            .product(name: "Logging", package: "swift-log"), .product(name: "Mustache", package: "swift-mustache")],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
