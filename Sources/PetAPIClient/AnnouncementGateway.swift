@@ -30,6 +30,21 @@ public struct GatewaySettings: Sendable {
     public init() {}
 }
 
+/// What the upstream sent to identify one version of a photo, for conditional revalidation.
+public struct PhotoValidators: Sendable, Equatable, Codable {
+    /// The upstream's `ETag`.
+    public var etag: String?
+    /// The upstream's `Last-Modified`.
+    public var lastModified: String?
+
+    /// The validators of an upstream answer's headers (names lower-cased); nil when it sent none.
+    public init?(headers: [String: String]) {
+        etag = headers["etag"]
+        lastModified = headers["last-modified"]
+        if etag == nil, lastModified == nil { return nil }
+    }
+}
+
 /// Something the gateway did, for metrics.
 public enum GatewayEvent: Sendable {
     case upstreamCall(endpoint: String)
@@ -203,12 +218,18 @@ public final class AnnouncementGateway: Sendable {
         }
     }
 
-    /// A photo from the upstream's `/images/` folder: only `image/*` content passes, size-capped, not cached here
-    /// (the proxy sends cache headers instead).
-    public func image(path: String, requestID: String) async throws(UpstreamFailure) -> UpstreamResponse {
+    /// A photo from the upstream's `/images/` folder: only `image/*` content passes, size-capped,
+    /// not cached here (the web app's photo cache keeps what it makes of it). With `validators`
+    /// (what an earlier answer sent as `ETag` / `Last-Modified`) the call is conditional and may
+    /// answer 304 with an empty body: the photo has not changed.
+    public func image(path: String, requestID: String, validators: PhotoValidators? = nil) async throws(UpstreamFailure) -> UpstreamResponse {
         guard let upstreamPath = UpstreamPaths.image(path) else { throw UpstreamFailure.notFound }
-        let response = try await call(upstreamPath, endpoint: "image", etag: nil, requestID: requestID, maxBytes: settings.maxImageBytes)
+        var headers: [String: String] = [:]
+        if let etag = validators?.etag { headers["If-None-Match"] = etag }
+        if let lastModified = validators?.lastModified { headers["If-Modified-Since"] = lastModified }
+        let response = try await call(upstreamPath, endpoint: "image", headers: headers, requestID: requestID, maxBytes: settings.maxImageBytes)
         if response.status == 404 { throw UpstreamFailure.notFound }
+        if response.status == 304, validators != nil { return response }
         guard response.status == 200 else {
             throw failed("image", .badStatus(response.status, upstreamRequestID: response.headers["request-id"]), requestID: requestID)
         }
@@ -230,9 +251,13 @@ public final class AnnouncementGateway: Sendable {
     // MARK: - Plumbing
 
     private func call(_ path: String, endpoint: String, etag: String?, requestID: String, maxBytes: Int) async throws(UpstreamFailure) -> UpstreamResponse {
+        try await call(path, endpoint: endpoint, headers: etag.map { ["If-None-Match": $0] } ?? [:], requestID: requestID, maxBytes: maxBytes)
+    }
+
+    private func call(_ path: String, endpoint: String, headers extra: [String: String], requestID: String, maxBytes: Int) async throws(UpstreamFailure) -> UpstreamResponse {
         onEvent(.upstreamCall(endpoint: endpoint))
-        var headers = ["X-Request-Id": requestID]
-        if let etag { headers["If-None-Match"] = etag }
+        var headers = extra
+        headers["X-Request-Id"] = requestID
         do {
             return try await transport.get(UpstreamRequest(pathAndQuery: path, headers: headers, timeout: settings.timeout, maxBodyBytes: maxBytes))
         } catch {
