@@ -61,6 +61,7 @@ extension CardModel: MustacheParent {
         case "statusLabel": return self.statusLabel
         case "statusClass": return self.statusClass
         case "photoURL": return self.photoURL
+        case "photoSrcset": return self.photoSrcset
         case "photoAlt": return self.photoAlt
         case "breed": return self.breed
         case "lastSeenText": return self.lastSeenText
@@ -172,6 +173,8 @@ extension DetailsPageModel: MustacheParent {
         case "statusClass": return self.statusClass
         case "rewardText": return self.rewardText
         case "photoURL": return self.photoURL
+        case "photoSrcset": return self.photoSrcset
+        case "photoFullURL": return self.photoFullURL
         case "photoAlt": return self.photoAlt
         case "subtitle": return self.subtitle
         case "rows": return self.rows
