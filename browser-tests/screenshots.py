@@ -8,6 +8,7 @@ Starts the real server ($PETSPOT_BIN, demo data), drives Debian's Chromium with 
 from __future__ import annotations
 
 import sys
+import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -72,6 +73,9 @@ def main() -> None:
             stub = StubUpstream(items, images)
             photo_server = Server("--upstream", stub.url)
             try:
+                # Made once ahead, so the shot shows every photo rather than conversions in progress.
+                for item in items:
+                    urllib.request.urlopen(photo_server.url(item["photoUrl"] + "?w=640"), timeout=60).read()
                 shoot(browser, photo_server, "photos-list", "/pets", "settled", wait_for="img[data-photo]")
                 shoot(browser, photo_server, "photos-details", "/pets/plain-1", "settled", wait_for="img[data-photo]")
             finally:
