@@ -121,6 +121,31 @@ wrk_bad() {  # non-2xx (wrk counts status >= 400) plus socket errors, e.g. "0" o
        END { printf "%s%s", (bad == "" ? 0 : bad), err }' "$1"
 }
 
+# start_nginx DIR PORT ROOT NAME=TYPE...: nginx-light (non-daemon, one worker per core, access log
+# off) on 127.0.0.1:PORT serving ROOT/b/NAME with Content-Type TYPE; sets nginx_pid and waits
+# until the first NAME answers (bounded).
+start_nginx() {
+  local dir=$1 port=$2 root=$3 pair t
+  shift 3
+  mkdir -p "$dir/tmp"
+  {
+    echo "daemon off; master_process on; worker_processes auto;"
+    echo "pid $dir/nginx.pid; error_log $dir/error.log warn;"
+    echo "events { worker_connections 4096; }"
+    echo "http {"
+    echo "  access_log off; sendfile on; tcp_nopush on; keepalive_timeout 65; keepalive_requests 10000000;"
+    for t in client_body proxy fastcgi uwsgi scgi; do echo "  ${t}_temp_path $dir/tmp/$t;"; done
+    echo "  server {"
+    echo "    listen 127.0.0.1:$port; root $root;"
+    for pair in "$@"; do echo "    location = /b/${pair%%=*} { default_type \"${pair#*=}\"; }"; done
+    echo "  }"
+    echo "}"
+  } >"$dir/nginx.conf"
+  "$NGINX" -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" &
+  nginx_pid=$!
+  for _ in $(seq 1 100); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$port/b/${1%%=*}" && break; sleep 0.1; done
+}
+
 rows="$work/rows"
 : >"$rows"
 row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@" >>"$rows"; }
@@ -169,7 +194,7 @@ for items in $SIZES; do
 
   # The bytes nginx serves: exactly what our server returned for the same URL.
   root="$work/nginx-$items/root"
-  mkdir -p "$root/b" "$work/nginx-$items/tmp"
+  mkdir -p "$root/b"
   declare -A status=() ctype=()
   fetch() {  # fetch NAME URL
     local out
@@ -184,24 +209,8 @@ for items in $SIZES; do
   fetch api /api/v1/announcements
 
   ng_port=$(free_port)
-  {
-    echo "daemon off; master_process on; worker_processes auto;"
-    echo "pid $work/nginx-$items/nginx.pid; error_log $work/nginx-$items/error.log warn;"
-    echo "events { worker_connections 4096; }"
-    echo "http {"
-    echo "  access_log off; sendfile on; tcp_nopush on; keepalive_timeout 65; keepalive_requests 10000000;"
-    for t in client_body proxy fastcgi uwsgi scgi; do echo "  ${t}_temp_path $work/nginx-$items/tmp/$t;"; done
-    echo "  server {"
-    echo "    listen 127.0.0.1:$ng_port; root $root;"
-    for name in warm located details api; do
-      echo "    location = /b/$name { default_type \"${ctype[$name]}\"; }"
-    done
-    echo "  }"
-    echo "}"
-  } >"$work/nginx-$items/nginx.conf"
-  "$NGINX" -p "$work/nginx-$items" -e "$work/nginx-$items/error.log" -c "$work/nginx-$items/nginx.conf" &
-  nginx_pid=$!
-  for _ in $(seq 1 100); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$ng_port/b/warm" && break; sleep 0.1; done
+  start_nginx "$work/nginx-$items" "$ng_port" "$root" "warm=${ctype[warm]}" "located=${ctype[located]}" \
+    "details=${ctype[details]}" "api=${ctype[api]}"
   if ! cmp -s <(curl -s --max-time 60 "http://127.0.0.1:$ng_port/b/warm") "$root/b/warm"; then
     echo "   nginx does not serve the expected bytes; see $work/nginx-$items/error.log" >&2
   fi
@@ -287,23 +296,11 @@ if [ "${PHOTOS:-1}" != 0 ]; then
 
   # Warm 640 px thumbnail against nginx serving the same bytes.
   root="$work/nginx-photos/root"
-  mkdir -p "$root/b" "$work/nginx-photos/tmp"
+  mkdir -p "$root/b"
   curl -s -o "$root/b/thumb" --max-time 60 "http://127.0.0.1:$port/images/pet-1.jpg?w=640"
   echo "   warm thumbnail: $(stat -c %s "$root/b/thumb") bytes"
   ng_port=$(free_port)
-  {
-    echo "daemon off; master_process on; worker_processes auto;"
-    echo "pid $work/nginx-photos/nginx.pid; error_log $work/nginx-photos/error.log warn;"
-    echo "events { worker_connections 4096; }"
-    echo "http {"
-    echo "  access_log off; sendfile on; tcp_nopush on; keepalive_timeout 65; keepalive_requests 10000000;"
-    for t in client_body proxy fastcgi uwsgi scgi; do echo "  ${t}_temp_path $work/nginx-photos/tmp/$t;"; done
-    echo "  server { listen 127.0.0.1:$ng_port; root $root; location = /b/thumb { default_type \"image/webp\"; } }"
-    echo "}"
-  } >"$work/nginx-photos/nginx.conf"
-  "$NGINX" -p "$work/nginx-photos" -e "$work/nginx-photos/error.log" -c "$work/nginx-photos/nginx.conf" &
-  nginx_pid=$!
-  for _ in $(seq 1 100); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$ng_port/b/thumb" && break; sleep 0.1; done
+  start_nginx "$work/nginx-photos" "$ng_port" "$root" "thumb=image/webp"
   before=$(upstream_stats)
   run_wrk "$work/ours.txt" "http://127.0.0.1:$port/images/pet-1.jpg?w=640"
   run_wrk "$work/nginx.txt" "http://127.0.0.1:$ng_port/b/thumb"
