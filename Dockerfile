@@ -21,6 +21,7 @@
 FROM swift:6.3.1-bookworm AS build
 
 # libmicrohttpd-dev: the server core (found through pkg-config).
+# libvips-dev: photo variants (resize, orientation, metadata stripped; issue 12).
 # libcurl4-openssl-dev: FoundationNetworking links libcurl if anything imports it (today nothing
 # does; kept so such a change still builds — the runtime stage would then need libcurl4).
 # Versions are not pinned: Debian stable only ships security/point-release updates of these, and
@@ -30,6 +31,7 @@ RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
     && apt-get install -y -q --no-install-recommends \
         libmicrohttpd-dev \
+        libvips-dev \
         libcurl4-openssl-dev \
         pkg-config \
     && rm -rf /var/lib/apt/lists/*
@@ -50,7 +52,8 @@ RUN swift build -c release --static-swift-stdlib --product petspot-web \
 # ---------------------------------------------------------------------------------------------
 FROM debian:bookworm-slim AS runtime
 
-# Runtime libraries only: libmicrohttpd12 (server) and ca-certificates (HTTPS upstreams); libc,
+# Runtime libraries only: libmicrohttpd12 (server), libvips42 (photo variants; it brings the
+# JPEG, PNG, WebP, GIF and HEIF decoders it links) and ca-certificates (HTTPS upstreams); libc,
 # libstdc++ and zlib are in the base image, the Swift runtime is linked into the binary.
 # FoundationNetworking is not linked (the upstream client is AsyncHTTPClient), so no libcurl4
 # (5 MB more with its Kerberos/LDAP dependencies); if it ever is linked, add libcurl4 here — scripts/container-check.sh
@@ -61,6 +64,7 @@ RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get install -y -q --no-install-recommends \
         ca-certificates \
         libmicrohttpd12 \
+        libvips42 \
     && rm -rf /var/lib/apt/lists/*
 
 # A fixed numeric uid/gid so Kubernetes' runAsNonRoot can verify it without reading /etc/passwd.

@@ -43,6 +43,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // libvips, from Debian's libvips-dev, found through pkg-config (photo variants, issue 12).
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        // Fixed-arity C wrappers over libvips's variadic calls (Swift cannot call C variadics).
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // The thin Swift wrapper over libvips and the bounded conversion pool: with MicroHTTP,
+        // the only Swift code that touches C pointers.
+        .target(name: "ImageResizer", dependencies: ["CVipsShim"], swiftSettings: strictSettings),
         // The validated domain: Foundation only, no I/O.
         .target(name: "PetDomain", swiftSettings: strictSettings),
         // The upstream backend: HTTP client, timeouts, cache, error mapping.
@@ -86,6 +97,7 @@ let package = Package(
                 "MicroHTTP",
                 "PetDomain",
                 "PetAPIClient",
+                "ImageResizer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
@@ -153,7 +165,8 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAppTests",
-            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
+            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer",
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "Logging", package: "swift-log"), .product(name: "Mustache", package: "swift-mustache")],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings

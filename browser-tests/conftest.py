@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from stub_upstream import StubUpstream, plain_items
+from stub_upstream import StubUpstream, photo_items, plain_items
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("PETSPOT_CHROMIUM", "/usr/bin/chromium")
@@ -129,6 +129,18 @@ def xss_server():
 def many_server():
     """A server whose upstream holds 45 ordinary announcements (three pages)."""
     stub = StubUpstream(plain_items(45))
+    s = Server("--upstream", stub.url)
+    yield s
+    s.stop()
+    stub.stop()
+
+
+@pytest.fixture(scope="session")
+def photo_server():
+    """A server whose upstream holds 24 announcements with phone-like 2 MP JPEG photos (stored
+    sideways with EXIF orientation 6 and GPS tags, names with spaces)."""
+    items, images = photo_items(24)
+    stub = StubUpstream(items, images)
     s = Server("--upstream", stub.url)
     yield s
     s.stop()

@@ -8,12 +8,14 @@ Starts the real server ($PETSPOT_BIN, demo data), drives Debian's Chromium with 
 from __future__ import annotations
 
 import sys
+import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import ALREADY_ASKED, CHROMIUM, HERE, REPO, Server, set_geolocation  # noqa: E402
+from stub_upstream import StubUpstream, photo_items  # noqa: E402
 
 OUT = REPO / "docs" / "screenshots"
 DESKTOP = {"width": 1280, "height": 900}
@@ -66,6 +68,19 @@ def main() -> None:
                   wait_for='[data-testid="pet-details"]', full_page=True)
             shoot(browser, server, "list-360px", "/pets", "granted", viewport=PHONE,
                   wait_for='[data-testid="distance"]', scale=2)
+            # Phone photos (stored sideways, EXIF orientation 6, GPS tags) as our variants show them: upright.
+            items, images = photo_items(6)
+            stub = StubUpstream(items, images)
+            photo_server = Server("--upstream", stub.url)
+            try:
+                # Made once ahead, so the shot shows every photo rather than conversions in progress.
+                for item in items:
+                    urllib.request.urlopen(photo_server.url(item["photoUrl"] + "?w=640"), timeout=60).read()
+                shoot(browser, photo_server, "photos-list", "/pets", "settled", wait_for="img[data-photo]")
+                shoot(browser, photo_server, "photos-details", "/pets/plain-1", "settled", wait_for="img[data-photo]")
+            finally:
+                photo_server.stop()
+                stub.stop()
             browser.close()
     finally:
         server.stop()

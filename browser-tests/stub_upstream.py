@@ -1,13 +1,19 @@
 """A tiny upstream stub whose announcements carry script payloads (the XSS page).
 
 Serves the current backend's shape (product-spec §1): `GET /api/v1/announcements` → `{"data":[…]}`
-with all 18 keys, `GET /api/v1/announcements/{id}` → the bare object or a JSON 404, and a JSON 404
-for every `/images/…` path. Bound to 127.0.0.1 on a random port; runs in a daemon thread.
+with all 18 keys, `GET /api/v1/announcements/{id}` → the bare object or a JSON 404, the photos it
+was given (`images`: decoded path → JPEG bytes, sent with `max-age=0` and an ETag like the real
+backend's static server) and a JSON 404 for every other `/images/…` path. Bound to 127.0.0.1 on a
+random port; runs in a daemon thread.
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import sys
 import threading
+from pathlib import Path
+from urllib.parse import unquote
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 # Each payload also tries to set window.__pwned so a silently executed script is noticed too.
@@ -67,8 +73,27 @@ def plain_items(count: int) -> list[dict]:
     return items
 
 
+def photo_items(count: int, megapixels: float = 2) -> tuple[list[dict], dict[str, bytes]]:
+    """`count` announcements with phone-like JPEG photos (EXIF orientation 6, GPS tags; made by
+    scripts/photo_fixtures.py), and the photos by upstream path. Names hold a space on purpose."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import io
+    import math
+    from photo_fixtures import save_phone_jpeg, scene  # noqa: E402 (needs Pillow)
+
+    width = int(math.sqrt(megapixels * 1e6 * 3 / 4))
+    items, images = plain_items(count), {}
+    for index, item in enumerate(items):
+        buffer = io.BytesIO()
+        save_phone_jpeg(scene(width, int(width * 4 / 3), index), buffer, 88)
+        item["photoUrl"] = f"/images/pet%20photo%20{index + 1}.jpg"
+        images[f"/images/pet photo {index + 1}.jpg"] = buffer.getvalue()
+    return items, images
+
+
 class _Handler(BaseHTTPRequestHandler):
     items: list[dict] = ITEMS
+    images: dict[str, bytes] = {}
     def log_message(self, *args):  # keep the test output quiet
         pass
 
@@ -96,6 +121,23 @@ class _Handler(BaseHTTPRequestHandler):
         if path == "/api/health":
             self._send(200, {"status": "ok"})
             return
+        photo = self.images.get(unquote(path))
+        if photo is not None:
+            etag = '"' + hashlib.sha1(photo).hexdigest() + '"'
+            if self.headers.get("If-None-Match") == etag:
+                self.send_response(304)
+                self.send_header("ETag", etag)
+                self.end_headers()
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "image/jpeg")
+            self.send_header("Content-Length", str(len(photo)))
+            self.send_header("Cache-Control", "public, max-age=0")
+            self.send_header("ETag", etag)
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(photo)
+            return
         self._send(404, {"error": {"requestId": "stub000001", "code": "NOT_FOUND", "message": "Not found"}})
 
     do_HEAD = do_GET
@@ -104,8 +146,8 @@ class _Handler(BaseHTTPRequestHandler):
 class StubUpstream:
     """Start with `StubUpstream()`, read `.url`, call `.stop()`."""
 
-    def __init__(self, items: list[dict] | None = None) -> None:
-        handler = type("Handler", (_Handler,), {"items": ITEMS if items is None else items})
+    def __init__(self, items: list[dict] | None = None, images: dict[str, bytes] | None = None) -> None:
+        handler = type("Handler", (_Handler,), {"items": ITEMS if items is None else items, "images": images or {}})
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)

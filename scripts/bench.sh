@@ -14,6 +14,15 @@
 #       /pets/{id} for one known id, and the JSON list /api/v1/announcements;
 #   - records upstream calls during each row (diff of the upstream's /__stats), non-2xx responses
 #     and socket errors reported by wrk, and our server's peak RSS (VmRSS sampled every 0.5 s).
+# Then the photo rows (issue 12; PHOTOS=0 skips them), once, with 38 items whose 20 photos are
+# phone-like 12 MP JPEGs (scripts/photo_fixtures.py: EXIF orientation 6, GPS tags; Pillow in
+# .build-bench/venv) served by the upstream as its static server does (max-age=0, ETag):
+#   - the first 640 px variant of each of 5 photos on a fresh server: request time (curl, includes
+#     the 2-3 MB upstream transfer) and conversion time (the server's debug log), median and range;
+#   - a warm 640 px thumbnail under wrk, against nginx serving the same bytes;
+#   - the bytes Chromium loads for the 20-card list page at 360 px and 1280 px viewports
+#     (scripts/bench/page_bytes.py: the page alone, lazy photos below the fold not fetched; and
+#     after scrolling through it).
 # Then prints one table, the machine, and the domain benchmark (decode + validate + sort).
 #
 # Environment:
@@ -23,6 +32,7 @@
 #                              the ~28 MB list at 50,000 items)
 #   FIRST_PAGE_TIMEOUT=30      seconds to wait for the first 200 from /pets
 #   BENCH_DOMAIN=0             skip the domain benchmark at the end
+#   PHOTOS=0                   skip the photo rows
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -111,6 +121,31 @@ wrk_bad() {  # non-2xx (wrk counts status >= 400) plus socket errors, e.g. "0" o
        END { printf "%s%s", (bad == "" ? 0 : bad), err }' "$1"
 }
 
+# start_nginx DIR PORT ROOT NAME=TYPE...: nginx-light (non-daemon, one worker per core, access log
+# off) on 127.0.0.1:PORT serving ROOT/b/NAME with Content-Type TYPE; sets nginx_pid and waits
+# until the first NAME answers (bounded).
+start_nginx() {
+  local dir=$1 port=$2 root=$3 pair t
+  shift 3
+  mkdir -p "$dir/tmp"
+  {
+    echo "daemon off; master_process on; worker_processes auto;"
+    echo "pid $dir/nginx.pid; error_log $dir/error.log warn;"
+    echo "events { worker_connections 4096; }"
+    echo "http {"
+    echo "  access_log off; sendfile on; tcp_nopush on; keepalive_timeout 65; keepalive_requests 10000000;"
+    for t in client_body proxy fastcgi uwsgi scgi; do echo "  ${t}_temp_path $dir/tmp/$t;"; done
+    echo "  server {"
+    echo "    listen 127.0.0.1:$port; root $root;"
+    for pair in "$@"; do echo "    location = /b/${pair%%=*} { default_type \"${pair#*=}\"; }"; done
+    echo "  }"
+    echo "}"
+  } >"$dir/nginx.conf"
+  "$NGINX" -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" &
+  nginx_pid=$!
+  for _ in $(seq 1 100); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$port/b/${1%%=*}" && break; sleep 0.1; done
+}
+
 rows="$work/rows"
 : >"$rows"
 row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@" >>"$rows"; }
@@ -159,7 +194,7 @@ for items in $SIZES; do
 
   # The bytes nginx serves: exactly what our server returned for the same URL.
   root="$work/nginx-$items/root"
-  mkdir -p "$root/b" "$work/nginx-$items/tmp"
+  mkdir -p "$root/b"
   declare -A status=() ctype=()
   fetch() {  # fetch NAME URL
     local out
@@ -174,24 +209,8 @@ for items in $SIZES; do
   fetch api /api/v1/announcements
 
   ng_port=$(free_port)
-  {
-    echo "daemon off; master_process on; worker_processes auto;"
-    echo "pid $work/nginx-$items/nginx.pid; error_log $work/nginx-$items/error.log warn;"
-    echo "events { worker_connections 4096; }"
-    echo "http {"
-    echo "  access_log off; sendfile on; tcp_nopush on; keepalive_timeout 65; keepalive_requests 10000000;"
-    for t in client_body proxy fastcgi uwsgi scgi; do echo "  ${t}_temp_path $work/nginx-$items/tmp/$t;"; done
-    echo "  server {"
-    echo "    listen 127.0.0.1:$ng_port; root $root;"
-    for name in warm located details api; do
-      echo "    location = /b/$name { default_type \"${ctype[$name]}\"; }"
-    done
-    echo "  }"
-    echo "}"
-  } >"$work/nginx-$items/nginx.conf"
-  "$NGINX" -p "$work/nginx-$items" -e "$work/nginx-$items/error.log" -c "$work/nginx-$items/nginx.conf" &
-  nginx_pid=$!
-  for _ in $(seq 1 100); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$ng_port/b/warm" && break; sleep 0.1; done
+  start_nginx "$work/nginx-$items" "$ng_port" "$root" "warm=${ctype[warm]}" "located=${ctype[located]}" \
+    "details=${ctype[details]}" "api=${ctype[api]}"
   if ! cmp -s <(curl -s --max-time 60 "http://127.0.0.1:$ng_port/b/warm") "$root/b/warm"; then
     echo "   nginx does not serve the expected bytes; see $work/nginx-$items/error.log" >&2
   fi
@@ -240,6 +259,80 @@ for items in $SIZES; do
   unset status ctype
 done
 
+
+if [ "${PHOTOS:-1}" != 0 ]; then
+  echo "== photos (20 phone-like 12 MP JPEGs)"
+  venv=.build-bench/venv
+  if ! "$venv/bin/python" -c 'import PIL, playwright' 2>/dev/null; then
+    python3 -m venv "$venv" && "$venv/bin/pip" install -q --disable-pip-version-check -r browser-tests/requirements.txt >/dev/null
+  fi
+  ensure_packages chromium
+  photos="$work/photos"
+  "$venv/bin/python" scripts/photo_fixtures.py "$photos" --count 20 --megapixels 12 >"$work/photos.log"
+  echo "   fixtures: $(awk '{ s += $2 } END { printf "%d files, %.1f MB on average", NR, s / NR / 1e6 }' "$work/photos.log")"
+  up_port=$(free_port)
+  python3 scripts/bench/upstream.py --items 38 --port "$up_port" --seed "$SEED" --photos "$photos" 2>"$work/upstream.log" &
+  upstream=$!
+  for _ in $(seq 1 100); do curl -fs --max-time 2 "http://127.0.0.1:$up_port/api/health" >/dev/null 2>&1 && break; sleep 0.2; done
+  port=$(free_port)
+  "$BIN" --port "$port" --upstream "http://127.0.0.1:$up_port" --public-dir Public --templates-dir Templates \
+    --log-level debug --cache-ttl "$TTL" >"$work/server-photos.log" 2>&1 &
+  server=$!
+  for _ in $(seq 1 100); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$port/healthz" && break; sleep 0.1; done
+
+  # First 640 px variant of five different photos (cold: nothing cached).
+  stats0=$(upstream_stats)
+  : >"$work/first.txt"
+  for n in 1 2 3 4 5; do
+    curl -s -o /dev/null --max-time 60 -w '%{time_total}\n' "http://127.0.0.1:$port/images/pet-$n.jpg?w=640" >>"$work/first.txt"
+  done
+  stats1=$(upstream_stats)
+  median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%.0f ms (%.0f–%.0f)", v[int((NR + 1) / 2)], v[1], v[NR]; else print "-" }'; }
+  request_ms=$(awk '{ print $1 * 1000 }' "$work/first.txt" | median)
+  convert_ms=$(grep 'photo variant made' "$work/server-photos.log" | grep -o 'ms=[0-9]*' | cut -d= -f2 | median)
+  echo "   first 640 px variant of a 12 MP JPEG: request $request_ms, conversion $convert_ms"
+  row 38 "first 640 px variant of a 12 MP JPEG (5 photos): request $request_ms, of which conversion $convert_ms" - - - - - - \
+    "$(( $(stats_field "$stats1" image_calls) - $(stats_field "$stats0" image_calls) )) photo calls" 0 "$(mb "$(rss_kb "$server")")"
+
+  # Warm 640 px thumbnail against nginx serving the same bytes.
+  root="$work/nginx-photos/root"
+  mkdir -p "$root/b"
+  curl -s -o "$root/b/thumb" --max-time 60 "http://127.0.0.1:$port/images/pet-1.jpg?w=640"
+  echo "   warm thumbnail: $(stat -c %s "$root/b/thumb") bytes"
+  ng_port=$(free_port)
+  start_nginx "$work/nginx-photos" "$ng_port" "$root" "thumb=image/webp"
+  before=$(upstream_stats)
+  run_wrk "$work/ours.txt" "http://127.0.0.1:$port/images/pet-1.jpg?w=640"
+  run_wrk "$work/nginx.txt" "http://127.0.0.1:$ng_port/b/thumb"
+  after=$(upstream_stats)
+  ours=$(wrk_rps "$work/ours.txt"); ng_rps=$(wrk_rps "$work/nginx.txt")
+  ratio=$(awk -v a="$ours" -v b="$ng_rps" 'BEGIN { if (b + 0 > 0 && a != "-") printf "%.2f", a / b; else print "-" }')
+  echo "   warm 640 px thumbnail: ours $ours req/s, nginx $ng_rps req/s, ratio $ratio"
+  row 38 "warm 640 px thumbnail ($(stat -c %s "$root/b/thumb") B)" "$ours" "$(wrk_pct "$work/ours.txt" 50%)" "$(wrk_pct "$work/ours.txt" 99%)" \
+    "$ng_rps" "$(wrk_pct "$work/nginx.txt" 99%)" "$ratio" \
+    "$(( $(stats_field "$after" image_calls) - $(stats_field "$before" image_calls) )) photo calls" "$(wrk_bad "$work/ours.txt")" "$(mb "$(rss_kb "$server")")"
+  stop_pid "$nginx_pid"; nginx_pid=""
+
+  # Bytes Chromium loads for the list page (20 cards with photos), on a fresh server each, so no
+  # variant is warm in our cache (the browser's own cache is off).
+  for viewport in "360 780" "1280 900"; do
+    set -- $viewport
+    stop_pid "$server"
+    port=$(free_port)
+    "$BIN" --port "$port" --upstream "http://127.0.0.1:$up_port" --public-dir Public --templates-dir Templates \
+      --log-level warning --cache-ttl "$TTL" >"$work/server-photos-$1.log" 2>&1 &
+    server=$!
+    for _ in $(seq 1 100); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$port/healthz" && break; sleep 0.1; done
+    result=$(PETSPOT_CHROMIUM="$(command -v chromium)" timeout 180 "$venv/bin/python" scripts/bench/page_bytes.py \
+      "http://127.0.0.1:$port/pets" --width "$1" --height "$2" || echo "failed")
+    echo "   list page at $1 px: $result"
+    summary=$(awk -v r="$result" 'BEGIN { n = split(r, f, /[ =]/); if (n < 8) { print r; exit }
+      printf "%.2f MB (%d photos); scrolled to the end %.2f MB (%d photos)", f[2] / 1e6, f[4], f[6] / 1e6, f[8] }')
+    row 38 "list page of 20 with 12 MP photos at $1 px: $summary" - - - - - - - - "$(mb "$(rss_kb "$server")")"
+  done
+  stop_pid "$server"; server=""
+  stop_pid "$upstream"; upstream=""
+fi
 echo
 echo "== Results"
 echo "| items | measure | ours req/s | p50 | p99 | nginx req/s | nginx p99 | ratio | upstream calls (list/details) | non-2xx | RSS MB |"

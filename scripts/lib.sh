@@ -17,7 +17,7 @@ ensure_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# The packages every build needs: libmicrohttpd and pkg-config to find it.
+# The packages every build needs: libmicrohttpd and libvips (photo variants), pkg-config to find them.
 ensure_build_packages() {
-  ensure_packages libmicrohttpd-dev pkg-config
+  ensure_packages libmicrohttpd-dev libvips-dev pkg-config
 }

@@ -31,6 +31,21 @@ public struct GatewaySettings: Sendable {
     public init() {}
 }
 
+/// What the upstream sent to identify one version of a photo, for conditional revalidation.
+public struct PhotoValidators: Sendable, Equatable, Codable {
+    /// The upstream's `ETag`.
+    public var etag: String?
+    /// The upstream's `Last-Modified`.
+    public var lastModified: String?
+
+    /// The validators of an upstream answer's header fields; nil when it sent none.
+    public init?(headers: HTTPFields) {
+        etag = headers[.eTag]
+        lastModified = headers[.lastModified]
+        if etag == nil, lastModified == nil { return nil }
+    }
+}
+
 /// Something the gateway did, for metrics.
 public enum GatewayEvent: Sendable {
     case upstreamCall(endpoint: String)
@@ -209,12 +224,18 @@ public final class AnnouncementGateway: Sendable {
         }
     }
 
-    /// A photo from the upstream's `/images/` folder: only `image/*` content passes, size-capped, not cached here
-    /// (the proxy sends cache headers instead).
-    public func image(path: String, requestID: String) async throws(UpstreamFailure) -> UpstreamResponse {
+    /// A photo from the upstream's `/images/` folder: only `image/*` content passes, size-capped,
+    /// not cached here (the web app's photo cache keeps what it makes of it). With `validators`
+    /// (what an earlier answer sent as `ETag` / `Last-Modified`) the call is conditional and may
+    /// answer 304 with an empty body: the photo has not changed.
+    public func image(path: String, requestID: String, validators: PhotoValidators? = nil) async throws(UpstreamFailure) -> UpstreamResponse {
         guard let upstreamPath = UpstreamPaths.image(path) else { throw UpstreamFailure.notFound }
-        let response = try await call(upstreamPath, endpoint: "image", etag: nil, requestID: requestID, maxBytes: settings.maxImageBytes)
+        var headers = HTTPFields()
+        if let etag = validators?.etag { headers[.ifNoneMatch] = etag }
+        if let lastModified = validators?.lastModified { headers[.ifModifiedSince] = lastModified }
+        let response = try await call(upstreamPath, endpoint: "image", headers: headers, requestID: requestID, maxBytes: settings.maxImageBytes)
         if response.status == 404 { throw UpstreamFailure.notFound }
+        if response.status == 304, validators != nil { return response }
         guard response.status == 200 else {
             throw failed("image", .badStatus(response.status, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
         }
@@ -236,9 +257,13 @@ public final class AnnouncementGateway: Sendable {
     // MARK: - Plumbing
 
     private func call(_ path: String, endpoint: String, etag: String?, requestID: String, maxBytes: Int) async throws(UpstreamFailure) -> UpstreamResponse {
+        try await call(path, endpoint: endpoint, headers: etag.map { [.ifNoneMatch: $0] } ?? [:], requestID: requestID, maxBytes: maxBytes)
+    }
+
+    private func call(_ path: String, endpoint: String, headers extra: HTTPFields, requestID: String, maxBytes: Int) async throws(UpstreamFailure) -> UpstreamResponse {
         onEvent(.upstreamCall(endpoint: endpoint))
-        var headers: HTTPFields = [.forwardedRequestID: requestID]
-        if let etag { headers[.ifNoneMatch] = etag }
+        var headers = extra
+        headers[.forwardedRequestID] = requestID
         do {
             return try await transport.get(UpstreamRequest(pathAndQuery: path, headers: headers, timeout: settings.timeout, maxBodyBytes: maxBytes))
         } catch {

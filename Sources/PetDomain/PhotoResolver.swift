@@ -11,8 +11,10 @@ public enum PhotoResolver {
     public static func resolve(_ raw: String?) -> (photo: Photo?, warning: String?) {
         guard let text = TextNormalization.nonEmpty(raw) else { return (nil, nil) }
         // White space, control characters and quote-like bytes never belong in a URL we emit into
-        // an attribute; refusing them keeps "kept as given" from meaning "kept broken".
-        if hasForbiddenCharacter(text) {
+        // an attribute; refusing them keeps "kept as given" from meaning "kept broken". One
+        // exception: a plain space in an `/images/` path names a file with a space in its name
+        // (`/images/my cat.png`, which the upstream serves): our proxy URL encodes it (issue 12).
+        if hasForbiddenCharacter(text, allowingSpace: text.hasPrefix(upstreamImagePrefix)) {
             return (nil, "photoUrl has white space or control characters: '\(TextNormalization.excerpt(text))'")
         }
         if text.hasPrefix("/") {
@@ -40,12 +42,12 @@ public enum PhotoResolver {
     }
 
     /// Whether `path` climbs (`..`), doubles a slash, or holds a character that never belongs in it:
-    /// raw, any of `hasForbiddenCharacter`'s; decoded, only backslash and control characters.
+    /// raw, any of `hasForbiddenCharacter`'s but a space; decoded, only backslash and control characters.
     private static func isUnsafe(_ path: String, decoded: Bool) -> Bool {
         if containsPair(path, UInt8(ascii: "."), UInt8(ascii: ".")) || containsPair(path, UInt8(ascii: "/"), UInt8(ascii: "/")) {
             return true
         }
-        guard decoded else { return hasForbiddenCharacter(path) }
+        guard decoded else { return hasForbiddenCharacter(path, allowingSpace: true) }
         return path.unicodeScalars.contains { scalar in
             scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\\"
         }
@@ -75,13 +77,17 @@ public enum PhotoResolver {
         return false
     }
 
-    private static func hasForbiddenCharacter(_ text: String) -> Bool {
+    private static func hasForbiddenCharacter(_ text: String, allowingSpace: Bool = false) -> Bool {
         // Byte scan first: ASCII-only URLs (nearly all) never touch the Unicode tables.
         var sawNonASCII = false
         for byte in text.utf8 {
-            if byte >= 0x80 { sawNonASCII = true } else if isForbidden(Unicode.Scalar(byte)) { return true }
+            if byte >= 0x80 {
+                sawNonASCII = true
+            } else if isForbidden(Unicode.Scalar(byte)), !(allowingSpace && byte == UInt8(ascii: " ")) {
+                return true
+            }
         }
-        return sawNonASCII && text.unicodeScalars.contains(where: isForbidden)
+        return sawNonASCII && text.unicodeScalars.contains { isForbidden($0) && !(allowingSpace && $0 == " ") }
     }
 
     private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {

@@ -94,7 +94,7 @@ public final class PetSpotApp: Sendable {
             staticFiles: staticFiles,
             pages: PageHandlers(site: site, gateway: gateway),
             api: AnnouncementsAPI(gateway: gateway, site: site),
-            images: ImageProxy(gateway: gateway),
+            images: try ImageProxy.make(configuration: configuration, gateway: gateway, metrics: metrics, logger: logger, now: now),
             gateway: gateway,
             metrics: metrics,
             keptAnswers: keptAnswers,

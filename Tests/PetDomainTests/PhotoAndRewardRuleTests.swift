@@ -29,7 +29,7 @@ import PetDomain
     @Test(arguments: ["javascript:alert(1)", "data:image/png;base64,AAAA", "ftp://example.com/a.jpg",
                       "not a url", "images/max.jpg", "/uploads/max.jpg", "/images/", "/images/../etc/passwd",
                       "/images/%2e%2e/secret", "/images//evil.jpg", "//evil.example.com/x.jpg",
-                      "/images/a\\b.jpg", "/images/a b.jpg", "https://", "https:///path",
+                      "/images/a\\b.jpg", "/images/a\tb.jpg", "/images/a\u{00A0}b.jpg", "/uploads/a b.jpg", "https://", "https:///path",
                       "https://exa mple.com/x.jpg", "https://example.com/\"onerror=\"x"])
     func photoUrl_anything_else_is_no_photo_with_a_warning(raw: String) throws {
         let (item, warnings) = try validItemWithWarnings(["photoUrl": raw])
@@ -41,6 +41,14 @@ import PetDomain
                       "/images/100%.png"])
     func photoUrl_percent_encoded_path_is_kept_as_given(raw: String) throws {
         // A photoUrl is a URL path: `%20` is an escaped space in a real file name (issue 17).
+        let (item, warnings) = try validItemWithWarnings(["photoUrl": raw])
+        #expect(item.photo == .upstreamPath(raw))
+        #expect(warnings.isEmpty)
+    }
+
+    @Test(arguments: ["/images/my cat.png", "/images/my cat%20two.png", "/images/żaba i kot.png"])
+    func photoUrl_path_with_a_plain_space_is_kept_as_given(raw: String) throws {
+        // A file name with a space, given raw: the upstream serves it (issue 12); our URL encodes it.
         let (item, warnings) = try validItemWithWarnings(["photoUrl": raw])
         #expect(item.photo == .upstreamPath(raw))
         #expect(warnings.isEmpty)

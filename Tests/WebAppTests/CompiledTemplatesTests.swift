@@ -68,6 +68,7 @@ private func card(_ index: Int, text: String = "Max") -> CardModel {
         name: index % 5 == 4 ? "Unnamed pet" : "\(text) \(index)", speciesLabel: ["Dog", "Cat", "Other"][index % 3],
         statusLabel: ["MISSING", "FOUND", "CLOSED"][index % 3], statusClass: ["missing", "found", "closed"][index % 3],
         photoURL: index % 4 == 3 ? nil : "/images/pet-\(index).jpg?w=800&h=600",
+        photoSrcset: index % 4 == 0 ? "/images/pet-\(index).jpg?w=320 320w, /images/p \"q\".jpg?w=640&x=<y> 640w" : nil,
         photoAlt: "Photo of \(text) \(index), a dog", breed: all ? "Golden \"Retriever\" & <mix>" : nil,
         lastSeenText: "Nov 18, 2025", placeText: index % 3 == 0 ? "52.2297° N, 21.0122° E" : "Warszawa ±5 km, ul. Żółta 'B'",
         distanceText: all ? "2.3 km away" : nil, rewardText: index % 3 == 0 ? "Reward 500 PLN" : nil,
@@ -113,6 +114,7 @@ private func detailsPage(variant: Int, text: String = "Max") -> DetailsPageModel
         layout: layout(variant, text: text), staleNotice: variant % 3 == 0 ? "Stale: \(text)" : nil,
         id: "pet-\(variant)", name: text, statusLabel: "MISSING", statusClass: "missing",
         rewardText: full ? "Reward 500 PLN & more" : nil, photoURL: full ? "/images/x.jpg?a=1&b=2" : nil,
+        photoSrcset: full ? "/images/x.jpg?w=640&b=\"2\" 640w" : nil, photoFullURL: full ? "/images/x.jpg?<full>" : nil,
         photoAlt: "Photo of \(text)", subtitle: "Dog · \(text)",
         rows: variant == 3 ? [] : [
             DetailRow(label: "Species", value: "Dog", href: nil),

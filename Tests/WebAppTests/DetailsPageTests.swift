@@ -138,7 +138,7 @@ struct DetailsPageTests {
             #expect(PageHTML.meta("og:title", in: html)?.contains("Max") == true)
             let description = try #require(PageHTML.meta("og:description", in: html))
             #expect(description.contains("Friendly golden retriever"))
-            #expect(PageHTML.meta("og:image", in: html) == "https://petspot.example/images/max.jpg")
+            #expect(PageHTML.meta("og:image", in: html) == "https://petspot.example/images/max.jpg?w=1200")
             #expect(PageHTML.meta("og:url", in: html) == "https://petspot.example/pets/det-max")
             #expect(PageHTML.meta("twitter:card", in: html) == "summary_large_image")
             #expect(html.contains(#"data-share-url="https://petspot.example/pets/det-max""#))

@@ -7,47 +7,48 @@ import WebApp
 
 extension ServerIntegration {
     /// `/images/…` (issue 4, product-spec §4): the upstream's `/images/` only, image types only, with
-    /// cache headers.
+    /// cache headers; since issue 12 every raster photo is served as a variant we made.
     @Suite("Image proxy")
     struct ImageProxyTests {
         /// A PNG signature followed by bytes that are not valid UTF-8, so any re-encoding would show.
         static let pngBytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE, 0x80, 0x7F, 0x01, 0xC3]
             + (0..<2000).map { UInt8($0 % 256) }
 
-        @Test func an_image_passes_with_its_bytes_intact_and_cache_headers() async throws {
+        @Test func an_image_is_served_as_a_webp_variant_with_cache_headers() async throws {
             try await withApp { app in
-                app.stub.setImage(path: "/images/a.png", bytes: Self.pngBytes, contentType: "image/png")
+                app.stub.setImage(path: "/images/a.jpg", bytes: try photoFixture("oriented-gps.jpg"), contentType: "image/jpeg")
 
-                let response = try await app.get("/images/a.png")
+                let response = try await app.get("/images/a.jpg")
 
                 #expect(response.status == 200)
-                #expect(response.header("Content-Type") == "image/png")
-                #expect([UInt8](response.body) == Self.pngBytes)
+                // Never the original as it came (issue 12): the full variant, made by us.
+                #expect(response.header("Content-Type") == "image/webp")
+                #expect(webpChunks([UInt8](response.body)).contains("VP8 "))
                 let cacheControl = try #require(response.header("Cache-Control"))
                 #expect(cacheControl.contains("max-age="))
                 #expect(response.header("ETag") != nil)
                 #expect(response.header("X-Content-Type-Options") == "nosniff")
-                #expect(app.stub.requestCount(path: "/images/a.png") == 1)
+                #expect(app.stub.requestCount(path: "/images/a.jpg") == 1)
             }
         }
 
         @Test func an_image_in_a_subfolder_passes() async throws {
             try await withApp { app in
-                app.stub.setImage(path: "/images/2025/b.jpg", bytes: Self.pngBytes, contentType: "image/jpeg")
+                app.stub.setImage(path: "/images/2025/b.jpg", bytes: try photoFixture("oriented-gps.jpg"), contentType: "image/jpeg")
 
                 let response = try await app.get("/images/2025/b.jpg")
 
                 #expect(response.status == 200)
-                #expect(response.header("Content-Type") == "image/jpeg")
+                #expect(response.header("Content-Type") == "image/webp")
             }
         }
 
         @Test func a_matching_if_none_match_on_an_image_gets_304() async throws {
             try await withApp { app in
-                app.stub.setImage(path: "/images/a.png", bytes: Self.pngBytes, contentType: "image/png")
-                let etag = try #require(try await app.get("/images/a.png").header("ETag"))
+                app.stub.setImage(path: "/images/a.jpg", bytes: try photoFixture("oriented-gps.jpg"), contentType: "image/jpeg")
+                let etag = try #require(try await app.get("/images/a.jpg").header("ETag"))
 
-                let response = try await app.get("/images/a.png", headers: ["If-None-Match": etag])
+                let response = try await app.get("/images/a.jpg", headers: ["If-None-Match": etag])
 
                 #expect(response.status == 304)
                 #expect(response.body.isEmpty)
@@ -146,7 +147,7 @@ extension ServerIntegration {
 
         @Test func an_image_path_is_percent_encoded_when_forwarded() async throws {
             try await withApp { app in
-                app.stub.setImage(path: "/images/with space.png", bytes: Self.pngBytes, contentType: "image/png")
+                app.stub.setImage(path: "/images/with space.png", bytes: try photoFixture("upright.png"), contentType: "image/png")
 
                 let response = try await app.get("/images/with%20space.png")
 

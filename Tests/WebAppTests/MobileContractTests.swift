@@ -97,7 +97,7 @@ extension ServerIntegration {
         private func withContractApp(_ body: (TestApp) async throws -> Void) async throws {
             try await withApp(listJSON: Self.listJSON()) { app in
                 for path in Self.upstreamFiles {
-                    app.stub.setImage(path: path, bytes: ImageProxyTests.pngBytes, contentType: "image/png")
+                    app.stub.setImage(path: path, bytes: try photoFixture("upright.png"), contentType: "image/png")
                 }
                 try await body(app)
             }
@@ -178,8 +178,8 @@ extension ServerIntegration {
             try await withContractApp { app in
                 let html = try await app.get("/pets").text
 
-                #expect(html.contains(#"src="/images/my%20cat.png""#))
-                #expect(html.contains(#"src="/images/rabat%2541.png""#))
+                #expect(html.contains(#"src="/images/my%20cat.png?w=640""#))
+                #expect(html.contains(#"src="/images/rabat%2541.png?w=640""#))
                 #expect(!html.contains("%2520") && !html.contains("%252541"))
             }
         }

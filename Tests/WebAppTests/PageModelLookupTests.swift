@@ -14,7 +14,7 @@ struct PageModelLookupTests {
     )
     static let card = CardModel(
         id: "1", detailURL: "/pets/1", name: "Max", speciesLabel: "Dog", statusLabel: "MISSING", statusClass: "missing",
-        photoURL: "/images/a.svg", photoAlt: "Photo", breed: "Beagle", lastSeenText: "Nov 18, 2025", placeText: "Warsaw",
+        photoURL: "/images/a.svg", photoSrcset: "/images/a.jpg?w=320 320w", photoAlt: "Photo", breed: "Beagle", lastSeenText: "Nov 18, 2025", placeText: "Warsaw",
         distanceText: "1.0 km away", rewardText: "Reward 5 PLN", excerpt: "e"
     )
 
@@ -32,7 +32,7 @@ struct PageModelLookupTests {
                       hasCards: true, emptyMessage: "e", clearFiltersURL: "c", statusOptions: [], speciesOptions: [],
                       sortOptions: [], hiddenFields: [], pagination: nil),
         DetailsPageModel(layout: layout, staleNotice: nil, id: "1", name: "n", statusLabel: "s", statusClass: "c",
-                         rewardText: "r", photoURL: "p", photoAlt: "a", subtitle: "s", rows: [], description: "d",
+                         rewardText: "r", photoURL: "p", photoSrcset: "s", photoFullURL: "f", photoAlt: "a", subtitle: "s", rows: [], description: "d",
                          mapURL: "m", phoneHref: "tel:1", phoneText: "1", emailHref: "mailto:a@b.c", emailText: "a@b.c",
                          shareURL: "u", shareTitle: "t", backURL: "b"),
         ErrorPageModel(layout: layout, status: 404, heading: "h", message: "m", retryURL: "r", listURL: "l", homeURL: "h"),

@@ -6,7 +6,10 @@ Python 3 standard library only. Deterministic for a given --items/--seed.
   GET /api/v1/announcements[?lat=&lng=&range=]  200 {"data":[...]} (weak ETag, If-None-Match -> 304)
   GET /api/v1/announcements/{id}                 the item, or 404 {"error":{...}}
   GET /api/health                                {"status":"ok"}
-  GET /__stats                                   {"list_calls":n,"details_calls":n,"not_modified":n}
+  GET /images/pet-N.jpg                          with --photos DIR: DIR's photo-(N % count + 1).jpg, as the
+                                                 backend's static server sends it (max-age=0, ETag,
+                                                 If-None-Match -> 304); else the JSON 404
+  GET /__stats                                   {"list_calls":n,"details_calls":n,"not_modified":n,"image_calls":n}
                                                  (requests to the list/details endpoints since start;
                                                  /__stats itself is not counted)
 
@@ -15,7 +18,7 @@ also kept, so a located list is a join of pre-encoded items. Location filtering:
 distance < range km (default 5), Earth radius 6371.0088 km, items in insertion order; a latitude
 band (binary search over items sorted by latitude) narrows the candidates first.
 
-Usage: upstream.py --items 5000 --port 3001 [--seed 1] [--host 127.0.0.1]
+Usage: upstream.py --items 5000 --port 3001 [--seed 1] [--host 127.0.0.1] [--photos DIR]
 """
 import argparse
 import base64
@@ -169,7 +172,7 @@ class Store:
         self.lat_sorted = [items[i]["locationLatitude"] for i in order]
         self.located_cache = {}
         self.cache_lock = threading.Lock()
-        self.stats = {"list_calls": 0, "details_calls": 0, "not_modified": 0}
+        self.stats = {"list_calls": 0, "details_calls": 0, "not_modified": 0, "image_calls": 0}
         self.stats_lock = threading.Lock()
 
     def count(self, key):
@@ -223,6 +226,7 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "bench-upstream"
     sys_version = ""
     store = None  # set in main
+    photos = []  # photo bytes with their ETags, with --photos
 
     def log_message(self, format, *args):  # quiet
         pass
@@ -277,6 +281,28 @@ class Handler(BaseHTTPRequestHandler):
         elif path in ("/api/v1/announcements", "/api/v1/announcements/"):
             store.count("list_calls")
             self.list(parse_qs(parts.query, keep_blank_values=True))
+        elif path.startswith("/images/pet-") and path.endswith(".jpg") and self.photos:
+            store.count("image_calls")
+            number = path[len("/images/pet-"):-len(".jpg")]
+            if not number.isdigit():
+                self.send_error_json(404, "NOT_FOUND", f"Route GET {path} not found")
+                return
+            body, etag = self.photos[int(number) % len(self.photos)]
+            if etag_matches(self.headers.get("If-None-Match"), etag):
+                store.count("not_modified")
+                self.send_response(304)
+                self.send_header("ETag", etag)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "image/jpeg")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "public, max-age=0")
+            self.send_header("ETag", etag)
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
         elif path.startswith("/api/v1/announcements/"):
             store.count("details_calls")
             item_id = unquote(path[len("/api/v1/announcements/"):])
@@ -333,8 +359,17 @@ def main():
     parser.add_argument("--port", type=int, default=3000)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--photos", help="folder of photo-N.jpg files served as /images/pet-K.jpg")
     args = parser.parse_args()
     Handler.store = Store(generate(args.items, args.seed))
+    if args.photos:
+        import os
+        names = sorted((n for n in os.listdir(args.photos) if n.startswith("photo-") and n.endswith(".jpg")),
+                       key=lambda n: int(n[len("photo-"):-len(".jpg")]))
+        for name in names:
+            with open(os.path.join(args.photos, name), "rb") as f:
+                body = f.read()
+            Handler.photos.append((body, '"' + hashlib.sha1(body).hexdigest() + '"'))
     server = Server((args.host, args.port), Handler)
     print(f"upstream: {args.items} items ({len(Handler.store.list_body)} bytes) on "
           f"http://{args.host}:{server.server_address[1]}", file=sys.stderr, flush=True)

@@ -1,31 +1,256 @@
+import Foundation
 import HTTPTypes
+internal import ImageResizer
+import Logging
 import MicroHTTP
 import PetAPIClient
+import Synchronization
 
-/// `GET /images/{path}`: photos from the upstream's `/images/` only (never an arbitrary URL),
-/// only `image/*`, size-capped by the gateway, with cache headers (product-spec §4).
-struct ImageProxy: Sendable {
-    let gateway: AnnouncementGateway
+/// `GET /images/{path}[?w=320|640|1200|1280]`: photos from the upstream's `/images/` only (never an
+/// arbitrary URL), as the variants a good image CDN gives (issue 12, product-spec §4).
+///
+/// - Every answer is a variant we made with libvips: WebP, never enlarged or cropped, EXIF
+///   orientation applied, all metadata stripped. The plain URL gives the "full" variant (longest
+///   side 2048); an original is never served as it came. SVG is never rasterized: it passes as
+///   it came, under a sandboxing Content-Security-Policy.
+/// - Variants are kept (`PhotoCache`) for the photo TTL: a warm photo costs no upstream call, not
+///   even a revalidation, and is answered on the server thread. After the TTL one conditional call
+///   (the upstream's ETag/Last-Modified) revalidates it; a 304 keeps the variant without
+///   converting again. An upstream failure serves the kept variant (stale on error). A missing
+///   photo (404) and an unusable one (a bomb, a truncated or lying file) are remembered for the TTL.
+/// - One upstream call and one conversion per path and variant at a time (single flight);
+///   conversions run on the bounded `ConversionPool`, never on a request thread.
+final class ImageProxy: Sendable {
+    /// What resizing needs from the configuration.
+    struct Settings: Sendable {
+        /// Seconds a variant is served without asking the upstream.
+        var ttlSeconds: Double = 86_400
+        /// The most pixels a photo's header may declare.
+        var maxPixels: Int = 50_000_000
+        /// WebP quality (libvips `Q`).
+        var quality: Int = 75
+        /// Seconds a stale variant is served after a failed revalidation before the next try.
+        var retryAfterFailureSeconds: Double = 60
+    }
 
-    /// Photos rarely change under one name: a day in any cache, then revalidated with the ETag.
-    static let cacheControl = "public, max-age=86400"
+    /// What a request for a photo comes to.
+    enum Outcome: Sendable {
+        case photo(PhotoEntry)
+        case missing
+        case failed(status: HTTPResponse.Status)
+    }
+
     /// Opened directly, an SVG must not run script or load anything in our origin.
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 
-    /// The photo, or an error page from `errorPage` (404 when missing or refused, 502/504 on failure).
-    func respond(_ request: Request, path: String, requestID: String, errorPage: (HTTPResponse.Status, String) -> Response) async -> Response {
-        do {
-            let upstream = try await gateway.image(path: path, requestID: requestID)
-            var response = Response(status: .ok, body: upstream.body)
-            response.headers[.contentType] = upstream.headers[.contentType] ?? "application/octet-stream"
-            if let etag = upstream.headers[.eTag] { response.headers[.eTag] = etag }
-            response.headers[.contentSecurityPolicy] = ImageProxy.contentSecurityPolicy
-            ConditionalGet.apply(to: &response, request: request, cacheControl: ImageProxy.cacheControl)
-            return response
-        } catch .notFound {
-            return errorPage(404, "This photo could not be found.")
-        } catch {
-            return errorPage(error.visitorStatus, "Unable to load this photo. Please try again later.")
+    let gateway: AnnouncementGateway
+    let cache: PhotoCache
+    let pool: ConversionPool
+    let settings: Settings
+    let metrics: Metrics
+    let logger: Logger
+    let cacheControl: String
+    /// The app's monotonic clock, which kept answers expire by (a photo's own freshness is wall
+    /// time: it outlives the process in the disk cache).
+    let now: @Sendable () -> ContinuousClock.Instant
+    private let inFlight = Mutex<[PhotoKey: Task<Outcome, Never>]>([:])
+
+    init(gateway: AnnouncementGateway, cache: PhotoCache, pool: ConversionPool, settings: Settings, metrics: Metrics, logger: Logger,
+         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+        self.now = now
+        self.gateway = gateway
+        self.cache = cache
+        self.pool = pool
+        self.settings = settings
+        self.metrics = metrics
+        self.logger = logger
+        // Browsers and CDNs may keep a variant as long as we do: a photo does not change under its name.
+        cacheControl = "public, max-age=\(max(0, Int(settings.ttlSeconds)))"
+    }
+
+    // MARK: Answers
+
+    /// The answer when it is in memory and fresh (on the server thread); nil otherwise.
+    func respondNow(_ request: Request, path: String, variant: PhotoVariant, errorPage: (HTTPResponse.Status, String) -> Response) -> Response? {
+        let now = Date()
+        if let status = cache.memoryEntry(.status(of: path)), status.isFresh(ttl: settings.ttlSeconds, now: now) {
+            metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
+            return answer(status.kind == .missing ? .missing : .failed(status: 502), request: request, now: now, errorPage: errorPage)
         }
+        guard let kept = cache.memoryEntry(PhotoKey(path: path, variant: variant)), kept.isFresh(ttl: settings.ttlSeconds, now: now) else {
+            return nil
+        }
+        metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
+        return answer(.photo(kept), request: request, now: now, errorPage: errorPage)
+    }
+
+    /// The answer, asking the upstream and converting when needed.
+    func respond(_ request: Request, path: String, variant: PhotoVariant, requestID: String, errorPage: (HTTPResponse.Status, String) -> Response) async -> Response {
+        let outcome = await photo(path: path, variant: variant, requestID: requestID)
+        return answer(outcome, request: request, now: Date(), errorPage: errorPage)
+    }
+
+    private func answer(_ outcome: Outcome, request: Request, now: Date, errorPage: (HTTPResponse.Status, String) -> Response) -> Response {
+        switch outcome {
+        case .photo(let entry):
+            var response = Response(status: .ok, body: entry.bytes)
+            response.headers[.contentType] = entry.contentType
+            response.headers[.eTag] = entry.etag
+            response.headers[.contentSecurityPolicy] = ImageProxy.contentSecurityPolicy
+            response.headers[.cacheControl] = cacheControl
+            // While fresh, the same bytes are right for every request of this URL: the server
+            // may answer them itself (`KeptAnswers`).
+            let left = settings.ttlSeconds - now.timeIntervalSince(entry.checkedAt)
+            if left >= 1 { response.reusableUntil = self.now() + .milliseconds(Int64(left * 1000)) }
+            return ConditionalGet.answer(response, request: request)
+        case .missing:
+            return errorPage(404, "This photo could not be found.")
+        case .failed(let status):
+            var response = errorPage(status, "Unable to load this photo. Please try again later.")
+            if status == 503 { response.headers[.retryAfter] = "1" }
+            return response
+        }
+    }
+
+    // MARK: The cache and the upstream
+
+    /// The variant from the cache when fresh, else from the upstream (one flight per key).
+    func photo(path: String, variant: PhotoVariant, requestID: String) async -> Outcome {
+        let now = Date()
+        let key = PhotoKey(path: path, variant: variant)
+        if let status = cache.entry(.status(of: path)), status.isFresh(ttl: settings.ttlSeconds, now: now) {
+            metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
+            return status.kind == .missing ? .missing : .failed(status: 502)
+        }
+        let kept = cache.entry(key)
+        if let kept, kept.isFresh(ttl: settings.ttlSeconds, now: now) {
+            metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
+            return .photo(kept)
+        }
+        let (task, isNew) = inFlight.withLock { running -> (Task<Outcome, Never>, Bool) in
+            if let task = running[key] { return (task, false) }
+            let task = Task { await self.refresh(key: key, variant: variant, kept: kept, requestID: requestID) }
+            running[key] = task
+            return (task, true)
+        }
+        let outcome = await task.value
+        if isNew { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
+        return outcome
+    }
+
+    /// Asks the upstream (conditionally when a variant is kept) and makes the variant.
+    private func refresh(key: PhotoKey, variant: PhotoVariant, kept: PhotoEntry?, requestID: String) async -> Outcome {
+        let response: UpstreamResponse
+        do {
+            response = try await gateway.image(path: key.path, requestID: requestID, validators: kept?.validators)
+        } catch .notFound {
+            metrics.increment("petspot_photo_cache_total", labels: ["outcome": "missing"])
+            cache.remove(key)
+            cache.keep(.status(.missing, at: Date()), for: .status(of: key.path))
+            return .missing
+        } catch {
+            guard var stale = kept else {
+                metrics.increment("petspot_photo_cache_total", labels: ["outcome": "failed"])
+                return .failed(status: error.visitorStatus)
+            }
+            // Stale on error: the kept variant, asked again after a short pause, not per request.
+            metrics.increment("petspot_photo_cache_total", labels: ["outcome": "stale"])
+            stale.checkedAt = Date().addingTimeInterval(min(settings.retryAfterFailureSeconds, settings.ttlSeconds) - settings.ttlSeconds)
+            cache.keep(stale, for: key)
+            return .photo(stale)
+        }
+        if response.status == 304, var revalidated = kept {
+            metrics.increment("petspot_photo_cache_total", labels: ["outcome": "revalidated"])
+            revalidated.checkedAt = Date()
+            cache.keep(revalidated, for: key)
+            return .photo(revalidated)
+        }
+        metrics.increment("petspot_photo_cache_total", labels: ["outcome": "miss"])
+        switch await make(variant, from: response, path: key.path, requestID: requestID) {
+        case .success(let entry):
+            cache.keep(entry, for: key)
+            cache.remove(.status(of: key.path))
+            return .photo(entry)
+        case .failure(.busy):
+            return .failed(status: 503)
+        case .failure(.image(let failure)):
+            if failure != .unavailable {
+                cache.remove(key)
+                cache.keep(.status(.unusable, at: Date()), for: .status(of: key.path))
+            }
+            return .failed(status: 502)
+        }
+    }
+
+    private enum MakeFailure: Error {
+        case busy
+        case image(ImageFailure)
+    }
+
+    /// The variant of an upstream answer: SVG as it came, anything else converted on the pool.
+    private func make(_ variant: PhotoVariant, from response: UpstreamResponse, path: String, requestID: String) async -> Result<PhotoEntry, MakeFailure> {
+        let validators = PhotoValidators(headers: response.headers)
+        let type = (response.headers[.contentType] ?? "").lowercased()
+        if type.hasPrefix("image/svg+xml") {
+            // Never rasterized (issue 12): served as today, sandboxed by the CSP.
+            return .success(PhotoEntry(kind: .image, bytes: response.body, contentType: "image/svg+xml", width: nil, height: nil,
+                                       etag: ConditionalGet.etag(for: response.body), validators: validators, checkedAt: Date()))
+        }
+        let source = response.body
+        let (box, quality, maxPixels) = (variant.box, settings.quality, settings.maxPixels)
+        let started = ContinuousClock.now
+        let converted = await pool.run { () -> Result<EncodedImage, ImageFailure> in
+            do throws(ImageFailure) {
+                return .success(try ImageResizer.webp(source, maxWidth: box.width, maxHeight: box.height, quality: quality, maxPixels: maxPixels))
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let converted else {
+            metrics.increment("petspot_photo_conversions_total", labels: ["result": "busy"])
+            return .failure(.busy)
+        }
+        switch converted {
+        case .success(let image):
+            let elapsed = ContinuousClock.now - started
+            metrics.increment("petspot_photo_conversions_total", labels: ["result": "ok"])
+            logger.debug("photo variant made", metadata: [
+                "path": "\(path)", "variant": "\(variant)", "source_bytes": "\(source.count)", "bytes": "\(image.bytes.count)",
+                "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
+            ])
+            return .success(PhotoEntry(kind: .image, bytes: image.bytes, contentType: image.contentType, width: image.width, height: image.height,
+                                       etag: ConditionalGet.etag(for: image.bytes), validators: validators, checkedAt: Date()))
+        case .failure(let failure):
+            metrics.increment("petspot_photo_conversions_total", labels: ["result": failure.label])
+            logger.warning("upstream photo refused", metadata: [
+                "path": "\(path)", "reason": "\(failure.label)", "detail": "\(failure)", "request_id": "\(requestID)",
+                "content_type": "\(type)", "bytes": "\(source.count)",
+            ])
+            return .failure(.image(failure))
+        }
+    }
+}
+
+extension ImageProxy {
+    /// The proxy as configured: memory and disk budgets, TTL, pixel limit; libvips started now,
+    /// so a missing library shows at startup, not on the first photo.
+    static func make(configuration: AppConfiguration, gateway: AnnouncementGateway, metrics: Metrics, logger: Logger,
+                     now: @escaping @Sendable () -> ContinuousClock.Instant) throws -> ImageProxy {
+        guard ImageResizer.start() else {
+            throw StartupError(setting: "libvips", problem: "libvips did not start (is libvips42 installed?)")
+        }
+        var disk: PhotoDiskCache?
+        if let folder = configuration.imageCacheDirectory {
+            do {
+                disk = try PhotoDiskCache(folder: folder, maxBytes: configuration.imageCacheDiskMegabytes * 1024 * 1024)
+            } catch {
+                throw StartupError(setting: "--image-cache-dir / PETSPOT_IMAGE_CACHE_DIR", problem: "cannot use the folder: \(error.localizedDescription)")
+            }
+        }
+        var settings = Settings()
+        settings.ttlSeconds = configuration.photoTTLSeconds
+        settings.maxPixels = configuration.maxPhotoMegapixels * 1_000_000
+        return ImageProxy(gateway: gateway, cache: PhotoCache(maxBytes: configuration.imageCacheMegabytes * 1024 * 1024, disk: disk),
+                          pool: .shared, settings: settings, metrics: metrics, logger: logger, now: now)
     }
 }

@@ -90,6 +90,32 @@ extension AppConfiguration {
                 "Seconds for a request's headers to arrive.") { text, name, configuration in
             configuration.headerTimeoutSeconds = try seconds(text, in: 1...3600, setting: name)
         },
+        Setting("photo-ttl", "PETSPOT_PHOTO_TTL",
+                "`86400` seconds (a day): a photo variant is served without asking the upstream this long, then revalidated with its ETag/Last-Modified; "
+                    + "a missing photo (upstream 404) is remembered as long",
+                "Seconds a photo variant is served before it is revalidated.") { text, name, configuration in
+            configuration.photoTTLSeconds = try seconds(text, in: 0...31_536_000, setting: name)
+        },
+        Setting("image-cache-mb", "PETSPOT_IMAGE_CACHE_MB", "`64` MiB of photo variants in memory (least recently used out first)",
+                "Memory for photo variants, in MiB.") { text, name, configuration in
+            configuration.imageCacheMegabytes = try integer(text, in: 1...65536, setting: name)
+        },
+        Setting("image-cache-dir", "PETSPOT_IMAGE_CACHE_DIR",
+                "none: photo variants are kept in memory only; a folder keeps them across restarts too (created when missing; only variants, never originals)",
+                "Folder that keeps photo variants across restarts.") { text, name, configuration in
+            let path = text.trimmingCharacters(in: .whitespaces)
+            guard !path.isEmpty else { throw ConfigurationError(setting: name, problem: "empty folder name") }
+            configuration.imageCacheDirectory = path
+        },
+        Setting("image-cache-disk-mb", "PETSPOT_IMAGE_CACHE_DISK_MB", "`1024` MiB in `--image-cache-dir` (least recently used out first)",
+                "Disk space for photo variants in --image-cache-dir, in MiB.") { text, name, configuration in
+            configuration.imageCacheDiskMegabytes = try integer(text, in: 1...1_048_576, setting: name)
+        },
+        Setting("max-photo-megapixels", "PETSPOT_MAX_PHOTO_MEGAPIXELS",
+                "`50`: a photo whose header declares more pixels is refused before decoding (decompression bombs)",
+                "Most megapixels a photo may declare.") { text, name, configuration in
+            configuration.maxPhotoMegapixels = try integer(text, in: 1...1000, setting: name)
+        },
     ]
 
     /// Environment variable of each flag.

@@ -48,6 +48,17 @@ public struct AppConfiguration: Sendable, Equatable {
     public var maxConnectionsPerAddress: Int = 100
     /// Seconds a request's headers may take to arrive, however they trickle (`PETSPOT_HEADER_TIMEOUT`).
     public var headerTimeoutSeconds: Double = 10
+    /// How long a photo variant is served without asking the upstream, in seconds
+    /// (`PETSPOT_PHOTO_TTL`); then it is revalidated with the upstream's ETag/Last-Modified.
+    public var photoTTLSeconds: Double = 86_400
+    /// Memory for photo variants, in MiB (`PETSPOT_IMAGE_CACHE_MB`).
+    public var imageCacheMegabytes: Int = 64
+    /// A folder that also keeps photo variants across restarts (`PETSPOT_IMAGE_CACHE_DIR`); nil: memory only.
+    public var imageCacheDirectory: String?
+    /// Disk space for photo variants in `imageCacheDirectory`, in MiB (`PETSPOT_IMAGE_CACHE_DISK_MB`).
+    public var imageCacheDiskMegabytes: Int = 1024
+    /// The most pixels a photo's header may declare, in megapixels (`PETSPOT_MAX_PHOTO_MEGAPIXELS`).
+    public var maxPhotoMegapixels: Int = 50
 
     /// The defaults: 127.0.0.1:8080 on the embedded demo upstream.
     public init() {}

@@ -23,14 +23,16 @@ extension Announcement {
 
     /// The card for lists, with the distance when the visitor is located.
     func card(origin: Coordinate?, location: VisitorLocation) -> CardModel {
-        CardModel(
+        let links = PhotoLinks(photo, width: 640)
+        return CardModel(
             id: id,
             detailURL: QueryString.url(Route.details(id: id).path, location.linkItems),
             name: displayName,
             speciesLabel: speciesLabel,
             statusLabel: status.label,
             statusClass: status.rawValue,
-            photoURL: SiteContext.photoURL(photo),
+            photoURL: links?.src,
+            photoSrcset: links?.srcset,
             photoAlt: photoAlt,
             breed: breed,
             lastSeenText: Format.date(lastSeenDate),

@@ -208,6 +208,7 @@ struct PageHandlers: Sendable {
     private func detailsModel<Value>(_ pet: Announcement, fetched: Fetched<Value>, location: VisitorLocation) -> DetailsPageModel {
         let canonicalPath = Route.details(id: pet.id).path
         let shareText = "\(pet.displayName) — \(pet.statusPhrase), last seen \(Format.date(pet.lastSeenDate)) in \(Format.place(pet.place))"
+        let photo = PhotoLinks(pet.photo, width: 1280)
         return DetailsPageModel(
             layout: site.layout(
                 title: "\(pet.displayName) — \(pet.statusPhrase) · PetSpot",
@@ -223,7 +224,9 @@ struct PageHandlers: Sendable {
             statusLabel: pet.status.label,
             statusClass: pet.status.rawValue,
             rewardText: pet.reward.map(Format.rewardBadge),
-            photoURL: SiteContext.photoURL(pet.photo),
+            photoURL: photo?.src,
+            photoSrcset: photo?.srcset,
+            photoFullURL: photo?.full,
             photoAlt: pet.photoAlt,
             subtitle: [pet.speciesLabel, pet.breed].compactMap { $0 }.joined(separator: " · "),
             rows: pet.detailRows(origin: location.origin),

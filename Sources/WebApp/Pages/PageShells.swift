@@ -41,7 +41,7 @@ final class PageShells: Sendable {
     /// Shells in shards by key, each with an equal share of the budget: every located page looks
     /// up here (and moves its shell up the recency list).
     private static let shardCount = 8
-    private let shards: Shards<LRUByteCache<Pieces>>
+    private let shards: Shards<LRUByteCache<String, Pieces>>
 
     /// Keeps shells up to `maxBytes`.
     init(maxBytes: Int) {
@@ -52,7 +52,7 @@ final class PageShells: Sendable {
     /// with each slot's HTML-ready value written in by `write(slot, &output)`; `valueBytes` is a
     /// hint of the values' total size.
     func page(key: String, render: () -> [UInt8], valueBytes: Int, write: (_ slot: Int, _ output: inout [UInt8]) -> Void) -> [UInt8] {
-        let hash = Shards<LRUByteCache<Pieces>>.hash(key)
+        let hash = Shards<LRUByteCache<String, Pieces>>.hash(key)
         let pieces: Pieces
         if let hit = shards.withLock(hash, { $0.value(for: key, generation: 0) }) {
             pieces = hit

@@ -177,11 +177,6 @@ final class SiteContext: Sendable {
                          retryURL: QueryString.url(path, kept))
     }
 
-    /// The public URL of a photo, nil without one (see `publicURL(of:)`).
-    static func photoURL(_ photo: Photo?) -> String? {
-        photo.map(publicURL(of:))
-    }
-
     /// The public URL of a photo: our `/images/` proxy for upstream paths, the URL itself otherwise.
     static func publicURL(of photo: Photo) -> String {
         switch photo {
@@ -198,9 +193,9 @@ final class SiteContext: Sendable {
         }
     }
 
-    /// An absolute photo URL for share tags.
+    /// An absolute photo URL for share tags: the 1200-wide variant of an upstream photo.
     func absolutePhotoURL(_ photo: Photo?) -> String? {
-        guard let url = SiteContext.photoURL(photo) else { return nil }
+        guard let url = PhotoLinks.share(photo) else { return nil }
         return url.hasPrefix("/") ? baseURL + url : url
     }
 }

@@ -1,4 +1,5 @@
 import HTTPTypes
+internal import ImageResizer
 import MicroHTTP
 import PetAPIClient
 
@@ -11,6 +12,8 @@ enum RoutePlan: Sendable {
     /// Made from the snapshot by `render`; nil from `render`, or no fresh snapshot in hand, means
     /// `otherwise` (which waits for the snapshot or asks the upstream).
     case fromSnapshot(render: @Sendable (Fetched<Snapshot>) -> Response?, otherwise: @Sendable () async -> Response)
+    /// Given by `now` on the server thread when it is in hand (a warm photo), else by `otherwise`.
+    case inHand(now: @Sendable () -> Response?, otherwise: @Sendable () async -> Response)
     /// Needs the async path.
     case wait(@Sendable () async -> Response)
 }
@@ -39,6 +42,8 @@ struct Router: Sendable {
         case .fromSnapshot(let render, _):
             guard let snapshot = gateway.freshSnapshot(), let response = render(snapshot) else { return nil }
             return (name, response)
+        case .inHand(let now, _):
+            return now().map { (name, $0) }
         case .wait:
             return nil
         }
@@ -52,6 +57,9 @@ struct Router: Sendable {
             return (name, response)
         case .fromSnapshot(let render, let otherwise):
             if let snapshot = gateway.freshSnapshot(), let response = render(snapshot) { return (name, response) }
+            return (name, await otherwise())
+        case .inHand(let now, let otherwise):
+            if let response = now() { return (name, response) }
             return (name, await otherwise())
         case .wait(let body):
             return (name, await body())
@@ -75,11 +83,16 @@ struct Router: Sendable {
         case .legacyDetails(let id):
             plan = .answer(Router.redirect(to: Route.details(id: id).path, query: request))
         case .image(let path):
-            plan = .wait { [images, site] in
-                await images.respond(request, path: path, requestID: requestID) { status, message in
-                    site.errorPage(status: status, message: message)
-                }
+            guard let variant = PhotoVariant(parameter: request.query["w"]) else {
+                let widths = PhotoVariant.allowedWidths.sorted().map(String.init).joined(separator: ", ")
+                plan = .answer(site.errorPage(status: 400, message: "The parameter ‘w’ is not valid: photo widths are \(widths), or none for the full photo."))
+                break
             }
+            let errorPage: @Sendable (HTTPResponse.Status, String) -> Response = { [site] status, message in site.errorPage(status: status, message: message) }
+            plan = .inHand(
+                now: { [images] in images.respondNow(request, path: path, variant: variant, errorPage: errorPage) },
+                otherwise: { [images] in await images.respond(request, path: path, variant: variant, requestID: requestID, errorPage: errorPage) }
+            )
         case .staticFile(let path):
             plan = .answer(staticFiles.response(for: path, request: request)
                 ?? site.errorPage(status: 404, message: "There is no file at this address."))
@@ -103,6 +116,10 @@ struct Router: Sendable {
                 ("petspot_page_cache_limit_bytes", site.rendered.maxBytes),
                 ("petspot_kept_answers_bytes", kept.bytes), ("petspot_kept_answers_entries", kept.entries),
                 ("petspot_kept_answers_limit_bytes", keptAnswers?.maxBytes ?? 0),
+                ("petspot_photo_cache_bytes", images.cache.size.bytes), ("petspot_photo_cache_entries", images.cache.size.entries),
+                ("petspot_photo_cache_limit_bytes", images.cache.maxBytes),
+                ("petspot_photo_disk_cache_bytes", images.cache.disk?.size.bytes ?? 0),
+                ("petspot_photo_conversions_queued", images.pool.load.queued),
             ] {
                 metrics.set(name, to: value)
             }

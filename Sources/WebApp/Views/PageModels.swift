@@ -51,7 +51,8 @@ struct CardModel: Sendable {
     let speciesLabel: String         // "Dog"
     let statusLabel: String          // "MISSING" | "FOUND" | "CLOSED"
     let statusClass: String          // "missing" | "found" | "closed"
-    let photoURL: String?            // our /images/… proxy URL or an absolute http(s) URL; nil → placeholder
+    let photoURL: String?            // our /images/…?w=640 variant or an absolute http(s) URL; nil → placeholder
+    let photoSrcset: String?         // the 320/640/1280 variants; nil for SVG and absolute photos
     let photoAlt: String             // "Photo of Max, a dog"
     let breed: String?               // nil hides the line
     let lastSeenText: String         // "Nov 18, 2025"
@@ -152,7 +153,9 @@ struct DetailsPageModel: Sendable {
     let statusLabel: String
     let statusClass: String
     let rewardText: String?
-    let photoURL: String?
+    let photoURL: String?            // the 1280 variant (or the one URL); nil → placeholder
+    let photoSrcset: String?
+    let photoFullURL: String?        // "Open photo": the full variant
     let photoAlt: String
     let subtitle: String             // "Dog · Golden Retriever"
     let rows: [DetailRow]            // Species, Breed, Sex, Age, Last seen, Place, Coordinates, Distance, Microchip, Contact…

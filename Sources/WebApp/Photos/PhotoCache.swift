@@ -1,0 +1,48 @@
+import Foundation
+import Synchronization
+
+/// The photo cache (issue 12 "image cache"): finished answers by upstream path and variant, in
+/// memory bounded by bytes (least recently used out first), plus the optional disk tier. What is
+/// in memory can be answered on the server thread; what is only on disk is read on the async path
+/// and put back in memory.
+final class PhotoCache: Sendable {
+    private let memory: Mutex<LRUByteCache<PhotoKey, PhotoEntry>>
+    /// The disk tier, when a folder is configured.
+    let disk: PhotoDiskCache?
+
+    init(maxBytes: Int, disk: PhotoDiskCache?) {
+        memory = Mutex(LRUByteCache(maxBytes: maxBytes))
+        self.disk = disk
+    }
+
+    /// The memory budget in bytes.
+    var maxBytes: Int { memory.withLock { $0.maxBytes } }
+
+    /// Entries and bytes held in memory.
+    var size: (entries: Int, bytes: Int) { memory.withLock { ($0.count, $0.totalCost) } }
+
+    /// The entry in memory for `key` (now the most recently used); never touches the disk.
+    func memoryEntry(_ key: PhotoKey) -> PhotoEntry? {
+        memory.withLock { $0.value(for: key) }
+    }
+
+    /// The entry for `key` from memory, else from disk (then kept in memory again).
+    func entry(_ key: PhotoKey) -> PhotoEntry? {
+        if let kept = memoryEntry(key) { return kept }
+        guard let fromDisk = disk?.entry(for: key) else { return nil }
+        memory.withLock { _ = $0.insert(fromDisk, for: key, cost: fromDisk.cost) }
+        return fromDisk
+    }
+
+    /// Keeps `entry` for `key` in memory and, for images, on disk.
+    func keep(_ entry: PhotoEntry, for key: PhotoKey) {
+        memory.withLock { _ = $0.insert(entry, for: key, cost: entry.cost) }
+        disk?.keep(entry, for: key)
+    }
+
+    /// Forgets `key` in memory and on disk.
+    func remove(_ key: PhotoKey) {
+        memory.withLock { _ = $0.remove(key) }
+        disk?.remove(key)
+    }
+}

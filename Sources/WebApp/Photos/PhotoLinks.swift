@@ -1,0 +1,47 @@
+import PetDomain
+
+/// The URLs a page gives for one photo (issue 12 "pages use them"): a `src`, the `srcset` of
+/// variants, and the full variant for "open photo". Upstream raster photos get every variant; an
+/// SVG (never rasterized, and sharp at any size) and an absolute photo on another host (not ours
+/// to resize) get their one URL.
+struct PhotoLinks: Sendable, Equatable {
+    /// The `src`: the variant `width` wide, or the one URL.
+    let src: String
+    /// `/images/x?w=320 320w, …?w=640 640w, …?w=1280 1280w`; nil for a single URL.
+    let srcset: String?
+    /// The full variant (longest side 2048), or the one URL.
+    let full: String
+
+    /// The links of `photo` with a `src` of the variant `width` wide; nil without a photo.
+    init?(_ photo: Photo?, width: Int) {
+        guard let photo else { return nil }
+        let base = SiteContext.publicURL(of: photo)
+        guard PhotoLinks.isResized(photo) else {
+            src = base
+            srcset = nil
+            full = base
+            return
+        }
+        src = PhotoLinks.variant(base, .width(width))
+        srcset = PhotoVariant.srcsetWidths.map { "\(PhotoLinks.variant(base, .width($0))) \($0)w" }.joined(separator: ", ")
+        full = base
+    }
+
+    /// The variant for `og:image` (1200 wide, what messengers show best), as a path or absolute URL.
+    static func share(_ photo: Photo?) -> String? {
+        guard let photo else { return nil }
+        let base = SiteContext.publicURL(of: photo)
+        return isResized(photo) ? variant(base, .width(PhotoVariant.shareWidth)) : base
+    }
+
+    /// `base` (our `/images/…` URL) asking for `variant`.
+    static func variant(_ base: String, _ variant: PhotoVariant) -> String {
+        variant.parameter.map { "\(base)?w=\($0)" } ?? base
+    }
+
+    /// Whether we serve variants of it: an upstream photo that is not an SVG.
+    private static func isResized(_ photo: Photo) -> Bool {
+        guard case .upstreamPath(let path) = photo else { return false }
+        return !path.lowercased().hasSuffix(".svg")
+    }
+}
