@@ -294,7 +294,13 @@ if [ "${PHOTOS:-1}" != 0 ]; then
   row 38 "first 640 px variant of a 12 MP JPEG (5 photos): request $request_ms, of which conversion $convert_ms" - - - - - - \
     "$(( $(stats_field "$stats1" image_calls) - $(stats_field "$stats0" image_calls) )) photo calls" 0 "$(mb "$(rss_kb "$server")")"
 
-  # Warm 640 px thumbnail against nginx serving the same bytes.
+  # Warm 640 px thumbnail against nginx serving the same bytes, on a server that logs warnings
+  # only like the page rows (the server above logs every request at debug level, for the timings).
+  stop_pid "$server"
+  "$BIN" --port "$port" --upstream "http://127.0.0.1:$up_port" --public-dir Public --templates-dir Templates \
+    --log-level warning --cache-ttl "$TTL" >"$work/server-photos-warm.log" 2>&1 &
+  server=$!
+  for _ in $(seq 1 100); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$port/healthz" && break; sleep 0.1; done
   root="$work/nginx-photos/root"
   mkdir -p "$root/b"
   curl -s -o "$root/b/thumb" --max-time 60 "http://127.0.0.1:$port/images/pet-1.jpg?w=640"

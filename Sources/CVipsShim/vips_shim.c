@@ -154,8 +154,11 @@ int petspot_vips_webp(const void *bytes, size_t length, int max_width, int max_h
     size_t buffer_length = 0;
     // strip as well: no EXIF (GPS), XMP, IPTC or ICC in any variant. libvips 8.14 names this
     // option "strip"; 8.15 and later call it "keep" (and still accept "strip").
+    // effort 2 of 0-6 (default 4): about 30 ms less per 640 px variant of a 12 MP photo for a few
+    // per cent more bytes; the first request of a photo waits for this conversion.
     int saved = vips_webpsave_buffer(thumbnail, &buffer, &buffer_length,
                                      "Q", quality,
+                                     "effort", 2,
                                      "strip", TRUE,
                                      NULL);
     // Pixels are decoded lazily, during the save: a truncated file fails here.
