@@ -53,39 +53,112 @@ struct ExecutableTests {
     }
 
     @Test func sigterm_stops_the_server_gracefully_with_exit_code_0() async throws {
-        let process = Process()
-        process.executableURL = try executableURL()
-        process.arguments = ["--port", "0", "--log-level", "info"]
-        process.currentDirectoryURL = repositoryRoot
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, base) = try await launchServer(["--port", "0", "--log-level", "info"])
         defer { if process.isRunning { process.terminate() } }
-        // The log line of "PetSpot Web listening" carries url=http://127.0.0.1:PORT.
-        var collected = ""
-        var port: Int?
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(20)
-        while port == nil && clock.now < deadline {
-            let chunk = pipe.fileHandleForReading.availableData
-            collected += String(decoding: chunk, as: UTF8.self)
-            for line in collected.split(separator: "\n") where line.contains("PetSpot Web listening") {
-                if let range = line.range(of: #"url=http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
-                    port = Int(line[range].split(separator: ":").last ?? "")
-                }
-            }
-        }
-        let bound = try #require(port, "no listening line in: \(collected)")
-        let base = try #require(URL(string: "http://127.0.0.1:\(bound)"))
         #expect(try await fetch(base.appendingPathComponent("healthz")).status == 200)
         #expect(try await fetch(base.appendingPathComponent("pets")).status == 200)
         kill(process.processIdentifier, SIGTERM)
-        let stopDeadline = clock.now + .seconds(10)
-        while process.isRunning && clock.now < stopDeadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitForExit(process)
         #expect(!process.isRunning)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
     }
+
+    /// Issue 15 point 5: SIGTERM while answers are in flight finishes every one of them whole,
+    /// closes idle connections, and exits 0.
+    @Test func sigterm_under_load_finishes_the_answers_in_flight_closes_idle_connections_and_exits_0() async throws {
+        let stub = try StubUpstream.start()
+        defer { Task { await stub.stop() } }
+        // Ids outside the list snapshot: their pages need the (slow) details endpoint.
+        let ids = (1...8).map { "slow-\($0)" }
+        stub.setList(PageJSON.list([PageJSON.item("listed", name: "Listed")]))
+        for id in ids { stub.setDetails(id: id, json: PageJSON.text(PageJSON.item(id, name: "Pet \(id)"))) }
+        let (process, base) = try await launchServer(["--port", "0", "--log-level", "info", "--upstream", stub.baseURL,
+                                                      "--upstream-timeout", "5"])
+        defer { if process.isRunning { process.terminate() } }
+        #expect(try await fetch(base.appendingPathComponent("pets")).status == 200)
+        let port = try #require(base.port)
+        // An idle connection, open before the signal.
+        let idle = try #require(RawHTTP.openIdle(port: port))
+        defer { close(idle) }
+
+        // Eight details pages, each waiting 1.5 s on the upstream, in flight when SIGTERM arrives.
+        stub.setFault(.slow(.milliseconds(1_500)))
+        let before = stub.requestCount()
+        let answers = Task {
+            try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+                for id in ids {
+                    group.addTask {
+                        let answer = try await fetch(base.appendingPathComponent("pets").appendingPathComponent(id))
+                        return (answer.status, answer.text.contains("Pet \(id)") && answer.text.contains("</html>"))
+                    }
+                }
+                return try await group.reduce(into: [(Int, Bool)]()) { $0.append($1) }
+            }
+        }
+        let clock = ContinuousClock()
+        let bound = clock.now + .seconds(20)
+        while stub.requestCount() - before < ids.count && clock.now < bound { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(stub.requestCount() - before == ids.count, "all eight upstream calls are in flight")
+        kill(process.processIdentifier, SIGTERM)
+
+        let finished = try await answers.value
+        #expect(finished.count == ids.count)
+        #expect(finished.allSatisfy { $0.0 == 200 && $0.1 }, "every answer in flight arrived whole: \(finished)")
+        try await waitForExit(process)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        // The idle connection was closed by the server (end of stream, not a time-out).
+        var byte: UInt8 = 0
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(idle, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        #expect(recv(idle, &byte, 1, 0) == 0)
+    }
+}
+
+/// Starts the binary and waits for its "PetSpot Web listening" log line (which carries
+/// `url=http://127.0.0.1:PORT`); returns the running process and its base URL.
+private func launchServer(_ arguments: [String]) async throws -> (Process, URL) {
+    let process = Process()
+    process.executableURL = try executableURL()
+    process.arguments = arguments
+    process.currentDirectoryURL = repositoryRoot
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var collected = ""
+    var port: Int?
+    let clock = ContinuousClock()
+    let deadline = clock.now + .seconds(20)
+    while port == nil && clock.now < deadline && process.isRunning {
+        let chunk = pipe.fileHandleForReading.availableData
+        collected += String(decoding: chunk, as: UTF8.self)
+        for line in collected.split(separator: "\n") where line.contains("PetSpot Web listening") {
+            if let range = line.range(of: #"url=http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
+                port = Int(line[range].split(separator: ":").last ?? "")
+            }
+        }
+    }
+    guard let port, let base = URL(string: "http://127.0.0.1:\(port)") else {
+        if process.isRunning { process.terminate() }
+        throw LaunchFailure(output: collected)
+    }
+    // Keep draining the log so the server never blocks on a full pipe.
+    pipe.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+    return (process, base)
+}
+
+private struct LaunchFailure: Error, CustomStringConvertible {
+    let output: String
+    var description: String { "no listening line in: \(output)" }
+}
+
+/// Waits until `process` has exited; the bound only keeps a broken run from hanging the suite.
+private func waitForExit(_ process: Process, bound: Duration = .seconds(30)) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now + bound
+    while process.isRunning && clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
 }

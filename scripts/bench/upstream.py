@@ -18,7 +18,11 @@ also kept, so a located list is a join of pre-encoded items. Location filtering:
 distance < range km (default 5), Earth radius 6371.0088 km, items in insertion order; a latitude
 band (binary search over items sorted by latitude) narrows the candidates first.
 
-Usage: upstream.py --items 5000 --port 3001 [--seed 1] [--host 127.0.0.1] [--photos DIR]
+With --phases "ok:60,slow:30,fail:30" (seconds each, repeated from the start) the API and photo
+routes misbehave by phase: `slow` answers after --slow-seconds (default 3), `fail` answers 503
+{"error":{...}}; /__stats adds {"phase": name}. /api/health and /__stats always answer.
+
+Usage: upstream.py --items 5000 --port 3001 [--seed 1] [--host 127.0.0.1] [--photos DIR] [--phases SPEC]
 """
 import argparse
 import base64
@@ -31,6 +35,7 @@ import random
 import string
 import sys
 import threading
+import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -268,17 +273,39 @@ class Handler(BaseHTTPRequestHandler):
     def do_HEAD(self):
         self.do_GET()
 
+    phases = []  # (name, seconds) with --phases
+    started = 0.0
+
+    def phase(self):
+        if not self.phases:
+            return "ok"
+        cycle = sum(seconds for _, seconds in self.phases)
+        at = (time.monotonic() - self.started) % cycle
+        for name, seconds in self.phases:
+            if at < seconds:
+                return name
+            at -= seconds
+        return "ok"
+
     def do_GET(self):
         parts = urlsplit(self.path)
         path = parts.path
         store = self.store
         if path == "/__stats":
             with store.stats_lock:
-                body = encode(store.stats)
+                body = encode(dict(store.stats, phase=self.phase()))
             self.send_body(200, body)
-        elif path == "/api/health":
+            return
+        if path == "/api/health":
             self.send_body(200, b'{"status":"ok"}')
-        elif path in ("/api/v1/announcements", "/api/v1/announcements/"):
+            return
+        phase = self.phase()
+        if phase == "slow":
+            time.sleep(self.slow_seconds)
+        elif phase == "fail":
+            self.send_error_json(503, "INTERNAL_SERVER_ERROR", "The service is failing (soak phase)")
+            return
+        if path in ("/api/v1/announcements", "/api/v1/announcements/"):
             store.count("list_calls")
             self.list(parse_qs(parts.query, keep_blank_values=True))
         elif path.startswith("/images/pet-") and path.endswith(".jpg") and self.photos:
@@ -360,7 +387,13 @@ def main():
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--photos", help="folder of photo-N.jpg files served as /images/pet-K.jpg")
+    parser.add_argument("--phases", default="", help='e.g. "ok:60,slow:30,fail:30" (seconds each, cycled)')
+    parser.add_argument("--slow-seconds", type=float, default=3.0)
     args = parser.parse_args()
+    Handler.phases = [(name, float(seconds)) for name, seconds in
+                      (part.split(":") for part in args.phases.split(",") if part)]
+    Handler.slow_seconds = args.slow_seconds
+    Handler.started = time.monotonic()
     Handler.store = Store(generate(args.items, args.seed))
     if args.photos:
         import os
