@@ -6,7 +6,8 @@
 #
 # Upstream: scripts/bench/upstream.py, 5,000 generated items and 20 generated photos, with
 # --phases "ok:60,slow:30,fail:30" (slow = 3 s per answer, past our 1 s upstream timeout; fail = 503).
-# Server: release build (or PETSPOT_BIN), --cache-ttl 5 --stale-max 60 --upstream-timeout 1, and
+# Server: release build (or PETSPOT_BIN), --cache-ttl 5 --upstream-timeout 1, the default
+# --stale-max (600 s, longer than a slow + failing stretch, so lists stay served from the snapshot), and
 # --max-connections-per-address 0 (all the load comes from one address).
 # Load: wrk -t2 -c256 with scripts/bench/soak.lua (pages, located pages, details, the JSON API,
 # photos, 404s, bad parameters, a static file; each answer counted under its request's kind).
@@ -21,7 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 ensure_build_packages
-ensure_packages wrk curl python3
+ensure_packages wrk curl python3 iproute2
 
 MINUTES=${1:-${MINUTES:-10}}
 seconds=$(awk -v m="$MINUTES" 'BEGIN { printf "%d", m * 60 }')
@@ -48,7 +49,7 @@ for _ in $(seq 1 100); do curl -fs --max-time 2 "http://127.0.0.1:$up_port/api/h
 ids=$(curl -fs "http://127.0.0.1:$up_port/api/v1/announcements" | python3 -c 'import json,sys; d=json.load(sys.stdin)["data"]; print(",".join(i["id"] for i in d[:200]))')
 port=$(free_port)
 "$PETSPOT_BIN" --port "$port" --upstream "http://127.0.0.1:$up_port" --public-dir Public --templates-dir Templates \
-  --log-level warning --cache-ttl 5 --stale-max 60 --upstream-timeout 1 --max-connections-per-address 0 >"$work/server.log" 2>&1 &
+  --log-level warning --cache-ttl 5 --upstream-timeout 1 --max-connections-per-address 0 >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$port/pets" && break; sleep 0.2; done
 
@@ -88,6 +89,8 @@ grep -E 'Latency|Requests/sec' "$work/wrk.txt" | sed 's/^ */   /'
 if [ -n "$rss_warm" ] && [ "${SIGTERM:-0}" != 1 ]; then
   echo "== RSS after warm-up $rss_warm MB, at the end $rss_end MB: growth $(awk -v a="$rss_warm" -v b="$rss_end" 'BEGIN { printf "%.1f", (b - a) * 100 / a }') %"
 fi
-echo "== descriptors: start $fd_start, end of load $fd_end, 5 s later $fd_after"
+upstream_sockets=$(ss -tnp 2>/dev/null | grep "pid=$server," | grep -c "127.0.0.1:$up_port" || true)
+echo "== descriptors: start $fd_start, end of load $fd_end, 5 s later $fd_after" \
+  "(of which $upstream_sockets keep-alive connections to the upstream in the client's pool)"
 echo "== server log: $(wc -l <"$work/server.log") lines at warning and above; the last:"
 tail -3 "$work/server.log" | cut -c1-200 | sed 's/^/   /'

@@ -54,7 +54,7 @@ extension UpstreamTransport {
                 }
                 let body = buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? []
                 // Three digits on the wire; min keeps HTTPResponse.Status's precondition whatever the client hands over.
-                return UpstreamResponse(status: HTTPResponse.Status(code: min(999, Int(response.status.code))), headers: headers, body: body)
+                return UpstreamResponse(status: HTTPResponse.Status(code: min(999, Int(response.status.code)), reasonPhrase: response.status.reasonPhrase), headers: headers, body: body)
             }
         } catch let failure as UpstreamFailure {
             throw failure
