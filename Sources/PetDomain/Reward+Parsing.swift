@@ -10,7 +10,9 @@ extension Reward {
     init?(upstream value: JSONValue) {
         switch value {
         case .number(let lexeme):
-            guard let amount = Reward.decimal(fromPlainNumber: lexeme) ?? Double(lexeme).map({ Decimal($0) })
+            // `value.double` is finite or nil: `Decimal(Double.infinity)` traps, and `1e400` is a
+            // valid JSON number that reads as infinity (found by fuzzing, issue 15).
+            guard let amount = Reward.decimal(fromPlainNumber: lexeme) ?? value.double.map({ Decimal($0) })
             else { return nil }
             self.init(amount: amount, currency: nil)
         case .string(let raw):

@@ -115,6 +115,32 @@ import PetDomain
         #expect(Format.rewardBadge(reward) == "Reward " + display)
     }
 
+    /// Found by fuzzing (issue 15): `1e400` is a valid JSON number that reads as infinity, and
+    /// `Decimal(Double.infinity)` trapped, so one such upstream item stopped the whole server.
+    /// `203e31` and `1e-5` were kept and shown as a 34-digit figure and as "0", which no reward
+    /// parser reads back.
+    @Test(arguments: ["1e400", "-1e400", "203e31", "1e18", "1e-5", "0.004", "\"0.001 PLN\"", "\"1,000,000,000,000,000 PLN\""])
+    func reward_that_is_infinite_enormous_or_below_a_cent_is_dropped_with_a_warning(rawJSON: String) throws {
+        let body = String(decoding: try jsonData(itemJSON(["reward": "REWARD"])), as: UTF8.self)
+            .replacingOccurrences(of: "\"REWARD\"", with: rawJSON)
+
+        let (item, warnings) = try #require(try? AnnouncementDecoder.decodeDetails(Data(body.utf8)).get())
+
+        #expect(item.reward == nil)
+        #expect(warnings.map(\.field) == ["reward"])
+    }
+
+    @Test func reward_is_kept_to_the_cent_so_its_display_text_reads_back_the_same() throws {
+        let reward = try #require(try validItem(["reward": "1.005 EUR"]).reward)
+        #expect(reward.amount == Decimal(string: "1.01"))
+        #expect(reward.displayText == "1.01 EUR")
+
+        let largest = try #require(try validItem(["reward": "999,999,999,999,999.99 PLN"]).reward)
+        for shown in [reward, largest] {
+            #expect(try validItem(["reward": shown.displayText]).reward == shown)
+        }
+    }
+
     @Test func reward_requires_a_positive_amount_when_built_directly() {
         #expect(Reward(amount: 0, currency: "PLN") == nil)
         #expect(Reward(amount: -1, currency: nil) == nil)

@@ -66,8 +66,8 @@ enum Route: Equatable, Sendable {
         case .details(let id): return "/pets/\(URLText.encodeComponent(id))"
         case .legacyList: return "/lost-pets"
         case .legacyDetails(let id): return "/lost-pets/\(URLText.encodeComponent(id))"
-        case .image(let path): return "/images/\(path.split(separator: "/").map { URLText.encodeComponent(String($0)) }.joined(separator: "/"))"
-        case .staticFile(let path): return "/static/\(path)"
+        case .image(let path): return "/images/" + Route.encodedSegments(path)
+        case .staticFile(let path): return "/static/" + Route.encodedSegments(path)
         case .apiList: return "/api/v1/announcements"
         case .apiDetails(let id): return "/api/v1/announcements/\(URLText.encodeComponent(id))"
         case .healthz: return "/healthz"
@@ -75,6 +75,12 @@ enum Route: Equatable, Sendable {
         case .metrics: return "/metrics"
         case .favicon: return "/favicon.ico"
         }
+    }
+
+    /// `path` with each `/`-separated segment percent-encoded and empty segments kept, so the path
+    /// printed parses back to the same route (`a//b` and `100%.txt` did not: found by fuzzing, issue 15).
+    private static func encodedSegments(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { URLText.encodeComponent(String($0)) }.joined(separator: "/")
     }
 
     /// A label for metrics and logs that does not grow with ids.

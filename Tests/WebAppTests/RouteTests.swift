@@ -1,0 +1,23 @@
+import Testing
+@testable import MicroHTTP
+@testable import WebApp
+
+/// `Route`: the path a route prints, decoded as a request path is, parses back to the same route.
+@Suite struct RouteTests {
+    @Test(arguments: [
+        Route.landing, .list, .details(id: "a b c?d&e=f"), .legacyDetails(id: "%41"), .apiDetails(id: "ünï"),
+        .image(path: "pet-02.jpg"), .image(path: "my cat.png"), .staticFile(path: "css/site.css"),
+        // Found by fuzzing (issue 15): empty segments were dropped and `%` was printed unescaped.
+        .image(path: "a//b.png"), .image(path: "/x.png"), .staticFile(path: "css//site.css"), .staticFile(path: "100%.txt"),
+    ])
+    func a_routes_path_parses_back_to_the_same_route(route: Route) throws {
+        let decoded = try #require(PercentDecoding.decode(route.path))
+
+        #expect(Route(path: decoded) == route)
+    }
+
+    @Test func links_to_our_own_files_are_unchanged_by_the_escaping() {
+        #expect(Route.staticFile(path: "img/photo-placeholder.png").path == "/static/img/photo-placeholder.png")
+        #expect(Route.image(path: "my cat.png").path == "/images/my%20cat.png")
+    }
+}

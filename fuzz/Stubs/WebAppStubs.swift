@@ -1,0 +1,20 @@
+// Stand-ins for the few WebApp declarations that the fuzzed WebApp files mention but whose own
+// files would pull in the whole page layer (view models, the template engine). Only their shape
+// is needed: no fuzz target reaches their behaviour. Compiled into the fuzzer's `WebApp` module only.
+
+/// Stand-in for `PageShells` (Pages/PageShells.swift): `VisitorLocation.withMarkedCoordinates` names it.
+enum PageShells {
+    enum Slot {
+        static let latitude = 0
+        static let longitude = 1
+    }
+
+    static func marker(_ slot: Int) -> String { "zzS\(slot)zz" }
+}
+
+/// Stand-in for `OptionModel` (Views/PageModels.swift): `ListFilters`' select options build these.
+struct OptionModel: Sendable {
+    let value: String
+    let label: String
+    let selected: Bool
+}
