@@ -192,6 +192,8 @@ public final class HTTPServer: Sendable {
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var options: [MHD_OptionItem] = [
+            // First: libmicrohttpd logs through the standard logger until it meets this option.
+            MHD_OptionItem(option: .EXTERNAL_LOGGER, value: petspot_mhd_logger_address(), ptr_value: UnsafeMutableRawPointer(logTarget)),
             MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadCount, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: connectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(notifyConnectionCallback, to: Int.self), ptr_value: context),
@@ -202,7 +204,6 @@ public final class HTTPServer: Sendable {
             MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: address)),
             MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompletedCallback, to: Int.self), ptr_value: context),
             MHD_OptionItem(option: .UNESCAPE_CALLBACK, value: unsafeBitCast(identityUnescapeCallback, to: Int.self), ptr_value: nil),
-            MHD_OptionItem(option: .EXTERNAL_LOGGER, value: petspot_mhd_logger_address(), ptr_value: UnsafeMutableRawPointer(logTarget)),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
         return options.withUnsafeMutableBufferPointer { buffer in
