@@ -82,6 +82,7 @@ public final class PetSpotApp: Sendable {
         let answers = AnswerRecord(metrics: metrics, logger: logger)
         let keptAnswers = KeptAnswers(
             maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 / 4,
+            threadSlots: configuration.threadCount,
             now: now,
             requestID: { RequestID.choose(from: $0) },
             onHit: { hit in
