@@ -116,7 +116,7 @@ extension AppConfiguration {
                 "Most megapixels a photo may declare.") { text, name, configuration in
             configuration.maxPhotoMegapixels = try integer(text, in: 1...1000, setting: name)
         },
-    ]
+    ] + mapSettings
 
     /// Environment variable of each flag.
     public static let environmentNames: [String: String] = Dictionary(uniqueKeysWithValues: settings.map { ($0.flag, $0.environment) })
@@ -156,7 +156,7 @@ extension AppConfiguration {
         return configuration
     }
 
-    fileprivate static func integer(_ text: String, in range: ClosedRange<Int>, setting: String) throws(ConfigurationError) -> Int {
+    static func integer(_ text: String, in range: ClosedRange<Int>, setting: String) throws(ConfigurationError) -> Int {
         guard let number = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
             throw ConfigurationError(setting: setting, problem: "'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
@@ -170,7 +170,7 @@ extension AppConfiguration {
         return number
     }
 
-    fileprivate static func httpURL(_ text: String, setting: String) throws(ConfigurationError) -> URL {
+    static func httpURL(_ text: String, setting: String) throws(ConfigurationError) -> URL {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,

@@ -47,11 +47,25 @@ struct ListFilters: Equatable, Sendable {
 
     /// The list URL for another page with the same filters and location.
     func url(page: Int, location: VisitorLocation) -> String {
-        QueryString.url(Route.list.path, [
+        QueryString.url(Route.list.path, linkItems(location) + [("page", page == 1 ? nil : String(page))])
+    }
+
+    /// `route`'s URL (the map, its GeoJSON, the list's first page) with the same filters and location.
+    func url(_ route: Route, location: VisitorLocation) -> String {
+        QueryString.url(route.path, linkItems(location))
+    }
+
+    private func linkItems(_ location: VisitorLocation) -> [(String, String?)] {
+        [
             ("status", status?.rawValue),
             ("species", species?.rawValue),
             ("sort", sort == .newest ? nil : sort.rawValue),
-        ] + location.linkItems + [("page", page == 1 ? nil : String(page))])
+        ] + location.linkItems
+    }
+
+    /// The index query of these filters for `location` (every page: `offset`/`limit` pick the slice).
+    func query(location: VisitorLocation) -> AnnouncementQuery {
+        AnnouncementQuery(status: status, species: species, sort: sort, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
     }
 
     /// "Missing cats", "Found pets", "Lost and found pets".
