@@ -45,6 +45,28 @@
     });
   }
 
+  /* Leaflet cancels a tile by pointing it at a data: URL, which our Content-Security-Policy
+     (img-src 'self') refuses and reports as an error: this layer drops such a tile instead. */
+  var TileLayer = L.TileLayer.extend({
+    _abortLoading: function () {
+      var key, tile;
+      for (key in this._tiles) {
+        if (this._tiles[key].coords.z !== this._tileZoom) {
+          tile = this._tiles[key].el;
+          tile.onload = L.Util.falseFn;
+          tile.onerror = L.Util.falseFn;
+          if (!tile.complete) {
+            L.DomUtil.remove(tile);
+            delete this._tiles[key];
+          }
+        }
+      }
+    },
+    _removeTile: function (key) {
+      return L.GridLayer.prototype._removeTile.call(this, key);
+    }
+  });
+
   /* A Leaflet map in `container` with our tile layer; a short notice when no tile can be loaded. */
   function baseMap(container, notice) {
     container.hidden = false;
@@ -52,7 +74,7 @@
     map.attributionControl.setPrefix(false);
     var attribution = '<a href="https://www.openstreetmap.org/copyright" rel="noopener" target="_blank">' +
       escapeText(container.getAttribute("data-attribution") || "") + "</a>";
-    var tiles = L.tileLayer(container.getAttribute("data-tiles"), {
+    var tiles = new TileLayer(container.getAttribute("data-tiles"), {
       minZoom: 0,
       maxZoom: 19,
       attribution: attribution
@@ -120,22 +142,25 @@
     var bounds = markers.length ? group.getBounds() : null;
     var lat = number(container.getAttribute("data-visitor-lat"));
     var lng = number(container.getAttribute("data-visitor-lng"));
-    if (lat !== null && lng !== null) {
-      var here = L.latLng(lat, lng);
-      var range = number(container.getAttribute("data-range-m"));
-      if (range) {
-        var circle = L.circle(here, { radius: range, className: "visitor-range", interactive: false }).addTo(map);
-        bounds = bounds ? bounds.extend(circle.getBounds()) : circle.getBounds();
-      }
-      L.circleMarker(here, { radius: 7, className: "visitor-position" })
-        .bindTooltip(container.getAttribute("data-visitor-label") || "")
-        .addTo(map);
-      bounds = bounds ? bounds.extend(here) : L.latLngBounds(here, here);
+    var here = lat !== null && lng !== null ? L.latLng(lat, lng) : null;
+    var range = number(container.getAttribute("data-range-m"));
+    if (here) {
+      // The circle's own bounds need a map with a view; the square around it does not.
+      var area = range ? here.toBounds(2 * range) : L.latLngBounds(here, here);
+      bounds = bounds ? bounds.extend(area) : area;
     }
     if (bounds && bounds.isValid()) {
       map.fitBounds(bounds, { padding: [24, 24], maxZoom: 15 });
     } else {
       map.setView([20, 0], 2);
+    }
+    if (here) {
+      if (range) {
+        L.circle(here, { radius: range, className: "visitor-range", interactive: false }).addTo(map);
+      }
+      L.circleMarker(here, { radius: 7, className: "visitor-position" })
+        .bindTooltip(container.getAttribute("data-visitor-label") || "")
+        .addTo(map);
     }
     var skip = document.querySelector("[data-map-skip]");
     if (skip) {
