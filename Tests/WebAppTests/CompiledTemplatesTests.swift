@@ -143,11 +143,9 @@ private func mapPage(places count: Int, variant: Int, text: String = "Max") -> M
         rangeMeters: variant % 2 == 0 ? "15000" : nil,
         places: (0..<count).map { index in
             MapPlaceModel(
-                id: "pet-\(index)-\(text)", detailURL: "/pets/pet-\(index)?a=1&b=\(text)", name: text, speciesLabel: "Dog",
-                statusLabel: "FOUND", statusClass: "found", photoURL: index % 2 == 0 ? "/images/\(text).jpg?w=320" : nil,
-                photoAlt: "Photo of \(text)", lastSeenText: "Nov 18, 2025", placeText: "Warsaw \(text)",
-                distanceText: index % 3 == 0 ? "1.2 km away" : nil, latitude: index == 1 ? nil : "52.2",
-                longitude: index == 1 ? nil : "21.0", mapURL: index == 1 ? nil : "https://www.openstreetmap.org/?mlat=52.2&mlon=21.0"
+                card: card(index, text: text), thumbnailURL: index % 2 == 0 ? "/images/\(text).jpg?w=320" : nil,
+                latitude: index == 1 ? nil : "52.2", longitude: index == 1 ? nil : "21.0",
+                mapURL: index == 1 ? nil : "https://www.openstreetmap.org/?mlat=52.2&mlon=21.0"
             )
         },
         hasPlaces: count > 0, emptyMessage: "No pets match \(text)."

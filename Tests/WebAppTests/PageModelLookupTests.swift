@@ -19,11 +19,7 @@ struct PageModelLookupTests {
     )
 
     static let pin = PinMapModel(latitude: "52.2", longitude: "21.0", statusClass: "found", label: "l", tileURL: "/tiles/{z}/{x}/{y}.png")
-    static let place = MapPlaceModel(
-        id: "1", detailURL: "/pets/1", name: "Max", speciesLabel: "Dog", statusLabel: "FOUND", statusClass: "found", photoURL: "/p",
-        photoAlt: "a", lastSeenText: "Nov 18, 2025", placeText: "Warsaw", distanceText: "1.0 km away", latitude: "52.2",
-        longitude: "21.0", mapURL: "https://www.openstreetmap.org/"
-    )
+    static let place = MapPlaceModel(card: card, thumbnailURL: "/p", latitude: "52.2", longitude: "21.0", mapURL: "https://www.openstreetmap.org/")
 
     static let models: [any Sendable] = [
         layout,

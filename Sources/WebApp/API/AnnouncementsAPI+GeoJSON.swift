@@ -13,8 +13,7 @@ extension AnnouncementsAPI {
         let location: VisitorLocation
         let filters: ListFilters
         do throws(QueryProblem) {
-            location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.listRangeKm)
-            filters = try ListFilters.parse(request.query, located: location.origin != nil)
+            (location, filters) = try ListFilters.parseWithLocation(request.query, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
             return .answer(AnnouncementsAPI.parameterError(error, requestID: requestID))
         }

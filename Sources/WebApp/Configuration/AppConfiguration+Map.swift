@@ -26,9 +26,7 @@ extension AppConfiguration {
         Setting("tile-cache-dir", "PETSPOT_TILE_CACHE_DIR",
                 "none: map tiles are kept in memory only; a folder keeps them across restarts too (created when missing)",
                 "Folder that keeps map tiles across restarts.") { text, name, configuration in
-            let path = text.trimmingCharacters(in: .whitespaces)
-            guard !path.isEmpty else { throw ConfigurationError(setting: name, problem: "empty folder name") }
-            configuration.tileCacheDirectory = path
+            configuration.tileCacheDirectory = try folder(text, setting: name)
         },
         Setting("tile-cache-disk-mb", "PETSPOT_TILE_CACHE_DISK_MB", "`1024` MiB in `--tile-cache-dir` (least recently used out first)",
                 "Disk space for map tiles in --tile-cache-dir, in MiB.") { text, name, configuration in
@@ -37,9 +35,7 @@ extension AppConfiguration {
         Setting("javascript-dir", "PETSPOT_JAVASCRIPT_DIR",
                 "`/usr/share/javascript` (Debian's `libjs-leaflet` and `libjs-leaflet.markercluster` install there)",
                 "Folder holding Debian's leaflet/ browser libraries.") { text, name, configuration in
-            let path = text.trimmingCharacters(in: .whitespaces)
-            guard !path.isEmpty else { throw ConfigurationError(setting: name, problem: "empty folder name") }
-            configuration.javascriptDirectory = path
+            configuration.javascriptDirectory = try folder(text, setting: name)
         },
     ]
 

@@ -103,9 +103,7 @@ extension AppConfiguration {
         Setting("image-cache-dir", "PETSPOT_IMAGE_CACHE_DIR",
                 "none: photo variants are kept in memory only; a folder keeps them across restarts too (created when missing; only variants, never originals)",
                 "Folder that keeps photo variants across restarts.") { text, name, configuration in
-            let path = text.trimmingCharacters(in: .whitespaces)
-            guard !path.isEmpty else { throw ConfigurationError(setting: name, problem: "empty folder name") }
-            configuration.imageCacheDirectory = path
+            configuration.imageCacheDirectory = try folder(text, setting: name)
         },
         Setting("image-cache-disk-mb", "PETSPOT_IMAGE_CACHE_DISK_MB", "`1024` MiB in `--image-cache-dir` (least recently used out first)",
                 "Disk space for photo variants in --image-cache-dir, in MiB.") { text, name, configuration in
@@ -156,6 +154,7 @@ extension AppConfiguration {
         return configuration
     }
 
+    /// A whole number within `range`; anything else names `setting`.
     static func integer(_ text: String, in range: ClosedRange<Int>, setting: String) throws(ConfigurationError) -> Int {
         guard let number = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
             throw ConfigurationError(setting: setting, problem: "'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
@@ -170,7 +169,14 @@ extension AppConfiguration {
         return number
     }
 
-    static func httpURL(_ text: String, setting: String) throws(ConfigurationError) -> URL {
+    /// A folder name, trimmed; an empty one is refused.
+    static func folder(_ text: String, setting: String) throws(ConfigurationError) -> String {
+        let path = text.trimmingCharacters(in: .whitespaces)
+        guard !path.isEmpty else { throw ConfigurationError(setting: setting, problem: "empty folder name") }
+        return path
+    }
+
+    fileprivate static func httpURL(_ text: String, setting: String) throws(ConfigurationError) -> URL {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,

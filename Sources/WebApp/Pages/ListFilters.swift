@@ -42,6 +42,13 @@ struct ListFilters: Equatable, Sendable {
         return filters
     }
 
+    /// The visitor's location (`defaultRangeKm` when located without `range`) and the filters of a
+    /// list-like query (`/pets`, `/map`, the GeoJSON); throws the first bad parameter.
+    static func parseWithLocation(_ query: QueryItems, defaultRangeKm: Int) throws(QueryProblem) -> (VisitorLocation, ListFilters) {
+        let location = try VisitorLocation.parse(query, defaultRangeKm: defaultRangeKm)
+        return (location, try ListFilters.parse(query, located: location.origin != nil))
+    }
+
     /// True when status or species narrows the list.
     var isFiltered: Bool { status != nil || species != nil }
 

@@ -13,8 +13,7 @@ extension PageHandlers {
         let location: VisitorLocation
         let filters: ListFilters
         do {
-            location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.listRangeKm)
-            filters = try ListFilters.parse(request.query, located: location.origin != nil)
+            (location, filters) = try ListFilters.parseWithLocation(request.query, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
             return .answer(site.badQuery(error, path: Route.map.path, query: request.query))
         }
@@ -28,9 +27,7 @@ extension PageHandlers {
 
     private func mapModel(_ snapshot: Fetched<Snapshot>, filters: ListFilters, location: VisitorLocation) -> MapPageModel {
         let found = snapshot.value.index.page(filters.query(location: location), offset: 0, limit: .max)
-        let places = zip(found.items, found.distancesKm).map { pet, distance in
-            pet.mapPlace(distanceKm: distance, location: location)
-        }
+        let places = found.items.map { $0.mapPlace(location: location) }
         let pinned = places.filter { $0.latitude != nil }.count
         return MapPageModel(
             layout: site.layout(
@@ -62,20 +59,10 @@ extension Route {
 
 extension Announcement {
     /// The place of this announcement on the map page: its list entry, which is also its pin's popup.
-    func mapPlace(distanceKm: Double?, location: VisitorLocation) -> MapPlaceModel {
-        let photo = PhotoLinks(photo, width: 320)
-        return MapPlaceModel(
-            id: id,
-            detailURL: QueryString.url(Route.details(id: id).path, location.linkItems),
-            name: displayName,
-            speciesLabel: speciesLabel,
-            statusLabel: status.label,
-            statusClass: status.rawValue,
-            photoURL: photo?.src,
-            photoAlt: photoAlt,
-            lastSeenText: Format.date(lastSeenDate),
-            placeText: Format.place(place),
-            distanceText: distanceKm.map { Format.distance(km: $0) },
+    func mapPlace(location: VisitorLocation) -> MapPlaceModel {
+        MapPlaceModel(
+            card: card(origin: location.origin, location: location),
+            thumbnailURL: PhotoLinks(photo, width: 320)?.src,
             latitude: place.coordinate.map { String($0.latitude) },
             longitude: place.coordinate.map { String($0.longitude) },
             mapURL: mapURL

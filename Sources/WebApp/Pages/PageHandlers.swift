@@ -82,8 +82,7 @@ struct PageHandlers: Sendable {
         let location: VisitorLocation
         let filters: ListFilters
         do {
-            location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.listRangeKm)
-            filters = try ListFilters.parse(request.query, located: location.origin != nil)
+            (location, filters) = try ListFilters.parseWithLocation(request.query, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
             return .answer(site.badQuery(error, path: Route.list.path, query: request.query))
         }

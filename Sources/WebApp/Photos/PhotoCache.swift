@@ -46,3 +46,19 @@ final class PhotoCache: Sendable {
         disk?.remove(key)
     }
 }
+
+extension PhotoCache {
+    /// A cache of `megabytes` in memory and, when `folder` is given, `diskMegabytes` in that folder;
+    /// a folder that cannot be used stops startup naming `setting`.
+    static func make(megabytes: Int, folder: String?, diskMegabytes: Int, setting: String) throws(StartupError) -> PhotoCache {
+        var disk: PhotoDiskCache?
+        if let folder {
+            do {
+                disk = try PhotoDiskCache(folder: folder, maxBytes: diskMegabytes * 1024 * 1024)
+            } catch {
+                throw StartupError(setting: setting, problem: "cannot use the folder: \(error.localizedDescription)")
+            }
+        }
+        return PhotoCache(maxBytes: megabytes * 1024 * 1024, disk: disk)
+    }
+}

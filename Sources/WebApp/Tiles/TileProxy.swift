@@ -164,15 +164,9 @@ extension TileProxy {
                                            timeout: .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 1000))) else {
             throw StartupError(setting: "--tile-url / PETSPOT_TILE_URL", problem: "not an absolute http(s) URL template")
         }
-        var disk: PhotoDiskCache?
-        if let folder = configuration.tileCacheDirectory {
-            do {
-                disk = try PhotoDiskCache(folder: folder, maxBytes: configuration.tileCacheDiskMegabytes * 1024 * 1024)
-            } catch {
-                throw StartupError(setting: "--tile-cache-dir / PETSPOT_TILE_CACHE_DIR", problem: "cannot use the folder: \(error.localizedDescription)")
-            }
-        }
-        return TileProxy(source: source, cache: PhotoCache(maxBytes: configuration.tileCacheMegabytes * 1024 * 1024, disk: disk),
-                         metrics: metrics, logger: logger)
+        let cache = try PhotoCache.make(megabytes: configuration.tileCacheMegabytes, folder: configuration.tileCacheDirectory,
+                                        diskMegabytes: configuration.tileCacheDiskMegabytes,
+                                        setting: "--tile-cache-dir / PETSPOT_TILE_CACHE_DIR")
+        return TileProxy(source: source, cache: cache, metrics: metrics, logger: logger)
     }
 }

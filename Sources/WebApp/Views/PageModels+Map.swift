@@ -24,17 +24,8 @@ struct MapPageModel: Sendable {
 /// One announcement on `/map`: its list entry, which the map script also shows as its pin's popup.
 @TemplateFields
 struct MapPlaceModel: Sendable {
-    let id: String
-    let detailURL: String
-    let name: String                 // "Max" or "Unnamed pet"
-    let speciesLabel: String         // "Dog"
-    let statusLabel: String          // "MISSING"
-    let statusClass: String          // "missing": the pin's colour
-    let photoURL: String?            // the 320 px variant; nil → placeholder
-    let photoAlt: String
-    let lastSeenText: String         // "Nov 18, 2025"
-    let placeText: String            // address or coordinates
-    let distanceText: String?        // "2.3 km away" when located
+    let card: CardModel              // name, badge, species, last seen, place, distance, details link
+    let thumbnailURL: String?        // the 320 px variant; nil → placeholder
     let latitude: String?            // nil for a city-only place: listed, but no pin
     let longitude: String?
     let mapURL: String?              // "Show on the map" (OpenStreetMap)
