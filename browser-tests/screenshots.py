@@ -72,9 +72,9 @@ def main() -> None:
             shoot(browser, server, "list-360px", "/pets", "granted", viewport=PHONE,
                   wait_for='[data-testid="distance"]', scale=2)
             # The map: pins, clusters, the visitor and the range circle (location granted → reload).
-            shoot(browser, server, "map", "/map?range=300", "granted", wait_for=".leaflet-tile-loaded.leaflet-tile",
+            shoot(browser, server, "map", "/map", "granted", wait_for=".leaflet-tile-loaded.leaflet-tile",
                   settle=".visitor-range")
-            shoot(browser, server, "map-360px", "/map?range=300", "granted", viewport=PHONE,
+            shoot(browser, server, "map-360px", "/map", "granted", viewport=PHONE,
                   wait_for=".leaflet-tile-loaded", settle=".visitor-range", scale=2)
             # Phone photos (stored sideways, EXIF orientation 6, GPS tags) as our variants show them: upright.
             items, images = photo_items(6)
