@@ -202,3 +202,15 @@ def test_upstream_text_in_popups_is_text(xss_server, make_page):
         assert page.evaluate("window.__pwned === undefined && !document.querySelector('[onerror], [onload], script:not([src])')")
     assert watcher.dialogs == []
     assert watcher.errors == []
+
+
+def test_a_photo_that_fails_in_a_popup_becomes_the_placeholder(many_server, make_page):
+    # many_server's photos are all missing upstream (404): the list's and the popup's both fail.
+    page, watcher = open_map(make_page, many_server, "/map")
+    show_pin(page, 0)
+    page.evaluate("() => window.petspotMap.markers[0].openPopup()")
+    box = page.locator(".leaflet-popup-content .photo-placeholder")
+    box.wait_for(state="visible")
+    assert box.inner_text().strip() == "Image not available"
+    assert page.locator(".leaflet-popup-content img").count() == 0
+    assert watcher.errors == []

@@ -39,6 +39,16 @@
     });
   }
 
+  /* The box a photo that cannot be shown becomes (product-spec §3 "Image not available"). */
+  function placeholder(text) {
+    var box = document.createElement("div");
+    box.className = "map-place-photo photo-placeholder";
+    var label = document.createElement("span");
+    label.textContent = text || "";
+    box.appendChild(label);
+    return box;
+  }
+
   function escapeText(text) {
     return String(text).replace(/[&<>"']/g, function (c) {
       return "&#" + c.charCodeAt(0) + ";";
@@ -124,6 +134,13 @@
       marker.bindPopup(function () {
         var body = place.querySelector("[data-place-body]").cloneNode(true);
         body.classList.add("map-popup");
+        var photo = body.querySelector("img[data-photo]");
+        if (photo) {
+          // The list's photo script watches the list's own images, not this copy.
+          photo.addEventListener("error", function () {
+            photo.parentNode.replaceChild(placeholder(container.getAttribute("data-placeholder")), photo);
+          });
+        }
         return body;
       }, { minWidth: 220, maxWidth: 280 });
       marker.on("add", function () {
