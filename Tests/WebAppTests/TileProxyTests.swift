@@ -66,6 +66,10 @@ extension ServerIntegration {
                 let cacheControl = try #require(second.header("Cache-Control"))
                 #expect(cacheControl.hasPrefix("public, max-age="))
                 #expect((Int(cacheControl.dropFirst("public, max-age=".count)) ?? 0) > 3500)
+                let metrics = try await app.get("/metrics").text
+                #expect(metrics.contains(#"petspot_tile_cache_total{outcome="miss"} 1"#))
+                #expect(metrics.contains(#"petspot_tile_cache_total{outcome="hit"} 1"#))
+                #expect(metrics.contains("petspot_tile_cache_entries 1"))
             }
         }
 

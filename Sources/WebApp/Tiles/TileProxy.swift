@@ -27,9 +27,13 @@ final class TileProxy: Sendable {
     /// Seconds a stale tile is served after a failed call before the tile server is asked again.
     static let retryAfterFailureSeconds: Double = 60
 
+    /// The tile server.
     let source: TileSource
+    /// Tiles by `z/x/y`, in memory and optionally on disk.
     let cache: PhotoCache
+    /// Where `petspot_tile_cache_total{outcome}` is counted.
     let metrics: Metrics
+    /// Tile server failures are logged here.
     let logger: Logger
     private let inFlight = Mutex<[TileAddress: Task<Outcome, Never>]>([:])
 
