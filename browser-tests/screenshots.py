@@ -1,4 +1,5 @@
-"""Screenshots for the README: landing, list, list with the banner, details, a 360 px-wide list.
+"""Screenshots for the README: landing, list, list with the banner, details, a 360 px-wide list,
+the map at desktop and phone sizes (tiles from a stub tile server on 127.0.0.1).
 
     browser-tests/run.sh screenshots        (or: .venv-browser/bin/python browser-tests/screenshots.py)
 
@@ -22,7 +23,7 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 360, "height": 780}
 
 
-def shoot(browser, server, name, path, geo, viewport=DESKTOP, wait_for=None, full_page=False, scale=1):
+def shoot(browser, server, name, path, geo, viewport=DESKTOP, wait_for=None, full_page=False, scale=1, settle=None):
     context = browser.new_context(viewport=viewport, device_scale_factor=scale)
     page = context.new_page()
     if geo == "settled":
@@ -31,6 +32,8 @@ def shoot(browser, server, name, path, geo, viewport=DESKTOP, wait_for=None, ful
     else:
         set_geolocation(context, page, geo)
     page.goto(server.url(path))
+    if settle:
+        page.wait_for_selector(settle, state="attached", timeout=10_000)
     if wait_for:
         page.wait_for_selector(wait_for, timeout=10_000)
     page.wait_for_load_state("load")
@@ -68,6 +71,11 @@ def main() -> None:
                   wait_for='[data-testid="pet-details"]', full_page=True)
             shoot(browser, server, "list-360px", "/pets", "granted", viewport=PHONE,
                   wait_for='[data-testid="distance"]', scale=2)
+            # The map: pins, clusters, the visitor and the range circle (location granted → reload).
+            shoot(browser, server, "map", "/map", "granted", wait_for=".leaflet-tile-loaded.leaflet-tile",
+                  settle=".visitor-range")
+            shoot(browser, server, "map-360px", "/map", "granted", viewport=PHONE,
+                  wait_for=".leaflet-tile-loaded", settle=".visitor-range", scale=2)
             # Phone photos (stored sideways, EXIF orientation 6, GPS tags) as our variants show them: upright.
             items, images = photo_items(6)
             stub = StubUpstream(items, images)

@@ -82,8 +82,7 @@ struct PageHandlers: Sendable {
         let location: VisitorLocation
         let filters: ListFilters
         do {
-            location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.listRangeKm)
-            filters = try ListFilters.parse(request.query, located: location.origin != nil)
+            (location, filters) = try ListFilters.parseWithLocation(request.query, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
             return .answer(site.badQuery(error, path: Route.list.path, query: request.query))
         }
@@ -137,6 +136,7 @@ struct PageHandlers: Sendable {
             staleNotice: stale,
             heading: filters.title,
             resultSummary: summary,
+            mapURL: filters.url(.map, location: location),
             cards: cards,
             hasCards: !cards.isEmpty,
             emptyMessage: filters.isFiltered ? "No pets match these filters." : "No pets have been reported yet.",
@@ -216,7 +216,8 @@ struct PageHandlers: Sendable {
                 canonicalPath: canonicalPath,
                 ogImage: site.absolutePhotoURL(pet.photo),
                 ogType: "article",
-                location: location
+                location: location,
+                hasMap: pet.place.coordinate != nil
             ),
             staleNotice: staleNotice(fetched),
             id: pet.id,
@@ -232,6 +233,7 @@ struct PageHandlers: Sendable {
             rows: pet.detailRows(origin: location.origin),
             description: pet.description,
             mapURL: pet.mapURL,
+            pinMap: pet.pinMap,
             phoneHref: pet.phoneLinkTarget,
             phoneText: pet.phone,
             emailHref: pet.email.map { "mailto:" + $0 },
@@ -246,7 +248,7 @@ struct PageHandlers: Sendable {
 
     /// A page made from the snapshot: at once when it is in hand, else after the shared fetch
     /// (whose failure is the 502/504 page).
-    private func listPlan(_ request: Request, requestID: String, location: VisitorLocation,
+    func listPlan(_ request: Request, requestID: String, location: VisitorLocation,
                           render: @escaping @Sendable (Fetched<Snapshot>) -> Response) -> RoutePlan {
         .fromSnapshot(render: render, otherwise: { [gateway, site] in
             do throws(UpstreamFailure) {
@@ -260,7 +262,7 @@ struct PageHandlers: Sendable {
     }
 
     /// The banner, whose links lead to the same (normalized) page without `location=denied`.
-    private func banner(_ location: VisitorLocation, sameURLWithoutDenied url: String) -> BannerModel? {
+    func banner(_ location: VisitorLocation, sameURLWithoutDenied url: String) -> BannerModel? {
         guard location.denied else { return nil }
         return BannerModel(
             title: "Location Access Needed",
@@ -270,7 +272,8 @@ struct PageHandlers: Sendable {
         )
     }
 
-    private func staleNotice<Value>(_ fetched: Fetched<Value>) -> String? {
+    /// The notice of a page made from saved data, nil for fresh data.
+    func staleNotice<Value>(_ fetched: Fetched<Value>) -> String? {
         guard fetched.isStale else { return nil }
         return "The pet service is not answering right now, so this is saved data from \(Self.age(since: fetched.fetchedAt))."
     }

@@ -47,7 +47,9 @@ final class SiteContext: Sendable {
         ogType: String = "website",
         location: VisitorLocation,
         isHome: Bool = false,
-        isList: Bool = false
+        isList: Bool = false,
+        isMap: Bool = false,
+        hasMap: Bool = false
     ) -> LayoutModel {
         LayoutModel(
             pageTitle: title,
@@ -60,8 +62,11 @@ final class SiteContext: Sendable {
             twitterCard: ogImage == nil ? "summary" : "summary_large_image",
             homeURL: QueryString.url(Route.landing.path, location.linkItems),
             listURL: QueryString.url(Route.list.path, location.linkItems),
+            mapURL: QueryString.url(Route.map.path, location.linkItems),
             isHome: isHome,
             isList: isList,
+            isMap: isMap,
+            hasMap: hasMap,
             locationState: location.origin != nil ? "known" : (location.denied ? "denied" : "unknown")
         )
     }
