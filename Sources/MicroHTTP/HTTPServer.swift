@@ -217,13 +217,20 @@ public final class HTTPServer: Sendable {
     ///
     /// libmicrohttpd aborts the process when stopped with suspended connections, so requests still
     /// running when the grace period ends are answered 503 and resumed before the daemon stops.
+    ///
+    /// "Stops accepting" is ours, not `MHD_quiesce_daemon`'s: a request that arrives while the
+    /// others finish gets a 503 with `Connection: close` (the access handler checks `accepting`),
+    /// and the listening socket closes with the daemon. libmicrohttpd 0.9.75's quiesce races its own
+    /// epoll threads: a worker that wakes between quiesce's flag and its `epoll_ctl(DEL)` removes
+    /// the listening socket first, and quiesce then aborts the process ("Failed to remove listen
+    /// FD from epoll set", seen once in a full test run; the worker's own path tolerates ENOENT,
+    /// quiesce's does not).
     public func stop(gracePeriod: Duration = .seconds(10)) async {
         guard let handle = daemon.withLock({ current -> DaemonHandle? in
             defer { current = nil }
             return current
         }) else { return }
         accepting.store(false, ordering: .sequentiallyConsistent)
-        let listenSocket = MHD_quiesce_daemon(handle.raw)
         let clock = ContinuousClock()
         let deadline = clock.now + gracePeriod
         while inFlight.load(ordering: .sequentiallyConsistent) > 0 && clock.now < deadline {
@@ -246,7 +253,6 @@ public final class HTTPServer: Sendable {
         MHD_stop_daemon(handle.raw)
         watch?.stopSweeping()
         handle.logTarget.deallocate()
-        if listenSocket >= 0 { close(listenSocket) }
         Unmanaged<HTTPServer>.fromOpaque(handle.retainedSelf).release()
         logger.debug("http server stopped", metadata: ["port": "\(port)"])
     }
