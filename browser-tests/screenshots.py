@@ -1,4 +1,5 @@
-"""Screenshots for the README: landing, list, list with the banner, details, a 360 px-wide list.
+"""Screenshots for the README: landing, list, list with the banner, details, a 360 px-wide list,
+and the same in Polish from a browser whose language is Polish (issue 14, `pl-*.png`).
 
     browser-tests/run.sh screenshots        (or: .venv-browser/bin/python browser-tests/screenshots.py)
 
@@ -22,8 +23,8 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 360, "height": 780}
 
 
-def shoot(browser, server, name, path, geo, viewport=DESKTOP, wait_for=None, full_page=False, scale=1):
-    context = browser.new_context(viewport=viewport, device_scale_factor=scale)
+def shoot(browser, server, name, path, geo, viewport=DESKTOP, wait_for=None, full_page=False, scale=1, locale=None):
+    context = browser.new_context(viewport=viewport, device_scale_factor=scale, **({"locale": locale} if locale else {}))
     page = context.new_page()
     if geo == "settled":
         context.add_init_script(ALREADY_ASKED)
@@ -68,6 +69,14 @@ def main() -> None:
                   wait_for='[data-testid="pet-details"]', full_page=True)
             shoot(browser, server, "list-360px", "/pets", "granted", viewport=PHONE,
                   wait_for='[data-testid="distance"]', scale=2)
+            # Polish: the browser's language (Accept-Language: pl-PL) chooses it, no switch needed.
+            for shot in [("pl-landing", "/", "granted", DESKTOP, '[data-testid="distance"]', False, 1),
+                         ("pl-list-location-denied", "/pets", "denied", DESKTOP, '[data-testid="location-banner"]', False, 1),
+                         ("pl-details", href + f"?lat={HERE[0]}&lng={HERE[1]}", "settled", DESKTOP, '[data-testid="pet-details"]', True, 1),
+                         ("pl-list-360px", "/pets", "granted", PHONE, '[data-testid="distance"]', False, 2)]:
+                name, path, geo, viewport, wait_for, full_page, scale = shot
+                shoot(browser, server, name, path, geo, viewport=viewport, wait_for=wait_for, full_page=full_page,
+                      scale=scale, locale="pl-PL")
             # Phone photos (stored sideways, EXIF orientation 6, GPS tags) as our variants show them: upright.
             items, images = photo_items(6)
             stub = StubUpstream(items, images)

@@ -183,7 +183,7 @@ extension HTTPServer {
             clientAddress: client,
             clientPort: clientPort
         )
-        if keptAnswers != nil, let url { request.targetKey = TargetKey.make(connection: connection, url: url) }
+        if let keptAnswers, let url { request.targetKey = TargetKey.make(connection: connection, url: url, languages: keptAnswers.languages) }
         return .success(request)
     }
 

@@ -14,7 +14,9 @@ import Synchronization
 ///
 /// The key is the request target as it arrived (raw path, then the raw query items in order), so
 /// two spellings of one page are two entries of the same bytes; the application's own page cache
-/// still joins spellings. Bounded by bytes: shards that would go over their share drop what has
+/// still joins spellings. When the application's pages follow `Accept-Language` (`languages`), the
+/// key ends with the language that header chooses, so a page kept for one language is never given
+/// to a visitor of another (issue 14; the answer says `Vary: Accept-Language`). Bounded by bytes: shards that would go over their share drop what has
 /// expired, then everything (pages come back on their next repeat through the application).
 public final class KeptAnswers: Sendable {
     /// What the server reports for every answer given here (metrics, the log line).
@@ -46,14 +48,18 @@ public final class KeptAnswers: Sendable {
     let onHit: @Sendable (Hit) -> Void
     /// The monotonic clock the entries' `until` is judged by (tests pass one they move by hand).
     let now: @Sendable () -> ContinuousClock.Instant
+    /// The languages the application's answers vary by (`Accept-Language`); nil when they do not.
+    public let languages: LanguageNegotiation?
 
     public init(
         maxBytes: Int,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        languages: LanguageNegotiation? = nil,
         requestID: @escaping @Sendable (_ header: String?) -> String,
         onHit: @escaping @Sendable (Hit) -> Void
     ) {
         self.maxBytes = maxBytes
+        self.languages = languages
         self.now = now
         self.requestID = requestID
         self.onHit = onHit
@@ -83,7 +89,7 @@ public final class KeptAnswers: Sendable {
     func answer(connection: OpaquePointer, url: UnsafePointer<CChar>, method: HTTPRequest.Method) -> MHD_Result? {
         let started = ContinuousClock.now
         return withUnsafeTemporaryAllocation(byteCount: KeptAnswers.maxKeyBytes, alignment: 8) { buffer -> MHD_Result? in
-            guard let length = TargetKey.write(connection: connection, url: url, into: buffer) else { return nil }
+            guard let length = TargetKey.write(connection: connection, url: url, languages: languages, into: buffer) else { return nil }
             let key = UnsafeRawBufferPointer(rebasing: buffer[..<length])
             let hash = KeptAnswers.hash(key)
             guard let entry = shards[KeptAnswers.shardIndex(hash)].entry(for: key, hash: hash, now: now()) else { return nil }
@@ -256,22 +262,36 @@ private let releaseKeptEntry: MHD_ContentReaderFreeCallback = { cls in
 
 /// The request target as it arrived, as bytes: the raw path, then `?` or `&` before each raw query
 /// item, `name` or `name=value` (libmicrohttpd splits the query at `&` and the first `=`, so the
-/// bytes name one target).
+/// bytes name one target), and with `languages`, a NUL (never part of the target's C strings)
+/// and the index of the language `Accept-Language` chooses.
 enum TargetKey {
     /// Writes the key into `buffer`; its length, or nil when it does not fit.
-    static func write(connection: OpaquePointer, url: UnsafePointer<CChar>, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+    static func write(connection: OpaquePointer, url: UnsafePointer<CChar>, languages: LanguageNegotiation?,
+                      into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         var writer = Writer(base: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), capacity: buffer.count)
         writer.append(url)
         withUnsafeMutablePointer(to: &writer) { pointer in
             _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, appendQueryItem, pointer)
         }
+        if let languages {
+            let chosen: Int
+            if let header = MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.acceptLanguage.rawName) {
+                chosen = languages.choose(bytes: UnsafeBufferPointer(start: UnsafeRawPointer(header).assumingMemoryBound(to: UInt8.self),
+                                                                     count: strlen(header)))
+            } else {
+                chosen = 0
+            }
+            writer.append(0)
+            writer.append(UInt8(chosen))
+        }
         return writer.overflowed ? nil : writer.count
     }
 
     /// The key as an array (for `Request.targetKey`); nil when longer than `KeptAnswers.maxKeyBytes`.
-    static func make(connection: OpaquePointer, url: UnsafePointer<CChar>) -> [UInt8]? {
+    static func make(connection: OpaquePointer, url: UnsafePointer<CChar>, languages: LanguageNegotiation?) -> [UInt8]? {
         withUnsafeTemporaryAllocation(byteCount: KeptAnswers.maxKeyBytes, alignment: 8) { buffer in
-            write(connection: connection, url: url, into: buffer).map { Array(UnsafeRawBufferPointer(rebasing: buffer[..<$0])) }
+            write(connection: connection, url: url, languages: languages, into: buffer)
+                .map { Array(UnsafeRawBufferPointer(rebasing: buffer[..<$0])) }
         }
     }
 

@@ -83,6 +83,8 @@ public final class PetSpotApp: Sendable {
         let keptAnswers = KeptAnswers(
             maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 / 4,
             now: now,
+            // Pages follow Accept-Language when the URL has no `lang` (issue 14): kept per language.
+            languages: Language.negotiation,
             requestID: { RequestID.choose(from: $0) },
             onHit: { hit in
                 answers.record(route: hit.route, status: hit.status, requestID: hit.requestID,
