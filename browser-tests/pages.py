@@ -20,16 +20,14 @@ PAGE_TYPES = {
     "error-502-details": ("down_server", f"/pets/{MAX_ID}", 502),
     "xss-list": ("xss_server", "/pets", 200),
     "xss-details": ("xss_server", "/pets/xss-1", 200),
-    # Issue 14: the same checks on the Polish pages (every kind: ?lang=pl chooses it).
-    "pl-landing-located": ("server", "/?lat=52.2297&lng=21.0122&lang=pl", 200),
-    "pl-list-banner": ("server", "/pets?location=denied&lang=pl", 200),
-    "pl-list-located": ("server", "/pets?lat=52.2297&lng=21.0122&sort=nearest&lang=pl", 200),
-    "pl-list-page-2": ("many_server", "/pets?page=2&lang=pl", 200),
-    "pl-list-empty": ("server", "/pets?status=closed&species=rabbit&lang=pl", 200),
-    "pl-details": ("server", f"/pets/{MAX_ID}?lang=pl", 200),
-    "pl-details-no-photo": ("server", f"/pets/{NO_PHOTO_ID}?lang=pl", 200),
-    "pl-error-400": ("server", "/pets?lat=1&lang=pl", 400),
-    "pl-error-400-lang": ("server", "/pets?lang=de", 400),
-    "pl-error-404-path": ("server", "/nope?lang=pl", 404),
-    "pl-error-502": ("down_server", "/pets?lang=pl", 502),
 }
+
+# Issue 14: the same checks on the Polish pages (?lang=pl chooses it), one of each kind.
+POLISH = ["landing-located", "list-banner", "list-located", "list-page-2", "list-empty", "details",
+          "details-no-photo", "error-400", "error-404-path", "error-502"]
+PAGE_TYPES.update({
+    f"pl-{name}": (PAGE_TYPES[name][0], PAGE_TYPES[name][1] + ("&" if "?" in PAGE_TYPES[name][1] else "?") + "lang=pl",
+                   PAGE_TYPES[name][2])
+    for name in POLISH
+})
+PAGE_TYPES["pl-error-400-lang"] = ("server", "/pets?lang=de", 400)

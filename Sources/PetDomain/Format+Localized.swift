@@ -35,10 +35,11 @@ extension Format {
         return separator == "." ? text : text.replacingOccurrences(of: ".", with: separator)
     }
 
-    /// `km` with one decimal and `separator` ("2.3", "0,4"), computed like `distance(km:)`; nil for
-    /// a negative or non-finite value.
+    /// `km` with one decimal and `separator` ("2.3", "0,4"); nil for a negative or non-finite value.
     public static func oneDecimalKilometres(_ km: Double, separator: String) -> String? {
         guard km.isFinite, km >= 0 else { return nil }
+        // By hand: every card of a located page has one, and this text stays within Swift's
+        // 15-byte small strings (no allocation) for any distance on Earth.
         let tenths = (km * 10).rounded(.toNearestOrAwayFromZero)
         guard tenths < 9e15 else { return decimal(km, decimals: 1, separator: separator) }
         let units = Int(tenths)
@@ -49,11 +50,11 @@ extension Format {
     /// and the given hemisphere letters.
     public static func coordinate(_ coordinate: Coordinate, separator: String,
                                   hemispheres: (north: String, south: String, east: String, west: String)) -> String {
-        localizedHemisphere(coordinate.latitude, separator: separator, positive: hemispheres.north, negative: hemispheres.south) + ", "
-            + localizedHemisphere(coordinate.longitude, separator: separator, positive: hemispheres.east, negative: hemispheres.west)
+        hemisphere(coordinate.latitude, separator: separator, positive: hemispheres.north, negative: hemispheres.south) + ", "
+            + hemisphere(coordinate.longitude, separator: separator, positive: hemispheres.east, negative: hemispheres.west)
     }
 
-    private static func localizedHemisphere(_ degrees: Double, separator: String, positive: String, negative: String) -> String {
+    private static func hemisphere(_ degrees: Double, separator: String, positive: String, negative: String) -> String {
         let text = fixed(abs(degrees), decimals: 4)
         // A value that rounds to zero is neither south nor west.
         let isNegative = degrees < 0 && text.contains(where: { $0 != "0" && $0 != "." })
