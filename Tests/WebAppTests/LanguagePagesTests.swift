@@ -111,6 +111,7 @@ struct LanguagePagesTests {
                 #expect(details.contains(text), "details: \(text)")
             }
             #expect(!details.contains("Last seen"))
+            #expect(PageHTML.meta("og:locale", in: details) == "pl_PL")
             #expect(PageHTML.meta("og:url", in: details) == "https://petspot.example/pets/lang-max?lang=pl")
             #expect(details.contains(#"data-share-url="https://petspot.example/pets/lang-max?lang=pl""#))
 

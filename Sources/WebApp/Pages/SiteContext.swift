@@ -178,8 +178,8 @@ final class SiteContext: Sendable {
 
     /// The error page for `status` (product-spec §4 "Errors the visitor can see") in the page's
     /// language: a heading by status, the message, and a retry link for upstream failures.
-    /// `pageURL` writes the URL that failed for a visitor state (the language switch); nil for the
-    /// request's own path in the other language is not known (server answers).
+    /// `pageURL` writes the failed page's URL for a visitor state (for the language switch and the
+    /// alternates); without it (answers the server makes itself) they lead to the landing page.
     func errorPage(status: HTTPResponse.Status, message: String, retryURL: String? = nil, location: VisitorLocation = .unknown,
                    pageURL: ((VisitorLocation) -> String)? = nil) -> Response {
         let texts = self.texts(location.language)
