@@ -171,6 +171,21 @@ struct LanguagePagesTests {
         }
     }
 
+    @Test func answers_the_server_makes_itself_follow_accept_language() async throws {
+        try await withApp(listJSON: Self.listJSON) { app in
+            let polish = try await app.get("/pets", method: "POST", headers: ["Accept-Language": "pl-PL,pl;q=0.9"])
+            #expect(polish.status == 405)
+            #expect(polish.header("Allow") == "GET, HEAD")
+            #expect(Self.htmlLang(polish.text) == "pl")
+            #expect(polish.text.contains("Metoda POST jest niedozwolona."))
+            #expect(polish.header("X-Request-Id") != nil)
+            let english = try await app.get("/pets", method: "POST")
+            #expect(english.status == 405)
+            #expect(english.text.contains("Method POST is not allowed."))
+            #expect(Self.htmlLang(english.text) == "en")
+        }
+    }
+
     @Test func the_json_api_is_the_same_in_every_language() async throws {
         try await withApp(listJSON: Self.listJSON) { app in
             let plain = try await app.get("/api/v1/announcements")

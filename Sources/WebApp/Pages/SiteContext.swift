@@ -218,6 +218,19 @@ final class SiteContext: Sendable {
         return errorPage(status: status, message: message, location: location, pageURL: SiteContext.sameURL(request))
     }
 
+    /// The text of an answer the server makes itself (`ServerMadeAnswer`), by status; `{method}`
+    /// is the request's method.
+    static func serverAnswerText(_ status: HTTPResponse.Status) -> TextKey? {
+        switch status {
+        case 400: .errorBadURL
+        case 405: .errorMethod
+        case 414: .errorLongURL
+        case 500: .errorInternal
+        case 503: .errorStopping
+        default: nil
+        }
+    }
+
     /// Writes the request's own path and query (without `lang`) for a visitor state: its page in
     /// another language.
     static func sameURL(_ request: Request) -> (VisitorLocation) -> String {
