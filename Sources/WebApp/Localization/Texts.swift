@@ -102,13 +102,7 @@ struct Texts: Sendable {
 
     /// "Dog" / "Pies".
     func species(_ species: Species) -> String {
-        switch species {
-        case .dog: self(.speciesDog)
-        case .cat: self(.speciesCat)
-        case .bird: self(.speciesBird)
-        case .rabbit: self(.speciesRabbit)
-        case .other: self(.speciesOther)
-        }
+        self([TextKey.speciesDog, .speciesCat, .speciesBird, .speciesRabbit, .speciesOther][Texts.speciesOrder(species)])
     }
 
     /// The status badge, "MISSING" / "ZAGINIONE".
