@@ -57,12 +57,17 @@ FROM debian:bookworm-slim AS runtime
 # libstdc++ and zlib are in the base image, the Swift runtime is linked into the binary.
 # FoundationNetworking is not linked (the upstream client is AsyncHTTPClient), so no libcurl4
 # (5 MB more with its Kerberos/LDAP dependencies); if it ever is linked, add libcurl4 here — scripts/container-check.sh
-# fails on any library the binary needs and the image lacks. Versions unpinned as above.
+# fails on any library the binary needs and the image lacks. libjs-leaflet and
+# libjs-leaflet.markercluster: the map's browser libraries, which the server reads from
+# /usr/share/javascript/leaflet at startup and serves under /static/vendor/leaflet/ (issue 13).
+# Versions unpinned as above.
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
     && apt-get install -y -q --no-install-recommends \
         ca-certificates \
+        libjs-leaflet \
+        libjs-leaflet.markercluster \
         libmicrohttpd12 \
         libvips42 \
     && rm -rf /var/lib/apt/lists/*

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
+from stub_tiles import StubTiles
 from stub_upstream import StubUpstream, photo_items, plain_items
 
 REPO = Path(__file__).resolve().parent.parent
@@ -63,10 +64,24 @@ def http_get(url: str, timeout: float = 10) -> tuple[int, str]:
         return error.code, error.read().decode("utf-8")
 
 
+_tiles: StubTiles | None = None
+
+
+def default_tiles() -> StubTiles:
+    """The stub tile server every Server uses unless given its own `--tile-url` (started once)."""
+    global _tiles
+    if _tiles is None:
+        _tiles = StubTiles()
+    return _tiles
+
+
 class Server:
-    """One petspot-web process on 127.0.0.1:<free port>."""
+    """One petspot-web process on 127.0.0.1:<free port>. Its tiles always come from a stub on
+    127.0.0.1 (`default_tiles()` unless `--tile-url` is given): never from the real tile server."""
 
     def __init__(self, *extra: str) -> None:
+        if "--tile-url" not in extra:
+            extra = (*extra, "--tile-url", default_tiles().template)
         binary = Path(os.environ.get("PETSPOT_BIN", ".build/debug/petspot-web"))
         if not binary.is_absolute():
             binary = REPO / binary

@@ -1,5 +1,6 @@
 """Screenshots for the README: landing, list, list with the banner, details, a 360 px-wide list,
-and the same in Polish from a browser whose language is Polish (issue 14, `pl-*.png`).
+the map at desktop and phone sizes (tiles from a stub tile server on 127.0.0.1), and the same
+pages and the map in Polish from a browser whose language is Polish (issue 14, `pl-*.png`).
 
     browser-tests/run.sh screenshots        (or: .venv-browser/bin/python browser-tests/screenshots.py)
 
@@ -23,7 +24,8 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 360, "height": 780}
 
 
-def shoot(browser, server, name, path, geo, viewport=DESKTOP, wait_for=None, full_page=False, scale=1, locale=None):
+def shoot(browser, server, name, path, geo, viewport=DESKTOP, wait_for=None, full_page=False, scale=1, settle=None,
+          locale=None):
     context = browser.new_context(viewport=viewport, device_scale_factor=scale, **({"locale": locale} if locale else {}))
     page = context.new_page()
     if geo == "settled":
@@ -32,6 +34,8 @@ def shoot(browser, server, name, path, geo, viewport=DESKTOP, wait_for=None, ful
     else:
         set_geolocation(context, page, geo)
     page.goto(server.url(path))
+    if settle:
+        page.wait_for_selector(settle, state="attached", timeout=10_000)
     if wait_for:
         page.wait_for_selector(wait_for, timeout=10_000)
     page.wait_for_load_state("load")
@@ -69,6 +73,11 @@ def main() -> None:
                   wait_for='[data-testid="pet-details"]', full_page=True)
             shoot(browser, server, "list-360px", "/pets", "granted", viewport=PHONE,
                   wait_for='[data-testid="distance"]', scale=2)
+            # The map: pins, clusters, the visitor and the range circle (location granted → reload).
+            shoot(browser, server, "map", "/map", "granted", wait_for=".leaflet-tile-loaded.leaflet-tile",
+                  settle=".visitor-range")
+            shoot(browser, server, "map-360px", "/map", "granted", viewport=PHONE,
+                  wait_for=".leaflet-tile-loaded", settle=".visitor-range", scale=2)
             # Polish: the browser's language (Accept-Language: pl-PL) chooses it, no switch needed.
             for shot in [("pl-landing", "/", "granted", DESKTOP, '[data-testid="distance"]', False, 1),
                          ("pl-list-location-denied", "/pets", "denied", DESKTOP, '[data-testid="location-banner"]', False, 1),
@@ -77,6 +86,8 @@ def main() -> None:
                 name, path, geo, viewport, wait_for, full_page, scale = shot
                 shoot(browser, server, name, path, geo, viewport=viewport, wait_for=wait_for, full_page=full_page,
                       scale=scale, locale="pl-PL")
+            shoot(browser, server, "pl-map", "/map", "granted", wait_for=".leaflet-tile-loaded.leaflet-tile",
+                  settle=".visitor-range", locale="pl-PL")
             # Phone photos (stored sideways, EXIF orientation 6, GPS tags) as our variants show them: upright.
             items, images = photo_items(6)
             stub = StubUpstream(items, images)

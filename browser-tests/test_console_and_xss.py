@@ -11,6 +11,7 @@ PAGES = [
     "/pets?status=missing&species=cat&sort=oldest", 
     f"/pets/{MAX_ID}", f"/pets/{ZIGGY_ID}", f"/pets/{NO_PHOTO_ID}",
     "/pets/does-not-exist", "/pets?lat=1", "/nope",
+    "/map", "/map?lat=52.2297&lng=21.0122", "/map?status=found",
 ]
 
 
@@ -43,7 +44,7 @@ PWNED = "window.__pwned === undefined && !document.querySelector('script:not([sr
 @pytest.mark.parametrize("geo", ["granted", "unavailable"])
 def test_script_payloads_from_upstream_never_run(xss_server, make_page, geo):
     page, watcher = make_page(geo=geo)
-    paths = ["/", "/pets", "/pets?location=denied"] + [f"/pets/{item['id']}" for item in ITEMS]
+    paths = ["/", "/pets", "/pets?location=denied", "/map"] + [f"/pets/{item['id']}" for item in ITEMS]
     for path in paths:
         response = page.goto(xss_server.url(path))
         assert response.status == 200, (path, response.status)

@@ -15,6 +15,7 @@ PAGES = {
     "details-no-photo": f"/pets/{NO_PHOTO_ID}",
     "error-404": "/pets/does-not-exist",
     "error-400": "/pets?lat=1",
+    "map": "/map",
 }
 
 
@@ -30,6 +31,8 @@ def test_no_horizontal_scroll_at_360px(server, make_page, name):
     assert widths["scroll"] <= widths["inner"], widths
     offenders = page.evaluate("""() => [...document.querySelectorAll('body *')]
         .filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > window.innerWidth + 0.5; })
+        // A map's tiles reach past its edges by design; its container clips them (overflow: hidden).
+        .filter(e => !e.closest('.leaflet-container') || getComputedStyle(e.closest('.leaflet-container')).overflow !== 'hidden')
         .slice(0, 5).map(e => e.tagName + '.' + e.className)""")
     assert offenders == [], offenders
     assert watcher.errors == []
@@ -76,7 +79,7 @@ FOCUS_STATE = """() => {
 }"""
 
 
-@pytest.mark.parametrize("name", ["landing", "list", "list-banner", "details", "error-404"])
+@pytest.mark.parametrize("name", ["landing", "list", "list-banner", "details", "error-404", "map"])
 def test_tab_reaches_every_control_with_visible_focus(server, make_page, name):
     page, watcher = make_page(geo="unavailable", init_scripts=[ALREADY_ASKED])
     page.goto(server.url(PAGES[name]))

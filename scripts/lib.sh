@@ -17,7 +17,14 @@ ensure_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# The packages every build needs: libmicrohttpd and libvips (photo variants), pkg-config to find them.
+# The packages every build needs: libmicrohttpd and libvips (photo variants), pkg-config to find
+# them; and the map libraries the server reads at startup (issue 13: Leaflet and markercluster).
 ensure_build_packages() {
   ensure_packages libmicrohttpd-dev libvips-dev pkg-config
+  ensure_map_packages
+}
+
+# The browser libraries of the map, served by us from where Debian installs them (/usr/share/javascript).
+ensure_map_packages() {
+  ensure_packages libjs-leaflet libjs-leaflet.markercluster
 }

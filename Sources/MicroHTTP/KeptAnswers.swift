@@ -33,7 +33,7 @@ public final class KeptAnswers: Sendable {
     }
 
     /// The request id field's name as libmicrohttpd is asked for it and as it is sent.
-    private static let requestIDName = HTTPField.Name.xRequestID.rawName
+    static let requestIDName = HTTPField.Name.xRequestID.rawName
 
     /// The longest target kept (longer ones take the application's path).
     static let maxKeyBytes = 1024
@@ -44,6 +44,8 @@ public final class KeptAnswers: Sendable {
     public let maxBytes: Int
     /// The request id for a request that sent `header` as its `X-Request-Id` (nil when absent).
     let requestID: @Sendable (_ header: String?) -> String
+    /// How many server threads may each keep their own native responses for an entry (see `Entry`).
+    let threadSlots: Int
     /// Called after each answer given here.
     let onHit: @Sendable (Hit) -> Void
     /// The monotonic clock the entries' `until` is judged by (tests pass one they move by hand).
@@ -51,8 +53,11 @@ public final class KeptAnswers: Sendable {
     /// The languages the application's answers vary by (`Accept-Language`); nil when they do not.
     public let languages: LanguageNegotiation?
 
+    /// `threadSlots` is the number of server threads (more threads still answer, each with a
+    /// response made for the one answer).
     public init(
         maxBytes: Int,
+        threadSlots: Int = 8,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         languages: LanguageNegotiation? = nil,
         requestID: @escaping @Sendable (_ header: String?) -> String,
@@ -60,6 +65,7 @@ public final class KeptAnswers: Sendable {
     ) {
         self.maxBytes = maxBytes
         self.languages = languages
+        self.threadSlots = threadSlots
         self.now = now
         self.requestID = requestID
         self.onHit = onHit
@@ -71,7 +77,7 @@ public final class KeptAnswers: Sendable {
     public func keep(_ response: Response, key: [UInt8], route: String, path: String, until: ContinuousClock.Instant) {
         guard response.status == .ok, response.closeAfterBodyBytes == nil, !key.isEmpty, key.count <= KeptAnswers.maxKeyBytes,
               until > now() else { return }
-        let entry = Entry(response: response, key: key, route: route, path: path, until: until)
+        let entry = Entry(response: response, key: key, route: route, path: path, until: until, threadSlots: threadSlots)
         let hash = key.withUnsafeBytes { KeptAnswers.hash($0) }
         shards[KeptAnswers.shardIndex(hash)].insert(entry, hash: hash, now: now())
     }
@@ -98,11 +104,8 @@ public final class KeptAnswers: Sendable {
                     .map { EntityTag.matches(ifNoneMatch: String(cString: $0), etag: etag) } ?? false
             } ?? false
             let id = requestID(MHD_lookup_connection_value(connection, .HEADER_KIND, KeptAnswers.requestIDName).map { String(cString: $0) })
-            guard let native = entry.nativeResponse(notModified: notModified) else { return nil }
-            _ = MHD_add_response_header(native, KeptAnswers.requestIDName, id)
             let status: HTTPResponse.Status = notModified ? .notModified : entry.status
-            let result = MHD_queue_response(connection, UInt32(status.code), native)
-            MHD_destroy_response(native)
+            guard let result = entry.queue(on: connection, status: status, notModified: notModified, requestID: id) else { return nil }
             let elapsed = ContinuousClock.now - started
             onHit(Hit(route: entry.route, status: status, requestID: id, method: method, path: entry.path,
                       seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
@@ -171,162 +174,4 @@ extension KeptAnswers {
 
         var size: (entries: Int, bytes: Int) { state.withLock { ($0.count, $0.bytes) } }
     }
-
-    /// One kept answer: its body and header strings copied once into memory it owns, handed to
-    /// libmicrohttpd without a copy per request.
-    final class Entry: @unchecked Sendable {
-        // Safety: immutable after init; `body` and `headerText` are freed in deinit, which runs
-        // after the last reference is gone: the shard's and one per native response in flight
-        // (retained in `nativeResponse`, released by libmicrohttpd's free callback).
-        let key: [UInt8]
-        let status: HTTPResponse.Status
-        let route: String
-        let path: String
-        let until: ContinuousClock.Instant
-        let etag: String?
-        let cost: Int
-        private let bodyCount: Int
-        private let body: UnsafeMutableRawBufferPointer
-        /// Every header as `name NUL value NUL`, in order.
-        private let headerText: UnsafeMutableBufferPointer<CChar>
-        /// (name offset, value offset, is Content-Type) of each header in `headerText`.
-        private let headerOffsets: [(name: Int, value: Int, isContentType: Bool)]
-
-        init(response: Response, key: [UInt8], route: String, path: String, until: ContinuousClock.Instant) {
-            self.key = key
-            self.status = response.status
-            self.route = route
-            self.path = path
-            self.until = until
-            etag = response.headers[.eTag]
-            bodyCount = response.body.count
-            body = .allocate(byteCount: max(1, response.body.count), alignment: 8)
-            body.copyBytes(from: response.body)
-            var text: [CChar] = []
-            var offsets: [(name: Int, value: Int, isContentType: Bool)] = []
-            for field in response.headers where !NativeResponse.isReserved(field.name) {
-                // `HTTPField` names are tokens and its values hold no CR, LF or NUL: each can be
-                // copied as a C string as it is.
-                let name = field.name.rawName, value = field.value
-                let nameOffset = text.count
-                text.append(contentsOf: name.utf8.map { CChar(bitPattern: $0) })
-                text.append(0)
-                let valueOffset = text.count
-                text.append(contentsOf: value.utf8.map { CChar(bitPattern: $0) })
-                text.append(0)
-                offsets.append((nameOffset, valueOffset, field.name == .contentType))
-            }
-            headerText = .allocate(capacity: max(1, text.count))
-            _ = headerText.initialize(from: text)
-            headerOffsets = offsets
-            cost = response.body.count + text.count + key.count + 256
-        }
-
-        deinit {
-            body.deallocate()
-            headerText.deallocate()
-        }
-
-        func has(key other: UnsafeRawBufferPointer) -> Bool {
-            key.count == other.count && key.withUnsafeBytes { mine in memcmp(mine.baseAddress!, other.baseAddress!, other.count) == 0 }
-        }
-
-        /// A native response with every kept header; the body shared (retained until libmicrohttpd
-        /// frees the response), or none for the 304.
-        func nativeResponse(notModified: Bool) -> OpaquePointer? {
-            let native: OpaquePointer?
-            if notModified {
-                native = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
-            } else {
-                let retained = Unmanaged.passRetained(self).toOpaque()
-                native = MHD_create_response_from_buffer_with_free_callback_cls(
-                    bodyCount, body.baseAddress, releaseKeptEntry, retained
-                )
-                if native == nil { Unmanaged<Entry>.fromOpaque(retained).release() }
-            }
-            guard let native else { return nil }
-            let base = headerText.baseAddress!
-            for (name, value, isContentType) in headerOffsets where !(notModified && isContentType) {
-                _ = MHD_add_response_header(native, base + name, base + value)
-            }
-            return native
-        }
-    }
-}
-
-/// `MHD_ContentReaderFreeCallback` balancing the retain of `KeptAnswers.Entry.nativeResponse`.
-private let releaseKeptEntry: MHD_ContentReaderFreeCallback = { cls in
-    guard let cls else { return }
-    Unmanaged<KeptAnswers.Entry>.fromOpaque(cls).release()
-}
-
-/// The request target as it arrived, as bytes: the raw path, then `?` or `&` before each raw query
-/// item, `name` or `name=value` (libmicrohttpd splits the query at `&` and the first `=`, so the
-/// bytes name one target), and with `languages`, a NUL (never part of the target's C strings)
-/// and the index of the language `Accept-Language` chooses.
-enum TargetKey {
-    /// Writes the key into `buffer`; its length, or nil when it does not fit.
-    static func write(connection: OpaquePointer, url: UnsafePointer<CChar>, languages: LanguageNegotiation?,
-                      into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        var writer = Writer(base: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), capacity: buffer.count)
-        writer.append(url)
-        withUnsafeMutablePointer(to: &writer) { pointer in
-            _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, appendQueryItem, pointer)
-        }
-        if let languages {
-            let chosen: Int
-            if let header = MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.acceptLanguage.rawName) {
-                chosen = languages.choose(bytes: UnsafeBufferPointer(start: UnsafeRawPointer(header).assumingMemoryBound(to: UInt8.self),
-                                                                     count: strlen(header)))
-            } else {
-                chosen = 0
-            }
-            writer.append(0)
-            writer.append(UInt8(chosen))
-        }
-        return writer.overflowed ? nil : writer.count
-    }
-
-    /// The key as an array (for `Request.targetKey`); nil when longer than `KeptAnswers.maxKeyBytes`.
-    static func make(connection: OpaquePointer, url: UnsafePointer<CChar>, languages: LanguageNegotiation?) -> [UInt8]? {
-        withUnsafeTemporaryAllocation(byteCount: KeptAnswers.maxKeyBytes, alignment: 8) { buffer in
-            write(connection: connection, url: url, languages: languages, into: buffer)
-                .map { Array(UnsafeRawBufferPointer(rebasing: buffer[..<$0])) }
-        }
-    }
-
-    struct Writer {
-        let base: UnsafeMutablePointer<UInt8>
-        let capacity: Int
-        var count = 0
-        var items = 0
-        var overflowed = false
-
-        mutating func append(_ text: UnsafePointer<CChar>) {
-            let length = strlen(text)
-            guard !overflowed, count + length <= capacity else { overflowed = true; return }
-            UnsafeMutableRawPointer(base + count).copyMemory(from: text, byteCount: length)
-            count += length
-        }
-
-        mutating func append(_ byte: UInt8) {
-            guard !overflowed, count < capacity else { overflowed = true; return }
-            base[count] = byte
-            count += 1
-        }
-    }
-}
-
-/// `MHD_KeyValueIterator` appending one query item to a `TargetKey.Writer`.
-private let appendQueryItem: MHD_KeyValueIterator = { cls, _, key, value in
-    guard let cls, let key else { return .YES }
-    let writer = cls.assumingMemoryBound(to: TargetKey.Writer.self)
-    writer.pointee.append(writer.pointee.items == 0 ? UInt8(ascii: "?") : UInt8(ascii: "&"))
-    writer.pointee.items += 1
-    writer.pointee.append(key)
-    if let value {
-        writer.pointee.append(UInt8(ascii: "="))
-        writer.pointee.append(value)
-    }
-    return .YES
 }

@@ -23,17 +23,20 @@ public final class PetSpotApp: Sendable {
     /// Stops the embedded upstream, when one was started.
     let stopEmbeddedUpstream: (@Sendable () async -> Void)?
     let gateway: AnnouncementGateway
+    let tiles: TileProxy
     let metrics: Metrics
     let pipeline: Pipeline
 
     private init(configuration: AppConfiguration, upstreamURL: URL, logger: Logger, server: HTTPServer,
-                 stopEmbeddedUpstream: (@Sendable () async -> Void)?, gateway: AnnouncementGateway, metrics: Metrics, pipeline: Pipeline) {
+                 stopEmbeddedUpstream: (@Sendable () async -> Void)?, gateway: AnnouncementGateway, tiles: TileProxy,
+                 metrics: Metrics, pipeline: Pipeline) {
         self.configuration = configuration
         self.upstreamURL = upstreamURL
         self.logger = logger
         self.server = server
         self.stopEmbeddedUpstream = stopEmbeddedUpstream
         self.gateway = gateway
+        self.tiles = tiles
         self.metrics = metrics
         self.pipeline = pipeline
     }
@@ -50,6 +53,7 @@ public final class PetSpotApp: Sendable {
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) async throws -> PetSpotApp {
         let staticFiles = try StaticFiles(directory: configuration.publicDirectory)
+            .adding(MapLibraries.load(javascriptDirectory: configuration.javascriptDirectory))
         let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory)
         var stopEmbeddedUpstream: (@Sendable () async -> Void)?
         let upstreamURL: URL
@@ -79,9 +83,11 @@ public final class PetSpotApp: Sendable {
             onEvent: { metrics.record($0) }
         )
         let site = SiteContext(configuration: configuration, renderer: renderer)
+        let tiles = try TileProxy.make(configuration: configuration, metrics: metrics, logger: logger.with(label: "tiles"))
         let answers = AnswerRecord(metrics: metrics, logger: logger)
         let keptAnswers = KeptAnswers(
             maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 / 4,
+            threadSlots: configuration.threadCount,
             now: now,
             // Pages follow Accept-Language when the URL has no `lang` (issue 14): kept per language.
             languages: Language.negotiation,
@@ -97,6 +103,7 @@ public final class PetSpotApp: Sendable {
             pages: PageHandlers(site: site, gateway: gateway),
             api: AnnouncementsAPI(gateway: gateway, site: site),
             images: try ImageProxy.make(configuration: configuration, gateway: gateway, metrics: metrics, logger: logger, now: now),
+            tiles: tiles,
             gateway: gateway,
             metrics: metrics,
             keptAnswers: keptAnswers,
@@ -141,7 +148,7 @@ public final class PetSpotApp: Sendable {
             handler: { request in await pipeline.handle(request) }
         )
         return PetSpotApp(configuration: configuration, upstreamURL: upstreamURL, logger: logger, server: server,
-                          stopEmbeddedUpstream: stopEmbeddedUpstream, gateway: gateway, metrics: metrics, pipeline: pipeline)
+                          stopEmbeddedUpstream: stopEmbeddedUpstream, gateway: gateway, tiles: tiles, metrics: metrics, pipeline: pipeline)
     }
 
     /// Starts listening (what `run` does first; tests and benchmarks call it directly).
@@ -157,6 +164,7 @@ public final class PetSpotApp: Sendable {
     public func stop() async {
         await server.stop()
         await gateway.shutdown()
+        await tiles.source.shutdown()
         await stopEmbeddedUpstream?()
     }
 }

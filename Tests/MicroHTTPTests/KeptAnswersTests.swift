@@ -25,10 +25,11 @@ struct KeptAnswersTests {
         /// The clock kept answers expire by; tests move it instead of waiting.
         let clock = ManualClock()
 
-        init(maxBytes: Int = 1 << 20) {
+        init(maxBytes: Int = 1 << 20, threadSlots: Int = 8) {
             let counts = self.counts
             keptAnswers = KeptAnswers(
                 maxBytes: maxBytes,
+                threadSlots: threadSlots,
                 now: clock.reading,
                 requestID: { header in header ?? "generated-\(counts.generated.add(1, ordering: .relaxed).newValue)" },
                 onHit: { hit in counts.hits.withLock { $0.append(hit) } }
@@ -110,6 +111,68 @@ struct KeptAnswersTests {
             #expect(head.header("Content-Length") == String(first.body.count))
             #expect(harness.callCount == 1)
             #expect(harness.counts.hits.withLock { $0.map(\.status) } == [304, 200, 200])
+        }
+    }
+
+    /// The replies in `raw` (pipelined on one connection): status and header lines of each.
+    private static func replies(in raw: String) -> [(status: Int, headers: [(name: String, value: String)])] {
+        raw.components(separatedBy: "HTTP/1.1 ").dropFirst().map { reply in
+            let head = reply.components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n")
+            let headers = head.dropFirst().compactMap { line -> (name: String, value: String)? in
+                guard let colon = line.firstIndex(of: ":") else { return nil }
+                return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            }
+            return (Int(head[0].prefix(3)) ?? 0, headers)
+        }
+    }
+
+    /// With a slot per server thread (8 ≥ the 4 threads), with fewer (1: one thread reuses its
+    /// responses, the others make one per answer), and with none.
+    @Test(arguments: [8, 1, 0])
+    func repeats_on_many_connections_each_get_one_request_id_of_their_own_and_every_kept_header_once(threadSlots: Int) async throws {
+        let harness = Harness(threadSlots: threadSlots)
+        try await harness.run { base in
+            // Arrange: kept on its first answer, with its ETag.
+            let first = try await fetch(try url(base, "/kept/many"))
+            let tag = try #require(first.header("ETag"))
+            let port = try #require(base.port)
+            // Act: 8 connections at once, each pipelining 30 repeats (every third conditional, so
+            // one thread answers the same entry with the 200 and the 304 in turn), the last closing.
+            let perConnection = 30
+            let raws = await withTaskGroup(of: String.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let requests = (0..<perConnection).map { index in
+                            "GET /kept/many HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                + (index % 3 == 2 ? "If-None-Match: \(tag)\r\n" : "")
+                                + (index == perConnection - 1 ? "Connection: close\r\n" : "") + "\r\n"
+                        }
+                        return await rawSend(port: port, text: requests.joined())
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            // Assert: every reply is whole, carries each kept header once and an id no other reply has.
+            var ids: [String] = []
+            for raw in raws {
+                let replies = Self.replies(in: raw)
+                #expect(replies.count == perConnection)
+                for (index, reply) in replies.enumerated() {
+                    let names = reply.headers.map(\.name)
+                    #expect(reply.status == (index % 3 == 2 ? 304 : 200))
+                    #expect(names.filter { $0 == "x-request-id" }.count == 1)
+                    #expect(names.filter { $0 == "x-kind" }.count == 1)
+                    #expect(names.filter { $0 == "etag" }.count == 1)
+                    #expect(names.filter { $0 == "content-type" }.count == (reply.status == 200 ? 1 : 0))
+                    ids += reply.headers.filter { $0.name == "x-request-id" }.map(\.value)
+                }
+            }
+            #expect(ids.count == 8 * perConnection)
+            #expect(Set(ids).count == ids.count)
+            #expect(harness.callCount == 1)
+            // The hits were reported with the ids the replies carried.
+            let reported = Set(harness.counts.hits.withLock { $0.map(\.requestID) })
+            #expect(Set(ids).isSubset(of: reported))
         }
     }
 

@@ -56,9 +56,12 @@ struct StubResponder: Sendable {
                 )
             }
             response = .json(Array(details.utf8))
-        } else if path.hasPrefix("/images/") {
+        } else if path.hasPrefix("/images/") || snapshot.images[path] != nil {
+            // Photos, and any other programmed path (a stub tile server's `/tiles/z/x/y.png`).
             guard let image = snapshot.images[path] else { return notFound }
-            response = Response(headers: [.contentType: image.contentType], body: image.bytes)
+            var fields = image.headers
+            fields[.contentType] = image.contentType
+            response = Response(headers: fields, body: image.bytes)
         } else if path == "/api/health" {
             response = .json(Array(#"{"status":"ok","timestamp":"2025-12-01T14:24:13.000Z"}"#.utf8))
         } else {

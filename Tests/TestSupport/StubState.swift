@@ -1,3 +1,4 @@
+import HTTPTypes
 import MicroHTTP
 import Synchronization
 
@@ -8,6 +9,8 @@ final class StubState: Sendable {
     struct Image: Sendable {
         var bytes: [UInt8]
         var contentType: String
+        /// More header fields to send with it (say, a tile server's `Cache-Control`).
+        var headers: HTTPFields = [:]
     }
 
     /// Everything programmable or observed.

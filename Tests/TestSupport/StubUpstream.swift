@@ -78,11 +78,12 @@ public final class StubUpstream: Sendable {
         state.mutate { $0.details[id] = nil }
     }
 
-    /// Serves `bytes` at `path` with `contentType`. `path` is the request path (`/images/a.jpg`);
-    /// a bare file name (`a.jpg`) is taken to live under `/images/`.
-    public func setImage(path: String, bytes: [UInt8], contentType: String) {
+    /// Serves `bytes` at `path` with `contentType` and `headers`. `path` is the request path
+    /// (`/images/a.jpg`, or any other path such as a tile's); a bare file name (`a.jpg`) is taken to
+    /// live under `/images/`.
+    public func setImage(path: String, bytes: [UInt8], contentType: String, headers: HTTPFields = [:]) {
         let fullPath = path.hasPrefix("/") ? path : "/images/" + path
-        state.mutate { $0.images[fullPath] = StubState.Image(bytes: bytes, contentType: contentType) }
+        state.mutate { $0.images[fullPath] = StubState.Image(bytes: bytes, contentType: contentType, headers: headers) }
     }
 
     /// Switches the fault mode for every following request.

@@ -50,8 +50,9 @@ private func layout(_ variant: Int, text: String = "PetSpot") -> LayoutModel {
         ogTitle: text, ogDescription: "Description \(text)",
         ogImage: variant % 3 == 0 ? "https://petspot.example/images/1.jpg?a=1&b=\"2\"" : nil,
         ogType: variant % 2 == 0 ? "website" : "article", twitterCard: "summary",
-        homeURL: "/?location=known&lat=52.2", listURL: "/pets?lat=52.2&lng=21.0",
-        isHome: variant % 2 == 0, isList: variant % 2 == 1, locationState: ["known", "denied", "unknown"][variant % 3]
+        homeURL: "/?location=known&lat=52.2", listURL: "/pets?lat=52.2&lng=21.0", mapURL: "/map?lat=52.2&lng=21.0",
+        isHome: variant % 2 == 0, isList: variant % 2 == 1, isMap: variant % 3 == 2, hasMap: variant % 2 == 0,
+        locationState: ["known", "denied", "unknown"][variant % 3]
     )
 }
 
@@ -85,7 +86,7 @@ private func listPage(cards count: Int, variant: Int, text: String = "Max") -> L
     ListPageModel(
         layout: layout(variant, text: text), banner: variant % 2 == 0 ? banner(text) : nil,
         staleNotice: variant % 3 == 0 ? "Showing saved data from 3 minutes ago: \(text)" : nil,
-        heading: "Lost and found \(text)", resultSummary: "\(count) pets near \(text)",
+        heading: "Lost and found \(text)", resultSummary: "\(count) pets near \(text)", mapURL: "/map?status=missing&x=\(text)",
         cards: (0..<count).map { card($0, text: text) }, hasCards: count > 0, emptyMessage: "No pets match \(text).",
         clearFiltersURL: variant % 2 == 1 ? "/pets?lat=52.2&clear=1" : nil,
         statusOptions: options(["", "missing", "found"], selected: variant % 3),
@@ -124,11 +125,40 @@ private func detailsPage(variant: Int, text: String = "Max") -> DetailsPageModel
         ],
         description: full ? "Line one \(text)\nLine two\r\nLine three\twith tab" : nil,
         mapURL: full ? "https://www.openstreetmap.org/?mlat=52.2&mlon=21.0" : nil,
+        pinMap: full ? PinMapModel(latitude: "52.2", longitude: "21.0", statusClass: "missing", label: "Map of \(text)",
+                                   tileURL: "/tiles/{z}/{x}/{y}.png") : nil,
         phoneHref: variant % 3 == 1 ? nil : "tel:+48601234567", phoneText: variant % 4 == 3 ? nil : "+48 601 234 567",
         emailHref: variant % 3 == 2 ? nil : "mailto:\(text)@example.com", emailText: variant % 4 == 3 ? nil : "\(text)@example.com",
         shareURL: "https://petspot.example/pets/pet-\(variant)?a=1&b=2", shareTitle: "\(text) — missing dog",
         backURL: "/pets?lat=52.2&lng=21.0"
     )
+}
+
+private func mapPage(places count: Int, variant: Int, text: String = "Max") -> MapPageModel {
+    MapPageModel(
+        layout: layout(variant, text: text), banner: variant % 2 == 0 ? banner(text) : nil,
+        staleNotice: variant % 3 == 0 ? "Saved data: \(text)" : nil,
+        heading: "\(text) on the map", resultSummary: "\(count) pets", listURL: "/pets?species=dog&x=\(text)",
+        mapLabel: "Map of \(count) pets", tileURL: "/tiles/{z}/{x}/{y}.png",
+        visitorLatitude: variant % 2 == 0 ? "52.2297" : nil, visitorLongitude: variant % 2 == 0 ? "21.0122" : nil,
+        rangeMeters: variant % 2 == 0 ? "15000" : nil,
+        places: (0..<count).map { index in
+            MapPlaceModel(
+                card: card(index, text: text), thumbnailURL: index % 2 == 0 ? "/images/\(text).jpg?w=320" : nil,
+                latitude: index == 1 ? nil : "52.2", longitude: index == 1 ? nil : "21.0",
+                mapURL: index == 1 ? nil : "https://www.openstreetmap.org/?mlat=52.2&mlon=21.0"
+            )
+        },
+        hasPlaces: count > 0, emptyMessage: "No pets match \(text)."
+    )
+}
+
+@Test(arguments: [0, 1, 2, 3])
+func map_page_matches_swift_mustache_byte_for_byte(variant: Int) async throws {
+    for count in [0, 1, 5] {
+        try await expectSameOutput(mapPage(places: count, variant: variant), "map")
+        try await expectSameOutput(mapPage(places: count, variant: variant, text: nasty), "map")
+    }
 }
 
 private func errorPage(status: Int, variant: Int, text: String = "Unable to load data") -> ErrorPageModel {
@@ -248,7 +278,7 @@ private struct ListWithPrerenderedCards: MustacheParent {
     cards[1] = RenderedCard(html: marker)
     let page = ListPageModel(
         layout: plain.layout, banner: plain.banner, staleNotice: plain.staleNotice, heading: plain.heading,
-        resultSummary: plain.resultSummary, cards: cards, hasCards: true, emptyMessage: plain.emptyMessage,
+        resultSummary: plain.resultSummary, mapURL: plain.mapURL, cards: cards, hasCards: true, emptyMessage: plain.emptyMessage,
         clearFiltersURL: plain.clearFiltersURL, statusOptions: plain.statusOptions, speciesOptions: plain.speciesOptions,
         sortOptions: plain.sortOptions, hiddenFields: plain.hiddenFields, pagination: plain.pagination
     )

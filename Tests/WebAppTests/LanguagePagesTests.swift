@@ -21,7 +21,7 @@ struct LanguagePagesTests {
 
     /// Every page kind: landing, list, details, located list, banner, 404 and a 400.
     static let pageKinds = ["/", "/pets", "/pets/lang-max", "/pets?lat=52.2297&lng=21.0122", "/pets?location=denied",
-                            "/no-such-page", "/pets?lat=500&lng=1"]
+                            "/no-such-page", "/pets?lat=500&lng=1", "/map", "/map?lat=52.2297&lng=21.0122"]
 
     static func htmlLang(_ html: String) -> String? {
         PageHTML.captures(#"<html lang="([a-z]+)">"#, in: html).first
@@ -136,6 +136,26 @@ struct LanguagePagesTests {
         }
     }
 
+    @Test func the_map_speaks_polish_too() async throws {
+        try await withApp(listJSON: Self.listJSON) { app in
+            let map = try await app.get("/map?lang=pl&lat=52.2297&lng=21.0122&range=20").text
+            for text in ["<title>Mapa: Zaginione i znalezione zwierzęta · PetSpot</title>", "Zaginione i znalezione zwierzęta na mapie",
+                         #"aria-label="Mapa: 2 zwierzęta""#, "Miejsca tych zwierząt", #"data-zoom-in="Przybliż""#, #"data-visitor-label="Tu jesteś""#,
+                         #"data-attribution="© autorzy OpenStreetMap""#, "2 zwierzęta w promieniu 20 km od Ciebie", "Ostatnio widziane 18 lis 2025",
+                         ">Lista<span", "km stąd"] {
+                #expect(map.contains(text), "map: \(text)")
+            }
+            let details = try await app.get("/pets/lang-max?lang=pl").text
+            #expect(details.contains(#"aria-label="Mapa miejsca, w którym ostatnio widziano zwierzę: Max""#))
+            #expect(details.contains("Nie udało się wczytać tła mapy, więc pinezka jest pokazana na zwykłym tle."))
+            let list = try await app.get("/pets?lang=pl&status=missing").text
+            #expect(list.contains(#"href="/map?status=missing&amp;lang=pl" data-testid="map-link">Mapa<span"#))
+            let geoJSON = try await app.get("/api/v1/announcements.geojson", headers: ["Accept-Language": "pl"])
+            let english = try await app.get("/api/v1/announcements.geojson")
+            #expect(geoJSON.body == english.body)
+        }
+    }
+
     @Test func the_polish_banner_mirrors_the_mobile_apps() async throws {
         try await withApp(listJSON: Self.listJSON) { app in
             let html = try await app.get("/pets?location=denied", headers: ["Accept-Language": "pl-PL"]).text
@@ -198,7 +218,7 @@ struct LanguagePagesTests {
         }
     }
 
-    @Test(arguments: ["/", "/pets", "/pets/lang-max", "/pets?lat=52.2297&lng=21.0122", "/pets?status=found"])
+    @Test(arguments: ["/", "/pets", "/pets/lang-max", "/pets?lat=52.2297&lng=21.0122", "/pets?status=found", "/map"])
     func caches_never_give_one_languages_page_to_the_other(path: String) async throws {
         try await withApp(listJSON: Self.listJSON) { app in
             // Enough repeats for every cache: the page cache keeps a page made twice, the server

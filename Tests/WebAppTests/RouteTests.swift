@@ -9,11 +9,23 @@ import Testing
         .image(path: "pet-02.jpg"), .image(path: "my cat.png"), .staticFile(path: "css/site.css"),
         // Found by fuzzing (issue 15): empty segments were dropped and `%` was printed unescaped.
         .image(path: "a//b.png"), .image(path: "/x.png"), .staticFile(path: "css//site.css"), .staticFile(path: "100%.txt"),
+        // Issue 13.
+        .map, .apiGeoJSON, .tile(TileAddress(z: 0, x: 0, y: 0)!), .tile(TileAddress(z: 19, x: 524_287, y: 3)!),
     ])
     func a_routes_path_parses_back_to_the_same_route(route: Route) throws {
         let decoded = try #require(PercentDecoding.decode(route.path))
 
         #expect(Route(path: decoded) == route)
+    }
+
+    @Test func tile_addresses_outside_the_zoom_grid_do_not_exist() {
+        #expect(TileAddress(z: 20, x: 0, y: 0) == nil)
+        #expect(TileAddress(z: -1, x: 0, y: 0) == nil)
+        #expect(TileAddress(z: 2, x: 4, y: 0) == nil)
+        #expect(TileAddress(z: 2, x: 3, y: -1) == nil)
+        #expect(TileAddress(z: 2, x: 3, y: 3)?.url(template: "https://t/{z}/{x}/{y}.png?z={z}") == "https://t/2/3/3.png?z=2")
+        #expect(Route(path: "/tiles/2/3/3.png") == .tile(TileAddress(z: 2, x: 3, y: 3)!))
+        #expect(Route(path: "/api/v1/announcements.geojson") == .apiGeoJSON)
     }
 
     @Test func links_to_our_own_files_are_unchanged_by_the_escaping() {

@@ -52,6 +52,8 @@ func withApp<T>(
     configuration.publicDirectory = repositoryRoot.appendingPathComponent("Public").path
     configuration.templatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
     configuration.upstreamTimeoutSeconds = 1
+    // Never the real tile server: a loopback port nothing listens on, unless a test sets its stub's.
+    configuration.tileURLTemplate = "http://127.0.0.1:9/{z}/{x}/{y}.png"
     configure(&configuration)
     var logger = logs.map { capture in Logger(label: "webapp-test", factory: { _ in capture }) } ?? Logger(label: "webapp-test")
     logger.logLevel = logs == nil ? .critical : .info

@@ -55,7 +55,13 @@ struct AnnouncementsAPI: Sendable {
             AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: snapshot.isStale)
             return response
         }
-        return .fromSnapshot(render: render, otherwise: { [gateway] in
+        return fromSnapshot(requestID: requestID, render: render)
+    }
+
+    /// Answered by `render` from the snapshot, waiting for it when not in hand; the JSON error
+    /// when the upstream fails.
+    func fromSnapshot(requestID: String, render: @escaping @Sendable (Fetched<Snapshot>) -> Response) -> RoutePlan {
+        .fromSnapshot(render: render, otherwise: { [gateway] in
             do throws(UpstreamFailure) {
                 return render(try await gateway.snapshot(requestID: requestID))
             } catch {

@@ -239,18 +239,12 @@ extension ImageProxy {
         guard ImageResizer.start() else {
             throw StartupError(setting: "libvips", problem: "libvips did not start (is libvips42 installed?)")
         }
-        var disk: PhotoDiskCache?
-        if let folder = configuration.imageCacheDirectory {
-            do {
-                disk = try PhotoDiskCache(folder: folder, maxBytes: configuration.imageCacheDiskMegabytes * 1024 * 1024)
-            } catch {
-                throw StartupError(setting: "--image-cache-dir / PETSPOT_IMAGE_CACHE_DIR", problem: "cannot use the folder: \(error.localizedDescription)")
-            }
-        }
+        let cache = try PhotoCache.make(megabytes: configuration.imageCacheMegabytes, folder: configuration.imageCacheDirectory,
+                                        diskMegabytes: configuration.imageCacheDiskMegabytes,
+                                        setting: "--image-cache-dir / PETSPOT_IMAGE_CACHE_DIR")
         var settings = Settings()
         settings.ttlSeconds = configuration.photoTTLSeconds
         settings.maxPixels = configuration.maxPhotoMegapixels * 1_000_000
-        return ImageProxy(gateway: gateway, cache: PhotoCache(maxBytes: configuration.imageCacheMegabytes * 1024 * 1024, disk: disk),
-                          pool: .shared, settings: settings, metrics: metrics, logger: logger, now: now)
+        return ImageProxy(gateway: gateway, cache: cache, pool: .shared, settings: settings, metrics: metrics, logger: logger, now: now)
     }
 }

@@ -103,9 +103,7 @@ extension AppConfiguration {
         Setting("image-cache-dir", "PETSPOT_IMAGE_CACHE_DIR",
                 "none: photo variants are kept in memory only; a folder keeps them across restarts too (created when missing; only variants, never originals)",
                 "Folder that keeps photo variants across restarts.") { text, name, configuration in
-            let path = text.trimmingCharacters(in: .whitespaces)
-            guard !path.isEmpty else { throw ConfigurationError(setting: name, problem: "empty folder name") }
-            configuration.imageCacheDirectory = path
+            configuration.imageCacheDirectory = try folder(text, setting: name)
         },
         Setting("image-cache-disk-mb", "PETSPOT_IMAGE_CACHE_DISK_MB", "`1024` MiB in `--image-cache-dir` (least recently used out first)",
                 "Disk space for photo variants in --image-cache-dir, in MiB.") { text, name, configuration in
@@ -116,7 +114,7 @@ extension AppConfiguration {
                 "Most megapixels a photo may declare.") { text, name, configuration in
             configuration.maxPhotoMegapixels = try integer(text, in: 1...1000, setting: name)
         },
-    ]
+    ] + mapSettings
 
     /// Environment variable of each flag.
     public static let environmentNames: [String: String] = Dictionary(uniqueKeysWithValues: settings.map { ($0.flag, $0.environment) })
@@ -156,7 +154,8 @@ extension AppConfiguration {
         return configuration
     }
 
-    fileprivate static func integer(_ text: String, in range: ClosedRange<Int>, setting: String) throws(ConfigurationError) -> Int {
+    /// A whole number within `range`; anything else names `setting`.
+    static func integer(_ text: String, in range: ClosedRange<Int>, setting: String) throws(ConfigurationError) -> Int {
         guard let number = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
             throw ConfigurationError(setting: setting, problem: "'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
@@ -168,6 +167,13 @@ extension AppConfiguration {
             throw ConfigurationError(setting: setting, problem: "'\(text)' is not a number of seconds from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
+    }
+
+    /// A folder name, trimmed; an empty one is refused.
+    static func folder(_ text: String, setting: String) throws(ConfigurationError) -> String {
+        let path = text.trimmingCharacters(in: .whitespaces)
+        guard !path.isEmpty else { throw ConfigurationError(setting: setting, problem: "empty folder name") }
+        return path
     }
 
     fileprivate static func httpURL(_ text: String, setting: String) throws(ConfigurationError) -> URL {

@@ -59,6 +59,23 @@ public struct AppConfiguration: Sendable, Equatable {
     public var imageCacheDiskMegabytes: Int = 1024
     /// The most pixels a photo's header may declare, in megapixels (`PETSPOT_MAX_PHOTO_MEGAPIXELS`).
     public var maxPhotoMegapixels: Int = 50
+    /// The map tile server, a URL template with `{z}`, `{x}` and `{y}` (`PETSPOT_TILE_URL`).
+    public var tileURLTemplate: String = AppConfiguration.openStreetMapTiles
+    /// A URL or e-mail address for the tile server's operators, sent in our User-Agent
+    /// (`PETSPOT_TILE_CONTACT`); nil: the public base URL.
+    public var tileContact: String?
+    /// Memory for map tiles, in MiB (`PETSPOT_TILE_CACHE_MB`).
+    public var tileCacheMegabytes: Int = 64
+    /// A folder that also keeps map tiles across restarts (`PETSPOT_TILE_CACHE_DIR`); nil: memory only.
+    public var tileCacheDirectory: String?
+    /// Disk space for map tiles in `tileCacheDirectory`, in MiB (`PETSPOT_TILE_CACHE_DISK_MB`).
+    public var tileCacheDiskMegabytes: Int = 1024
+    /// Where Debian installs browser libraries: Leaflet and Leaflet.markercluster are read from
+    /// its `leaflet/` folder (`PETSPOT_JAVASCRIPT_DIR`).
+    public var javascriptDirectory: String = "/usr/share/javascript"
+
+    /// The OpenStreetMap standard tile layer, the default tile server.
+    public static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
 
     /// The defaults: 127.0.0.1:8080 on the embedded demo upstream.
     public init() {}

@@ -110,6 +110,13 @@ enum TextKey: String, CaseIterable, Sendable {
     case errorPhotoNotFound = "error.photoNotFound"
     case errorPhotoFailed = "error.photoFailed"
     case errorParameter = "error.parameter"
+    case mapTitle = "map.title"
+    case mapDescription = "map.description"
+    case mapHeading = "map.heading"
+    case mapLabel = "map.label"
+    case mapPinLabel = "map.pinLabel"
+    case errorNoTile = "error.noTile"
+    case errorTileFailed = "error.tileFailed"
     case errorBadURL = "error.badURL"
     case errorMethod = "error.method"
     case errorLongURL = "error.longURL"
@@ -131,7 +138,7 @@ enum TextKey: String, CaseIterable, Sendable {
     case queryWidth = "query.width"
 
     /// Keys whose text is counted (`key[one] = …`): looked up with a number.
-    static let countedKeys: Set<TextKey> = [.age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin, .listNoSuchPage]
+    static let countedKeys: Set<TextKey> = [.mapLabel, .age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin, .listNoSuchPage]
 
     /// True for a counted text.
     var isCounted: Bool { TextKey.countedKeys.contains(self) }

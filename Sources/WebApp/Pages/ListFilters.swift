@@ -42,16 +42,48 @@ struct ListFilters: Equatable, Sendable {
         return filters
     }
 
+    /// The visitor's location with the page language, and the filters of a page's list-like query
+    /// (`/pets`, `/map`); throws the first bad parameter with the language to say it in.
+    static func parseWithLocation(_ request: Request, defaultRangeKm: Int) throws(LocatedProblem) -> (VisitorLocation, ListFilters) {
+        let location = try VisitorLocation.parse(request, defaultRangeKm: defaultRangeKm)
+        do {
+            return (location, try ListFilters.parse(request.query, located: location.origin != nil))
+        } catch {
+            throw LocatedProblem(problem: error, language: location.language)
+        }
+    }
+
+    /// The visitor's location (`defaultRangeKm` when located without `range`) and the filters of a
+    /// list-like query (`/pets`, `/map`, the GeoJSON); throws the first bad parameter.
+    static func parseWithLocation(_ query: QueryItems, defaultRangeKm: Int) throws(QueryProblem) -> (VisitorLocation, ListFilters) {
+        let location = try VisitorLocation.parse(query, defaultRangeKm: defaultRangeKm)
+        return (location, try ListFilters.parse(query, located: location.origin != nil))
+    }
+
     /// True when status or species narrows the list.
     var isFiltered: Bool { status != nil || species != nil }
 
     /// The list URL for another page with the same filters and location.
     func url(page: Int, location: VisitorLocation) -> String {
-        QueryString.url(Route.list.path, [
+        QueryString.url(Route.list.path, linkItems(location) + [("page", page == 1 ? nil : String(page))])
+    }
+
+    /// `route`'s URL (the map, its GeoJSON, the list's first page) with the same filters and location.
+    func url(_ route: Route, location: VisitorLocation) -> String {
+        QueryString.url(route.path, linkItems(location))
+    }
+
+    private func linkItems(_ location: VisitorLocation) -> [(String, String?)] {
+        [
             ("status", status?.rawValue),
             ("species", species?.rawValue),
             ("sort", sort == .newest ? nil : sort.rawValue),
-        ] + location.linkItems + [("page", page == 1 ? nil : String(page))])
+        ] + location.linkItems
+    }
+
+    /// The index query of these filters for `location` (every page: `offset`/`limit` pick the slice).
+    func query(location: VisitorLocation) -> AnnouncementQuery {
+        AnnouncementQuery(status: status, species: species, sort: sort, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
     }
 
     /// "Missing cats", "Found pets", "Lost and found pets" / "Zaginione koty", ….

@@ -83,14 +83,9 @@ struct PageHandlers: Sendable {
         let location: VisitorLocation
         let filters: ListFilters
         do {
-            location = try VisitorLocation.parse(request, defaultRangeKm: PageHandlers.listRangeKm)
+            (location, filters) = try ListFilters.parseWithLocation(request, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
             return .answer(site.badQuery(error, path: Route.list.path, query: request.query))
-        }
-        do {
-            filters = try ListFilters.parse(request.query, located: location.origin != nil)
-        } catch {
-            return .answer(site.badQuery(LocatedProblem(problem: error, language: location.language), path: Route.list.path, query: request.query))
         }
         let key = location.pageKey(filters.url(page: filters.page, location: location))
         return listPlan(request, requestID: requestID, location: location) { snapshot in
@@ -147,6 +142,7 @@ struct PageHandlers: Sendable {
             staleNotice: stale,
             heading: title,
             resultSummary: summary,
+            mapURL: filters.url(.map, location: location),
             cards: cards,
             hasCards: !cards.isEmpty,
             emptyMessage: filters.isFiltered ? texts(.listEmptyFiltered) : texts(.petsEmpty),
@@ -234,7 +230,8 @@ struct PageHandlers: Sendable {
                 ogImage: site.absolutePhotoURL(pet.photo),
                 ogType: "article",
                 location: location,
-                pageURL: { QueryString.url(canonicalPath, $0.linkItems) }
+                pageURL: { QueryString.url(canonicalPath, $0.linkItems) },
+                hasMap: pet.place.coordinate != nil
             ),
             staleNotice: staleNotice(fetched, location),
             id: pet.id,
@@ -250,6 +247,7 @@ struct PageHandlers: Sendable {
             rows: pet.detailRows(origin: location.origin, texts: texts),
             description: pet.description,
             mapURL: pet.mapURL,
+            pinMap: pet.pinMap(texts: texts),
             phoneHref: pet.phoneLinkTarget,
             phoneText: pet.phone,
             emailHref: pet.email.map { "mailto:" + $0 },
@@ -266,7 +264,7 @@ struct PageHandlers: Sendable {
 
     /// A page made from the snapshot: at once when it is in hand, else after the shared fetch
     /// (whose failure is the 502/504 page).
-    private func listPlan(_ request: Request, requestID: String, location: VisitorLocation,
+    func listPlan(_ request: Request, requestID: String, location: VisitorLocation,
                           render: @escaping @Sendable (Fetched<Snapshot>) -> Response) -> RoutePlan {
         .fromSnapshot(render: render, otherwise: { [gateway, site] in
             do throws(UpstreamFailure) {
@@ -280,7 +278,7 @@ struct PageHandlers: Sendable {
     }
 
     /// The banner, whose links lead to the same (normalized) page without `location=denied`.
-    private func banner(_ location: VisitorLocation, sameURLWithoutDenied url: String) -> BannerModel? {
+    func banner(_ location: VisitorLocation, sameURLWithoutDenied url: String) -> BannerModel? {
         guard location.denied else { return nil }
         let texts = site.texts(location.language)
         return BannerModel(
@@ -291,7 +289,8 @@ struct PageHandlers: Sendable {
         )
     }
 
-    private func staleNotice<Value>(_ fetched: Fetched<Value>, _ location: VisitorLocation) -> String? {
+    /// The notice of a page made from saved data in the page's language, nil for fresh data.
+    func staleNotice<Value>(_ fetched: Fetched<Value>, _ location: VisitorLocation) -> String? {
         guard fetched.isStale else { return nil }
         let texts = site.texts(location.language)
         return texts(.staleNotice, ("age", Self.age(since: fetched.fetchedAt, texts: texts)))

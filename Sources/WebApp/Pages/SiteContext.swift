@@ -52,7 +52,9 @@ final class SiteContext: Sendable {
         location: VisitorLocation,
         pageURL: (VisitorLocation) -> String,
         isHome: Bool = false,
-        isList: Bool = false
+        isList: Bool = false,
+        isMap: Bool = false,
+        hasMap: Bool = false
     ) -> LayoutModel {
         let language = location.language
         let english = pageURL(location.with(PageLanguage(language: .en, explicit: true)))
@@ -69,8 +71,11 @@ final class SiteContext: Sendable {
             twitterCard: ogImage == nil ? "summary" : "summary_large_image",
             homeURL: QueryString.url(Route.landing.path, location.linkItems),
             listURL: QueryString.url(Route.list.path, location.linkItems),
+            mapURL: QueryString.url(Route.map.path, location.linkItems),
             isHome: isHome,
             isList: isList,
+            isMap: isMap,
+            hasMap: hasMap,
             locationState: location.origin != nil ? "known" : (location.denied ? "denied" : "unknown"),
             englishURL: english,
             polishURL: polish,

@@ -4,7 +4,7 @@ import Synchronization
 /// The photo cache (issue 12 "image cache"): finished answers by upstream path and variant, in
 /// memory bounded by bytes (least recently used out first), plus the optional disk tier. What is
 /// in memory can be answered on the server thread; what is only on disk is read on the async path
-/// and put back in memory.
+/// and put back in memory. The map tile cache (issue 13) is another instance, keyed by tile.
 final class PhotoCache: Sendable {
     private let memory: Mutex<LRUByteCache<PhotoKey, PhotoEntry>>
     /// The disk tier, when a folder is configured.
@@ -44,5 +44,21 @@ final class PhotoCache: Sendable {
     func remove(_ key: PhotoKey) {
         memory.withLock { _ = $0.remove(key) }
         disk?.remove(key)
+    }
+}
+
+extension PhotoCache {
+    /// A cache of `megabytes` in memory and, when `folder` is given, `diskMegabytes` in that folder;
+    /// a folder that cannot be used stops startup naming `setting`.
+    static func make(megabytes: Int, folder: String?, diskMegabytes: Int, setting: String) throws(StartupError) -> PhotoCache {
+        var disk: PhotoDiskCache?
+        if let folder {
+            do {
+                disk = try PhotoDiskCache(folder: folder, maxBytes: diskMegabytes * 1024 * 1024)
+            } catch {
+                throw StartupError(setting: setting, problem: "cannot use the folder: \(error.localizedDescription)")
+            }
+        }
+        return PhotoCache(maxBytes: megabytes * 1024 * 1024, disk: disk)
     }
 }

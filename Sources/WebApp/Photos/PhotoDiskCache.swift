@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// The optional on-disk tier of the photo cache (`--image-cache-dir`): one file per variant,
+/// The optional on-disk tier of the photo cache (`--image-cache-dir`) and of the tile cache
+/// (`--tile-cache-dir`, a folder of its own): one file per variant or tile,
 /// kept across restarts, bounded by bytes with the least recently used file removed first. Only
 /// our own variants are written, never an upstream original (those may carry GPS positions).
 ///
@@ -57,7 +58,7 @@ final class PhotoDiskCache: Sendable {
         let entry = header.entry
         return PhotoEntry(kind: entry.kind, bytes: Array(data[(newline + 1)...]), contentType: entry.contentType,
                           width: entry.width, height: entry.height, etag: entry.etag,
-                          validators: entry.validators, checkedAt: entry.checkedAt)
+                          validators: entry.validators, checkedAt: entry.checkedAt, lifetime: entry.lifetime)
     }
 
     /// Writes `entry` for `key` (image entries only), dropping the least recently used files
@@ -66,7 +67,8 @@ final class PhotoDiskCache: Sendable {
         guard entry.kind == .image else { return }
         let header = Header(path: key.path, variant: key.variant,
                             entry: PhotoEntry(kind: entry.kind, bytes: [], contentType: entry.contentType, width: entry.width,
-                                              height: entry.height, etag: entry.etag, validators: entry.validators, checkedAt: entry.checkedAt))
+                                              height: entry.height, etag: entry.etag, validators: entry.validators, checkedAt: entry.checkedAt,
+                                              lifetime: entry.lifetime))
         guard var data = try? JSONEncoder().encode(header) else { return }
         data.append(UInt8(ascii: "\n"))
         data.append(contentsOf: entry.bytes)

@@ -22,7 +22,7 @@ struct PhotoKey: Hashable, Sendable {
     }
 }
 
-/// One kept answer of the photo cache.
+/// One kept answer of the photo cache (and of the tile cache, which is the same cache type).
 struct PhotoEntry: Sendable, Codable {
     enum Kind: String, Sendable, Codable {
         /// A variant we made (WebP), or an SVG passed through as it came.
@@ -45,15 +45,18 @@ struct PhotoEntry: Sendable, Codable {
     let validators: PhotoValidators?
     /// When the upstream last confirmed it (fetched, or a 304): fresh for the photo TTL after.
     var checkedAt: Date
+    /// Seconds it stays fresh after `checkedAt` when its origin said so (a map tile's
+    /// `Cache-Control`); nil: the cache's own TTL (photos).
+    var lifetime: Double? = nil
 
     /// A status entry (missing or unusable) with no bytes.
     static func status(_ kind: Kind, at now: Date) -> PhotoEntry {
         PhotoEntry(kind: kind, bytes: [], contentType: "", width: nil, height: nil, etag: "", validators: nil, checkedAt: now)
     }
 
-    /// Whether the upstream confirmed it less than `ttl` seconds before `now`.
+    /// Whether the upstream confirmed it less than `lifetime` (else `ttl`) seconds before `now`.
     func isFresh(ttl: Double, now: Date) -> Bool {
-        now.timeIntervalSince(checkedAt) < ttl
+        now.timeIntervalSince(checkedAt) < (lifetime ?? ttl)
     }
 
     /// What it costs in the memory budget: its bytes plus a rough fixed overhead.

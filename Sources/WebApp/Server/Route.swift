@@ -5,6 +5,8 @@ import PetDomain
 enum Route: Equatable, Sendable {
     case landing
     case list
+    /// `/map`: the list's announcements as pins (issue 13).
+    case map
     case details(id: String)
     /// Old web app links (`/lost-pets…`), answered 301 (product-spec §4).
     case legacyList
@@ -15,6 +17,10 @@ enum Route: Equatable, Sendable {
     case staticFile(path: String)
     case apiList
     case apiDetails(id: String)
+    /// `/api/v1/announcements.geojson`: the map's data as RFC 7946 GeoJSON (issue 13).
+    case apiGeoJSON
+    /// `/tiles/{z}/{x}/{y}.png`: a map tile through our cache (issue 13); only valid addresses parse.
+    case tile(TileAddress)
     case healthz
     case readyz
     case metrics
@@ -42,8 +48,13 @@ enum Route: Equatable, Sendable {
             case 2: self = .legacyList
             default: return nil
             }
+        case "map" where parts.count == 1: self = .map
+        case "tiles" where parts.count == 4:
+            guard let tile = TileAddress(z: parts[1], x: parts[2], yFile: parts[3]) else { return nil }
+            self = .tile(tile)
         case "images" where parts.count >= 2: self = .image(path: parts.dropFirst().joined(separator: "/"))
         case "static" where parts.count >= 2: self = .staticFile(path: parts.dropFirst().joined(separator: "/"))
+        case "api" where parts.count == 3 && parts[1] == "v1" && parts[2] == "announcements.geojson": self = .apiGeoJSON
         case "api" where parts.count >= 3 && parts[1] == "v1" && parts[2] == "announcements":
             switch parts.count {
             case 3: self = .apiList
@@ -63,6 +74,7 @@ enum Route: Equatable, Sendable {
         switch self {
         case .landing: return "/"
         case .list: return "/pets"
+        case .map: return "/map"
         case .details(let id): return "/pets/\(URLText.encodeComponent(id))"
         case .legacyList: return "/lost-pets"
         case .legacyDetails(let id): return "/lost-pets/\(URLText.encodeComponent(id))"
@@ -70,6 +82,8 @@ enum Route: Equatable, Sendable {
         case .staticFile(let path): return "/static/" + Route.encodedSegments(path)
         case .apiList: return "/api/v1/announcements"
         case .apiDetails(let id): return "/api/v1/announcements/\(URLText.encodeComponent(id))"
+        case .apiGeoJSON: return "/api/v1/announcements.geojson"
+        case .tile(let tile): return "/tiles/\(tile.z)/\(tile.x)/\(tile.y).png"
         case .healthz: return "/healthz"
         case .readyz: return "/readyz"
         case .metrics: return "/metrics"
@@ -88,12 +102,15 @@ enum Route: Equatable, Sendable {
         switch self {
         case .landing: return "landing"
         case .list: return "list"
+        case .map: return "map"
         case .details: return "details"
         case .legacyList, .legacyDetails: return "legacy_redirect"
         case .image: return "image"
         case .staticFile, .favicon: return "static"
         case .apiList: return "api_list"
         case .apiDetails: return "api_details"
+        case .apiGeoJSON: return "api_geojson"
+        case .tile: return "tile"
         case .healthz: return "healthz"
         case .readyz: return "readyz"
         case .metrics: return "metrics"

@@ -25,6 +25,8 @@ struct Router: Sendable {
     let pages: PageHandlers
     let api: AnnouncementsAPI
     let images: ImageProxy
+    /// Map tiles through our cache (issue 13).
+    let tiles: TileProxy
     let gateway: AnnouncementGateway
     let metrics: Metrics
     /// The server's kept answers (their size is a gauge at `/metrics`).
@@ -71,11 +73,14 @@ struct Router: Sendable {
             return ("not_found", .answer(site.errorPage(status: 404, .errorNoPage, for: request)))
         }
         let plan: RoutePlan
+        let errorPage: @Sendable (HTTPResponse.Status, TextKey) -> Response = { [site] status, key in site.errorPage(status: status, key, for: request) }
         switch route {
         case .landing:
             plan = pages.landing(request, requestID: requestID)
         case .list:
             plan = pages.list(request, requestID: requestID)
+        case .map:
+            plan = pages.map(request, requestID: requestID)
         case .details(let id):
             plan = pages.details(request, id: id, requestID: requestID)
         case .legacyList:
@@ -90,10 +95,14 @@ struct Router: Sendable {
                                               for: request))
                 break
             }
-            let errorPage: @Sendable (HTTPResponse.Status, TextKey) -> Response = { [site] status, key in site.errorPage(status: status, key, for: request) }
             plan = .inHand(
                 now: { [images] in images.respondNow(request, path: path, variant: variant, errorPage: errorPage) },
                 otherwise: { [images] in await images.respond(request, path: path, variant: variant, requestID: requestID, errorPage: errorPage) }
+            )
+        case .tile(let tile):
+            plan = .inHand(
+                now: { [tiles] in tiles.respondNow(request, tile: tile, errorPage: errorPage) },
+                otherwise: { [tiles] in await tiles.respond(request, tile: tile, requestID: requestID, errorPage: errorPage) }
             )
         case .staticFile(let path):
             plan = .answer(staticFiles.response(for: path, request: request)
@@ -105,6 +114,8 @@ struct Router: Sendable {
             plan = api.list(request, requestID: requestID)
         case .apiDetails(let id):
             plan = api.details(request, id: id, requestID: requestID)
+        case .apiGeoJSON:
+            plan = api.geoJSON(request, requestID: requestID)
         case .healthz:
             plan = .answer(Router.noStore(.text("ok\n")))
         case .readyz:
@@ -122,6 +133,9 @@ struct Router: Sendable {
                 ("petspot_photo_cache_limit_bytes", images.cache.maxBytes),
                 ("petspot_photo_disk_cache_bytes", images.cache.disk?.size.bytes ?? 0),
                 ("petspot_photo_conversions_queued", images.pool.load.queued),
+                ("petspot_tile_cache_bytes", tiles.cache.size.bytes), ("petspot_tile_cache_entries", tiles.cache.size.entries),
+                ("petspot_tile_cache_limit_bytes", tiles.cache.maxBytes),
+                ("petspot_tile_disk_cache_bytes", tiles.cache.disk?.size.bytes ?? 0),
             ] {
                 metrics.set(name, to: value)
             }

@@ -13,6 +13,13 @@ struct StaticFiles: Sendable {
         let body: [UInt8]
         let contentType: String
         let etag: String
+
+        /// The file `name` (its extension gives the type) holding `body`.
+        init(body: [UInt8], name: String) {
+            self.body = body
+            contentType = StaticFiles.contentType(forExtension: (name as NSString).pathExtension)
+            etag = ConditionalGet.etag(for: body)
+        }
     }
 
     /// Files by path relative to the folder, e.g. `css/site.css`.
@@ -39,13 +46,17 @@ struct StaticFiles: Sendable {
             guard fileManager.fileExists(atPath: resolved, isDirectory: &isFolder), !isFolder.boolValue,
                   let data = fileManager.contents(atPath: resolved)
             else { continue }
-            let body = [UInt8](data)
-            assets[relative] = Asset(
-                body: body,
-                contentType: StaticFiles.contentType(forExtension: (relative as NSString).pathExtension),
-                etag: ConditionalGet.etag(for: body)
-            )
+            assets[relative] = Asset(body: [UInt8](data), name: relative)
         }
+        self.assets = assets
+    }
+
+    /// These files and `more` (which win on a clash).
+    func adding(_ more: [String: Asset]) -> StaticFiles {
+        StaticFiles(assets: assets.merging(more) { _, new in new })
+    }
+
+    private init(assets: [String: Asset]) {
         self.assets = assets
     }
 

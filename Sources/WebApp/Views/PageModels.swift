@@ -24,9 +24,13 @@ struct LayoutModel: Sendable {
     /// Navigation links, keeping the visitor's location.
     let homeURL: String
     let listURL: String
-    /// True on the landing / list page (for `aria-current`).
+    let mapURL: String
+    /// True on the landing / list / map page (for `aria-current`).
     let isHome: Bool
     let isList: Bool
+    let isMap: Bool
+    /// The page shows a map: the layout loads Leaflet, markercluster and the map script.
+    let hasMap: Bool
     /// The location state the script reads from `<body data-location="…">`: known, denied or unknown.
     let locationState: String
     /// The language switch (issue 14): this page and query in English and in Polish (`lang=`),
@@ -134,6 +138,7 @@ struct ListPageModel: Sendable {
     let staleNotice: String?
     let heading: String              // "Lost and found pets"
     let resultSummary: String        // "24 pets" / "3 missing cats within 15 km"
+    let mapURL: String               // "Map": /map with the same filters and location
     let cards: [any CardView]
     let hasCards: Bool
     let emptyMessage: String
@@ -171,6 +176,7 @@ struct DetailsPageModel: Sendable {
     let rows: [DetailRow]            // Species, Breed, Sex, Age, Last seen, Place, Coordinates, Distance, Microchip, Contact…
     let description: String?         // shown whole; paragraphs kept by CSS white-space
     let mapURL: String?              // OpenStreetMap with a marker; nil for city-only places
+    let pinMap: PinMapModel?         // the small map with the pet's pin; nil for city-only places
     let phoneHref: String?           // "tel:+48601234567"
     let phoneText: String?
     let emailHref: String?           // "mailto:…"

@@ -1,0 +1,41 @@
+import Foundation
+import HTTPTypes
+import MicroHTTP
+import PetAPIClient
+import PetDomain
+
+extension AnnouncementsAPI {
+    /// `GET /api/v1/announcements.geojson` (issue 13): what `/map` shows, for any map client, as an
+    /// RFC 7946 `FeatureCollection`. Same parameters as `/pets` and `/map` (15 km default range when
+    /// located, like them), a bad one answered as the JSON API's 400; kept per snapshot and
+    /// conditional (ETag/304) like the other API answers.
+    func geoJSON(_ request: Request, requestID: String) -> RoutePlan {
+        let location: VisitorLocation
+        let filters: ListFilters
+        do throws(QueryProblem) {
+            (location, filters) = try ListFilters.parseWithLocation(request.query, defaultRangeKm: PageHandlers.listRangeKm)
+        } catch {
+            return .answer(AnnouncementsAPI.parameterError(error, texts: site.texts(.standard), requestID: requestID))
+        }
+        let key = filters.url(.apiGeoJSON, location: location)
+        let render: @Sendable (Fetched<Snapshot>) -> Response = { [site] snapshot in
+            var response = site.cachedPage(request, key: key, snapshot: snapshot) {
+                let found = snapshot.value.index.page(filters.query(location: location), offset: 0, limit: .max)
+                let body = AnnouncementGeoJSON.encode(found.items, origin: location.origin, links: AnnouncementsAPI.geoJSONLinks)
+                return Response(status: .ok, headers: [.contentType: AnnouncementsAPI.geoJSONType], body: Array(body))
+            }
+            AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: snapshot.isStale)
+            return response
+        }
+        return fromSnapshot(requestID: requestID, render: render)
+    }
+
+    /// RFC 7946's media type.
+    static let geoJSONType = "application/geo+json"
+
+    /// A feature's details page, and its photo as the map's popups show it (the 320 px variant).
+    static let geoJSONLinks = AnnouncementGeoJSON.Links(
+        page: { Route.details(id: $0.id).path },
+        photo: { PhotoLinks($0.photo, width: 320)?.src }
+    )
+}

@@ -1,0 +1,176 @@
+import Foundation
+import HTTPTypes
+import Logging
+import MicroHTTP
+import PetAPIClient
+import Synchronization
+
+/// `GET /tiles/{z}/{x}/{y}.png`: map tiles from the configured tile server through our cache
+/// (issue 13), as the OpenStreetMap tile usage policy asks of a site that shows its tiles.
+///
+/// - The cache is the photo cache's type (`PhotoCache`: bytes-bounded LRU in memory, optional
+///   disk folder), keyed by tile. A tile is fresh as long as the tile server's `Cache-Control` /
+///   `Expires` say (`TileFreshness`); `no-store` and `private` tiles are passed on, never kept.
+/// - A fresh tile in memory is answered on the server thread and costs the tile server nothing.
+///   A stale one is revalidated with its ETag/Last-Modified; a 304 keeps it.
+/// - One call per tile at a time (single flight). When the tile server fails, a kept tile is
+///   served (stale on error) and asked for again after `retryAfterFailureSeconds`.
+final class TileProxy: Sendable {
+    /// What a request for a tile comes to.
+    enum Outcome: Sendable {
+        /// The tile; `kept` false when the tile server forbade keeping it.
+        case tile(PhotoEntry, kept: Bool)
+        case missing
+        case failed(status: HTTPResponse.Status)
+    }
+
+    /// Seconds a stale tile is served after a failed call before the tile server is asked again.
+    static let retryAfterFailureSeconds: Double = 60
+
+    /// The tile server.
+    let source: TileSource
+    /// Tiles by `z/x/y`, in memory and optionally on disk.
+    let cache: PhotoCache
+    /// Where `petspot_tile_cache_total{outcome}` is counted.
+    let metrics: Metrics
+    /// Tile server failures are logged here.
+    let logger: Logger
+    private let inFlight = Mutex<[TileAddress: Task<Outcome, Never>]>([:])
+
+    init(source: TileSource, cache: PhotoCache, metrics: Metrics, logger: Logger) {
+        self.source = source
+        self.cache = cache
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    /// The answer when the tile is fresh in memory (on the server thread); nil otherwise.
+    func respondNow(_ request: Request, tile: TileAddress, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Response? {
+        let now = Date()
+        guard let kept = cache.memoryEntry(TileProxy.key(tile)), kept.isFresh(ttl: 0, now: now) else { return nil }
+        metrics.increment("petspot_tile_cache_total", labels: ["outcome": "hit"])
+        return answer(.tile(kept, kept: true), request: request, now: now, errorPage: errorPage)
+    }
+
+    /// The answer, asking the tile server when needed.
+    func respond(_ request: Request, tile: TileAddress, requestID: String, errorPage: (HTTPResponse.Status, TextKey) -> Response) async -> Response {
+        answer(await self.tile(tile, requestID: requestID), request: request, now: Date(), errorPage: errorPage)
+    }
+
+    private func answer(_ outcome: Outcome, request: Request, now: Date, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Response {
+        switch outcome {
+        case .tile(let entry, let kept):
+            var response = Response(status: .ok, body: entry.bytes)
+            response.headers[.contentType] = entry.contentType
+            response.headers[.eTag] = entry.etag
+            // Browsers may keep it as long as we may, and no longer.
+            let left = Int((entry.lifetime ?? 0) - now.timeIntervalSince(entry.checkedAt))
+            response.headers[.cacheControl] = !kept ? "no-store" : left > 0 ? "public, max-age=\(left)" : "no-cache"
+            return ConditionalGet.answer(response, request: request)
+        case .missing:
+            return errorPage(404, .errorNoTile)
+        case .failed(let status):
+            return errorPage(status, .errorTileFailed)
+        }
+    }
+
+    /// The tile from the cache when fresh, else from the tile server (one call per tile at a time).
+    func tile(_ tile: TileAddress, requestID: String) async -> Outcome {
+        let key = TileProxy.key(tile)
+        let kept = cache.entry(key)
+        if let kept, kept.isFresh(ttl: 0, now: Date()) {
+            metrics.increment("petspot_tile_cache_total", labels: ["outcome": "hit"])
+            return .tile(kept, kept: true)
+        }
+        let (task, isNew) = inFlight.withLock { running -> (Task<Outcome, Never>, Bool) in
+            if let task = running[tile] { return (task, false) }
+            let task = Task { await self.refresh(tile, key: key, kept: kept, requestID: requestID) }
+            running[tile] = task
+            return (task, true)
+        }
+        let outcome = await task.value
+        if isNew { _ = inFlight.withLock { $0.removeValue(forKey: tile) } }
+        return outcome
+    }
+
+    /// Asks the tile server (conditionally when a tile is kept) and keeps what it allows.
+    private func refresh(_ tile: TileAddress, key: PhotoKey, kept: PhotoEntry?, requestID: String) async -> Outcome {
+        let response: UpstreamResponse
+        do {
+            response = try await source.fetch(tile, kept?.validators)
+        } catch {
+            return failed(tile, kept: kept, key: key, reason: error.metricLabel, status: error.visitorStatus, requestID: requestID)
+        }
+        let freshness = TileFreshness(headers: response.headers)
+        if response.status == 304, var revalidated = kept {
+            metrics.increment("petspot_tile_cache_total", labels: ["outcome": "revalidated"])
+            revalidated.checkedAt = Date()
+            // A 304 updates what it sends; without freshness fields the tile keeps its own (RFC 9111 §4.3.4).
+            let saysFreshness = response.headers[.cacheControl] != nil || response.headers[.expires] != nil
+            return keep(revalidated, freshness: saysFreshness ? freshness : .seconds(revalidated.lifetime ?? 0), key: key)
+        }
+        if response.status == 404 {
+            metrics.increment("petspot_tile_cache_total", labels: ["outcome": "missing"])
+            return .missing
+        }
+        let type = (response.headers[.contentType] ?? "").lowercased()
+        guard response.status == 200, type.hasPrefix("image/") else {
+            return failed(tile, kept: kept, key: key, reason: response.status == 200 ? "not_an_image" : "bad_status",
+                          status: .badGateway, requestID: requestID)
+        }
+        metrics.increment("petspot_tile_cache_total", labels: ["outcome": "miss"])
+        let entry = PhotoEntry(kind: .image, bytes: response.body, contentType: type, width: nil, height: nil,
+                               etag: ConditionalGet.etag(for: response.body), validators: PhotoValidators(headers: response.headers),
+                               checkedAt: Date())
+        return keep(entry, freshness: freshness, key: key)
+    }
+
+    /// Keeps `entry` for as long as `freshness` allows; `no-store` removes any older copy.
+    private func keep(_ entry: PhotoEntry, freshness: TileFreshness, key: PhotoKey) -> Outcome {
+        switch freshness {
+        case .doNotKeep:
+            cache.remove(key)
+            return .tile(entry, kept: false)
+        case .seconds(let seconds):
+            var kept = entry
+            kept.lifetime = seconds
+            cache.keep(kept, for: key)
+            return .tile(kept, kept: true)
+        }
+    }
+
+    /// A failed call: the kept tile when there is one (stale on error), else the failure.
+    private func failed(_ tile: TileAddress, kept: PhotoEntry?, key: PhotoKey, reason: String, status: HTTPResponse.Status,
+                        requestID: String) -> Outcome {
+        logger.warning("tile server failed", metadata: ["tile": "\(tile.key)", "reason": "\(reason)", "request_id": "\(requestID)"])
+        guard var stale = kept else {
+            metrics.increment("petspot_tile_cache_total", labels: ["outcome": "failed"])
+            return .failed(status: status == .notFound ? .badGateway : status)
+        }
+        metrics.increment("petspot_tile_cache_total", labels: ["outcome": "stale"])
+        stale.checkedAt = Date()
+        stale.lifetime = TileProxy.retryAfterFailureSeconds
+        cache.keep(stale, for: key)
+        return .tile(stale, kept: true)
+    }
+
+    /// A tile's key in the photo-cache type: the tile's `z/x/y`.
+    static func key(_ tile: TileAddress) -> PhotoKey {
+        PhotoKey(path: tile.key, variantName: "tile")
+    }
+}
+
+extension TileProxy {
+    /// The proxy as configured: the tile server's template and contact, memory and disk budgets.
+    static func make(configuration: AppConfiguration, metrics: Metrics, logger: Logger) throws -> TileProxy {
+        let contact = configuration.tileContact ?? configuration.effectivePublicBaseURL
+        guard let source = TileSource.live(template: configuration.tileURLTemplate, contact: contact,
+                                           timeout: .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 1000))) else {
+            throw StartupError(setting: "--tile-url / PETSPOT_TILE_URL", problem: "not an absolute http(s) URL template")
+        }
+        let cache = try PhotoCache.make(megabytes: configuration.tileCacheMegabytes, folder: configuration.tileCacheDirectory,
+                                        diskMegabytes: configuration.tileCacheDiskMegabytes,
+                                        setting: "--tile-cache-dir / PETSPOT_TILE_CACHE_DIR")
+        return TileProxy(source: source, cache: cache, metrics: metrics, logger: logger)
+    }
+}
