@@ -26,3 +26,13 @@ PAGE_TYPES = {
     "xss-details": ("xss_server", "/pets/xss-1", 200),
     "xss-map": ("xss_server", "/map", 200),
 }
+
+# Issue 14: the same checks on the Polish pages (?lang=pl chooses it), one of each kind.
+POLISH = ["landing-located", "list-banner", "list-located", "list-page-2", "list-empty", "details",
+          "details-no-photo", "error-400", "error-404-path", "error-502", "map", "map-located", "map-empty"]
+PAGE_TYPES.update({
+    f"pl-{name}": (PAGE_TYPES[name][0], PAGE_TYPES[name][1] + ("&" if "?" in PAGE_TYPES[name][1] else "?") + "lang=pl",
+                   PAGE_TYPES[name][2])
+    for name in POLISH
+})
+PAGE_TYPES["pl-error-400-lang"] = ("server", "/pets?lang=de", 400)

@@ -1,5 +1,6 @@
 """Screenshots for the README: landing, list, list with the banner, details, a 360 px-wide list,
-the map at desktop and phone sizes (tiles from a stub tile server on 127.0.0.1).
+the map at desktop and phone sizes (tiles from a stub tile server on 127.0.0.1), and the same
+pages and the map in Polish from a browser whose language is Polish (issue 14, `pl-*.png`).
 
     browser-tests/run.sh screenshots        (or: .venv-browser/bin/python browser-tests/screenshots.py)
 
@@ -23,8 +24,9 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 360, "height": 780}
 
 
-def shoot(browser, server, name, path, geo, viewport=DESKTOP, wait_for=None, full_page=False, scale=1, settle=None):
-    context = browser.new_context(viewport=viewport, device_scale_factor=scale)
+def shoot(browser, server, name, path, geo, viewport=DESKTOP, wait_for=None, full_page=False, scale=1, settle=None,
+          locale=None):
+    context = browser.new_context(viewport=viewport, device_scale_factor=scale, **({"locale": locale} if locale else {}))
     page = context.new_page()
     if geo == "settled":
         context.add_init_script(ALREADY_ASKED)
@@ -76,6 +78,16 @@ def main() -> None:
                   settle=".visitor-range")
             shoot(browser, server, "map-360px", "/map", "granted", viewport=PHONE,
                   wait_for=".leaflet-tile-loaded", settle=".visitor-range", scale=2)
+            # Polish: the browser's language (Accept-Language: pl-PL) chooses it, no switch needed.
+            for shot in [("pl-landing", "/", "granted", DESKTOP, '[data-testid="distance"]', False, 1),
+                         ("pl-list-location-denied", "/pets", "denied", DESKTOP, '[data-testid="location-banner"]', False, 1),
+                         ("pl-details", href + f"?lat={HERE[0]}&lng={HERE[1]}", "settled", DESKTOP, '[data-testid="pet-details"]', True, 1),
+                         ("pl-list-360px", "/pets", "granted", PHONE, '[data-testid="distance"]', False, 2)]:
+                name, path, geo, viewport, wait_for, full_page, scale = shot
+                shoot(browser, server, name, path, geo, viewport=viewport, wait_for=wait_for, full_page=full_page,
+                      scale=scale, locale="pl-PL")
+            shoot(browser, server, "pl-map", "/map", "granted", wait_for=".leaflet-tile-loaded.leaflet-tile",
+                  settle=".visitor-range", locale="pl-PL")
             # Phone photos (stored sideways, EXIF orientation 6, GPS tags) as our variants show them: upright.
             items, images = photo_items(6)
             stub = StubUpstream(items, images)

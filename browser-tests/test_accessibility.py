@@ -10,7 +10,7 @@ from pages import PAGE_TYPES
 AXE = Axe()
 
 
-PHONE_CHECKED = ["landing", "list-banner", "details", "error-404-pet", "map"]
+PHONE_CHECKED = ["landing", "list-banner", "details", "error-404-pet", "map", "pl-list-banner", "pl-details", "pl-map"]
 CASES = [(name, 1280) for name in PAGE_TYPES] + [(name, 360) for name in PHONE_CHECKED]
 
 

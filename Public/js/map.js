@@ -80,7 +80,16 @@
   /* A Leaflet map in `container` with our tile layer; a short notice when no tile can be loaded. */
   function baseMap(container, notice) {
     container.hidden = false;
-    var map = L.map(container, { keyboard: true, worldCopyJump: true, zoomControl: true });
+    var map = L.map(container, { keyboard: true, worldCopyJump: true, zoomControl: false });
+    // The zoom buttons' titles come from the page, in its language (issue 14).
+    var zoom = {};
+    if (container.getAttribute("data-zoom-in")) {
+      zoom.zoomInTitle = container.getAttribute("data-zoom-in");
+    }
+    if (container.getAttribute("data-zoom-out")) {
+      zoom.zoomOutTitle = container.getAttribute("data-zoom-out");
+    }
+    L.control.zoom(zoom).addTo(map);
     map.attributionControl.setPrefix(false);
     var attribution = '<a href="https://www.openstreetmap.org/copyright" rel="noopener" target="_blank">' +
       escapeText(container.getAttribute("data-attribution") || "") + "</a>";

@@ -6,7 +6,9 @@
     var box = document.createElement("div");
     box.className = "photo-placeholder";
     var text = document.createElement("span");
-    text.textContent = "Image not available";
+    // The page's own words for it, in its language (issue 14).
+    var source = document.querySelector("[data-text-photo-missing]");
+    text.textContent = (source && source.getAttribute("data-text-photo-missing")) || "";
     box.appendChild(text);
     return box;
   }

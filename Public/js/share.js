@@ -51,13 +51,17 @@
     return Promise.resolve(copyWithField(field));
   }
 
-  function copyAndReport(url, field, container) {
+  // The messages come from the page, in its language (issue 14): data-share-copied and
+  // data-share-prompt on the button.
+  function copyAndReport(url, field, container, button) {
+    var copiedText = button.getAttribute("data-share-copied") || "";
+    var promptText = button.getAttribute("data-share-prompt") || "";
     copy(url, field)
       .then(function (copied) {
-        setStatus(container, copied ? "Link copied" : "Copy the link above to share it.");
+        setStatus(container, copied ? copiedText : promptText);
       })
       .catch(function () {
-        setStatus(container, "Copy the link above to share it.");
+        setStatus(container, promptText);
       });
   }
 
@@ -79,11 +83,11 @@
         if (error && error.name === "AbortError") {
           return; // the visitor closed the share sheet
         }
-        copyAndReport(url, field, container);
+        copyAndReport(url, field, container, button);
       });
       return;
     }
-    copyAndReport(url, field, container);
+    copyAndReport(url, field, container, button);
   }
 
   function start() {

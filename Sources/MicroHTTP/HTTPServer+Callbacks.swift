@@ -123,7 +123,8 @@ extension HTTPServer {
                 logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
                 var failed = configuration.errorResponse(500, "Something went wrong on our side.")
                 configuration.finishServerAnswer(&failed, ServerMadeAnswer(method: request.method.rawValue, rawPath: request.rawPath,
-                                                                           requestIDHeader: request.headers[.xRequestID]))
+                                                                           requestIDHeader: request.headers[.xRequestID],
+                                                                           acceptLanguage: request.headers.first { $0.name == .acceptLanguage }?.value))
                 response = failed
             }
             parked.finish(with: response)
@@ -183,7 +184,7 @@ extension HTTPServer {
             clientAddress: client,
             clientPort: clientPort
         )
-        if keptAnswers != nil, let url { request.targetKey = TargetKey.make(connection: connection, url: url) }
+        if let keptAnswers, let url { request.targetKey = TargetKey.make(connection: connection, url: url, languages: keptAnswers.languages) }
         return .success(request)
     }
 
@@ -191,7 +192,9 @@ extension HTTPServer {
     private func serverAnswer(_ status: HTTPResponse.Status, _ message: String, connection: OpaquePointer, context: RequestContext) -> Response {
         var response = configuration.errorResponse(status, message)
         let header = MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.xRequestID.rawName).map { String(cString: $0) }
-        configuration.finishServerAnswer(&response, ServerMadeAnswer(method: context.method, rawPath: context.rawPath, requestIDHeader: header))
+        let language = MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.acceptLanguage.rawName).map { String(cString: $0) }
+        configuration.finishServerAnswer(&response, ServerMadeAnswer(method: context.method, rawPath: context.rawPath, requestIDHeader: header,
+                                                                     acceptLanguage: language))
         return response
     }
 

@@ -92,6 +92,9 @@ public struct ServerMadeAnswer: Sendable {
     public let rawPath: String
     /// The client's `X-Request-Id`, when it sent one and it could be read.
     public let requestIDHeader: String?
+    /// The client's (first) `Accept-Language`, when it could be read: the application may answer
+    /// in that language (issue 14).
+    public var acceptLanguage: String? = nil
 }
 
 /// An HTTP/1.1 server on libmicrohttpd that runs an async handler for every GET and HEAD request.

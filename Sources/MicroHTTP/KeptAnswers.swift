@@ -14,7 +14,9 @@ import Synchronization
 ///
 /// The key is the request target as it arrived (raw path, then the raw query items in order), so
 /// two spellings of one page are two entries of the same bytes; the application's own page cache
-/// still joins spellings. Bounded by bytes: shards that would go over their share drop what has
+/// still joins spellings. When the application's pages follow `Accept-Language` (`languages`), the
+/// key ends with the language that header chooses, so a page kept for one language is never given
+/// to a visitor of another (issue 14; the answer says `Vary: Accept-Language`). Bounded by bytes: shards that would go over their share drop what has
 /// expired, then everything (pages come back on their next repeat through the application).
 public final class KeptAnswers: Sendable {
     /// What the server reports for every answer given here (metrics, the log line).
@@ -48,6 +50,8 @@ public final class KeptAnswers: Sendable {
     let onHit: @Sendable (Hit) -> Void
     /// The monotonic clock the entries' `until` is judged by (tests pass one they move by hand).
     let now: @Sendable () -> ContinuousClock.Instant
+    /// The languages the application's answers vary by (`Accept-Language`); nil when they do not.
+    public let languages: LanguageNegotiation?
 
     /// `threadSlots` is the number of server threads (more threads still answer, each with a
     /// response made for the one answer).
@@ -55,10 +59,12 @@ public final class KeptAnswers: Sendable {
         maxBytes: Int,
         threadSlots: Int = 8,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        languages: LanguageNegotiation? = nil,
         requestID: @escaping @Sendable (_ header: String?) -> String,
         onHit: @escaping @Sendable (Hit) -> Void
     ) {
         self.maxBytes = maxBytes
+        self.languages = languages
         self.threadSlots = threadSlots
         self.now = now
         self.requestID = requestID
@@ -89,7 +95,7 @@ public final class KeptAnswers: Sendable {
     func answer(connection: OpaquePointer, url: UnsafePointer<CChar>, method: HTTPRequest.Method) -> MHD_Result? {
         let started = ContinuousClock.now
         return withUnsafeTemporaryAllocation(byteCount: KeptAnswers.maxKeyBytes, alignment: 8) { buffer -> MHD_Result? in
-            guard let length = TargetKey.write(connection: connection, url: url, into: buffer) else { return nil }
+            guard let length = TargetKey.write(connection: connection, url: url, languages: languages, into: buffer) else { return nil }
             let key = UnsafeRawBufferPointer(rebasing: buffer[..<length])
             let hash = KeptAnswers.hash(key)
             guard let entry = shards[KeptAnswers.shardIndex(hash)].entry(for: key, hash: hash, now: now()) else { return nil }
@@ -168,5 +174,4 @@ extension KeptAnswers {
 
         var size: (entries: Int, bytes: Int) { state.withLock { ($0.count, $0.bytes) } }
     }
-
 }

@@ -1,24 +1,39 @@
 internal import CMicroHTTPD
 import Foundation
+import HTTPTypes
 
 /// The request target as it arrived, as bytes: the raw path, then `?` or `&` before each raw query
 /// item, `name` or `name=value` (libmicrohttpd splits the query at `&` and the first `=`, so the
-/// bytes name one target).
+/// bytes name one target), and with `languages`, a NUL (never part of the target's C strings)
+/// and the index of the language `Accept-Language` chooses (issue 14).
 enum TargetKey {
     /// Writes the key into `buffer`; its length, or nil when it does not fit.
-    static func write(connection: OpaquePointer, url: UnsafePointer<CChar>, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+    static func write(connection: OpaquePointer, url: UnsafePointer<CChar>, languages: LanguageNegotiation?,
+                      into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         var writer = Writer(base: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), capacity: buffer.count)
         writer.append(url)
         withUnsafeMutablePointer(to: &writer) { pointer in
             _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, appendQueryItem, pointer)
         }
+        if let languages {
+            let chosen: Int
+            if let header = MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.acceptLanguage.rawName) {
+                chosen = languages.choose(bytes: UnsafeBufferPointer(start: UnsafeRawPointer(header).assumingMemoryBound(to: UInt8.self),
+                                                                     count: strlen(header)))
+            } else {
+                chosen = 0
+            }
+            writer.append(0)
+            writer.append(UInt8(chosen))
+        }
         return writer.overflowed ? nil : writer.count
     }
 
     /// The key as an array (for `Request.targetKey`); nil when longer than `KeptAnswers.maxKeyBytes`.
-    static func make(connection: OpaquePointer, url: UnsafePointer<CChar>) -> [UInt8]? {
+    static func make(connection: OpaquePointer, url: UnsafePointer<CChar>, languages: LanguageNegotiation?) -> [UInt8]? {
         withUnsafeTemporaryAllocation(byteCount: KeptAnswers.maxKeyBytes, alignment: 8) { buffer in
-            write(connection: connection, url: url, into: buffer).map { Array(UnsafeRawBufferPointer(rebasing: buffer[..<$0])) }
+            write(connection: connection, url: url, languages: languages, into: buffer)
+                .map { Array(UnsafeRawBufferPointer(rebasing: buffer[..<$0])) }
         }
     }
 

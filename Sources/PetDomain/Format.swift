@@ -10,9 +10,12 @@ public enum Format {
     private static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                              "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
+    /// English dates: `MMM dd, yyyy`.
+    private static let englishDates = DateStyle(months: monthAbbreviations, monthFirst: true)
+
     /// `MMM dd, yyyy`, e.g. "Nov 05, 2025", straight from the calendar date (no time-zone shift).
     public static func date(_ date: CalendarDate) -> String {
-        monthAbbreviations[date.month - 1] + " " + DigitReader.padded(date.day, 2) + ", " + DigitReader.padded(date.year, 4)
+        self.date(date, style: englishDates)
     }
 
     /// "♂ Male", "♀ Female", "? Unknown".
@@ -51,13 +54,8 @@ public enum Format {
 
     /// "2.3 km away", one decimal (product-spec §3, seed 004); `—` for a negative or non-finite value.
     public static func distance(km: Double) -> String {
-        guard km.isFinite, km >= 0 else { return missingValue }
-        // `oneDecimal` by hand: every card of a located page has one, and this text stays within
-        // Swift's 15-byte small strings (no allocation) for any distance on Earth.
-        let tenths = (km * 10).rounded(.toNearestOrAwayFromZero)
-        guard tenths < 9e15 else { return oneDecimal(km) + " km away" }
-        let units = Int(tenths)
-        return String(units / 10) + "." + String(units % 10) + " km away"
+        guard let number = oneDecimalKilometres(km, separator: ".") else { return missingValue }
+        return number + " km away"
     }
 
     /// The dialect B search radius, "±5 km".
@@ -67,8 +65,7 @@ public enum Format {
 
     /// "52.2297° N, 21.0122° E": four decimals, S and W for negative values.
     public static func coordinate(_ coordinate: Coordinate) -> String {
-        hemisphere(coordinate.latitude, positive: "N", negative: "S") + ", "
-            + hemisphere(coordinate.longitude, positive: "E", negative: "W")
+        self.coordinate(coordinate, separator: ".", hemispheres: (north: "N", south: "S", east: "E", west: "W"))
     }
 
     /// The reward badge, "Reward 500 PLN".
@@ -105,13 +102,6 @@ public enum Format {
     /// `value` rounded half away from zero to one decimal, with a dot whatever the locale.
     static func oneDecimal(_ value: Double) -> String {
         fixed(value, decimals: 1)
-    }
-
-    private static func hemisphere(_ degrees: Double, positive: String, negative: String) -> String {
-        let text = fixed(abs(degrees), decimals: 4)
-        // A value that rounds to zero is neither south nor west.
-        let isNegative = degrees < 0 && text.contains(where: { $0 != "0" && $0 != "." })
-        return text + "° " + (isNegative ? negative : positive)
     }
 
     /// `value` with exactly `decimals` decimals, computed in integers so that neither

@@ -89,6 +89,8 @@ public final class PetSpotApp: Sendable {
             maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 / 4,
             threadSlots: configuration.threadCount,
             now: now,
+            // Pages follow Accept-Language when the URL has no `lang` (issue 14): kept per language.
+            languages: Language.negotiation,
             requestID: { RequestID.choose(from: $0) },
             onHit: { hit in
                 answers.record(route: hit.route, status: hit.status, requestID: hit.requestID,
@@ -126,6 +128,13 @@ public final class PetSpotApp: Sendable {
         // The server's own answers get what every answer gets: a request id, the metric (route
         // "server") and the log line.
         serverConfiguration.finishServerAnswer = { response, request in
+            // In the visitor's language when it is not English (issue 14): the server's English
+            // page is replaced by the same page in that language.
+            let language = Language.accepted(request.acceptLanguage)
+            if language != .en, let key = SiteContext.serverAnswerText(response.status) {
+                response = site.errorPage(status: response.status, message: site.texts(PageLanguage(language: language, explicit: false))(key, ("method", request.method)),
+                                          location: .unknown(PageLanguage(language: language, explicit: false)))
+            }
             let requestID = RequestID.choose(from: request.requestIDHeader)
             response.headers.append(HTTPField(name: .xRequestID, value: requestID))
             answers.record(route: "server", status: response.status, requestID: requestID,

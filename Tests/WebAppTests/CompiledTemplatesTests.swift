@@ -12,7 +12,8 @@ import Testing
 /// Text that exercises escaping and UTF-8: every escaped character, mustache syntax, diacritics, emoji.
 private let nasty = "<script>alert(\"x & y\")</script> 'single' {{name}} }} {{{raw}}} Zażółć gęślą jaźń — Łódź 🐶🐱 👩‍👩‍👧 e\u{301}"
 
-private let templatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
+/// The English templates as the server compiles them (text tags filled in: issue 14).
+private let templatesDirectory = (try? localizedTemplatesDirectory(.en)) ?? sourceTemplatesDirectory
 
 /// swift-mustache's rendering of `model` with template `name`, as UTF-8 bytes.
 private func reference(_ model: Any, _ name: String, directory: String = templatesDirectory) async throws -> [UInt8] {
@@ -207,6 +208,20 @@ func landing_page_matches_swift_mustache_byte_for_byte(cards: Int) async throws 
         try await expectSameOutput(card(index, text: nasty), "partials/card")
         try await expectSameOutput(card(index, text: ""), "partials/card")
     }
+}
+
+@Test func polish_templates_match_swift_mustache_byte_for_byte() async throws {
+    // Issue 14: the Polish compile of the same templates (texts with diacritics filled in).
+    let polish = try localizedTemplatesDirectory(.pl)
+    for variant in 0..<4 {
+        try await expectSameOutput(listPage(cards: 3, variant: variant, text: nasty), "list", directory: polish)
+        try await expectSameOutput(landingPage(cards: 2, variant: variant), "landing", directory: polish)
+        try await expectSameOutput(detailsPage(variant: variant), "details", directory: polish)
+        try await expectSameOutput(errorPage(status: 404, variant: variant), "error", directory: polish)
+    }
+    let html = String(decoding: try compiled(listPage(cards: 1, variant: 1), "list", directory: polish), as: UTF8.self)
+    #expect(html.contains(#"<html lang="pl">"#))
+    #expect(html.contains("Wszystkie zwierzęta"))
 }
 
 @Test func every_template_renders_an_unrelated_value_like_swift_mustache() async throws {

@@ -15,7 +15,7 @@ extension AnnouncementsAPI {
         do throws(QueryProblem) {
             (location, filters) = try ListFilters.parseWithLocation(request.query, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
-            return .answer(AnnouncementsAPI.parameterError(error, requestID: requestID))
+            return .answer(AnnouncementsAPI.parameterError(error, texts: site.texts(.standard), requestID: requestID))
         }
         let key = filters.url(.apiGeoJSON, location: location)
         let render: @Sendable (Fetched<Snapshot>) -> Response = { [site] snapshot in

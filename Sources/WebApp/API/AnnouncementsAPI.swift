@@ -33,7 +33,7 @@ struct AnnouncementsAPI: Sendable {
         let location: VisitorLocation
         switch AnnouncementsAPI.location(of: request) {
         case .success(let parsed): location = parsed
-        case .failure(let problem): return .answer(AnnouncementsAPI.parameterError(problem, requestID: requestID))
+        case .failure(let problem): return .answer(AnnouncementsAPI.parameterError(problem, texts: site.texts(.standard), requestID: requestID))
         }
         let key = QueryString.url(Route.apiList.path, location.linkItems)
         let render: @Sendable (Fetched<Snapshot>) -> Response = { [site, wholeList] snapshot in
@@ -76,7 +76,7 @@ struct AnnouncementsAPI: Sendable {
         let location: VisitorLocation
         switch AnnouncementsAPI.location(of: request) {
         case .success(let parsed): location = parsed
-        case .failure(let problem): return .answer(AnnouncementsAPI.parameterError(problem, requestID: requestID))
+        case .failure(let problem): return .answer(AnnouncementsAPI.parameterError(problem, texts: site.texts(.standard), requestID: requestID))
         }
         let key = QueryString.url(Route.apiDetails(id: id).path, location.linkItems)
         return .fromSnapshot(
@@ -119,9 +119,10 @@ struct AnnouncementsAPI: Sendable {
         return response
     }
 
-    /// The 400 for a bad `lat`, `lng` or `range`, naming it in `field` like the backend.
-    static func parameterError(_ problem: QueryProblem, requestID: String) -> Response {
-        error(400, code: "INVALID_PARAMETER", message: problem.message, field: problem.parameter, requestID: requestID)
+    /// The 400 for a bad `lat`, `lng` or `range`, naming it in `field` like the backend; always in
+    /// English, `texts`, as the API speaks no page language (issue 14).
+    static func parameterError(_ problem: QueryProblem, texts: Texts, requestID: String) -> Response {
+        error(400, code: "INVALID_PARAMETER", message: problem.message(texts), field: problem.parameter, requestID: requestID)
     }
 
     /// The JSON error for an upstream failure; details stay in the log.

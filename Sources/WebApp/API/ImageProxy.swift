@@ -71,7 +71,7 @@ final class ImageProxy: Sendable {
     // MARK: Answers
 
     /// The answer when it is in memory and fresh (on the server thread); nil otherwise.
-    func respondNow(_ request: Request, path: String, variant: PhotoVariant, errorPage: (HTTPResponse.Status, String) -> Response) -> Response? {
+    func respondNow(_ request: Request, path: String, variant: PhotoVariant, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Response? {
         let now = Date()
         if let status = cache.memoryEntry(.status(of: path)), status.isFresh(ttl: settings.ttlSeconds, now: now) {
             metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
@@ -85,12 +85,12 @@ final class ImageProxy: Sendable {
     }
 
     /// The answer, asking the upstream and converting when needed.
-    func respond(_ request: Request, path: String, variant: PhotoVariant, requestID: String, errorPage: (HTTPResponse.Status, String) -> Response) async -> Response {
+    func respond(_ request: Request, path: String, variant: PhotoVariant, requestID: String, errorPage: (HTTPResponse.Status, TextKey) -> Response) async -> Response {
         let outcome = await photo(path: path, variant: variant, requestID: requestID)
         return answer(outcome, request: request, now: Date(), errorPage: errorPage)
     }
 
-    private func answer(_ outcome: Outcome, request: Request, now: Date, errorPage: (HTTPResponse.Status, String) -> Response) -> Response {
+    private func answer(_ outcome: Outcome, request: Request, now: Date, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Response {
         switch outcome {
         case .photo(let entry):
             var response = Response(status: .ok, body: entry.bytes)
@@ -104,9 +104,9 @@ final class ImageProxy: Sendable {
             if left >= 1 { response.reusableUntil = self.now() + .milliseconds(Int64(left * 1000)) }
             return ConditionalGet.answer(response, request: request)
         case .missing:
-            return errorPage(404, "This photo could not be found.")
+            return errorPage(404, .errorPhotoNotFound)
         case .failed(let status):
-            var response = errorPage(status, "Unable to load this photo. Please try again later.")
+            var response = errorPage(status, .errorPhotoFailed)
             if status == 503 { response.headers[.retryAfter] = "1" }
             return response
         }

@@ -1,16 +1,9 @@
 import Foundation
 import PetDomain
 
-/// Turning validated announcements into card and detail view models (product-spec §3).
+/// Turning validated announcements into card and detail view models (product-spec §3), in the
+/// page's language (issue 14).
 extension Announcement {
-    /// "Dog", "Cat", …
-    var speciesLabel: String { species.displayName }
-
-    /// "Photo of Max, a dog".
-    var photoAlt: String {
-        "Photo of \(displayName), a \(species.displayName.lowercased())"
-    }
-
     /// The description shortened at a word boundary to about `limit` characters, with an ellipsis.
     func excerpt(limit: Int = 140) -> String? {
         guard let text = description?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
@@ -22,23 +15,24 @@ extension Announcement {
     }
 
     /// The card for lists, with the distance when the visitor is located.
-    func card(origin: Coordinate?, location: VisitorLocation) -> CardModel {
+    func card(origin: Coordinate?, location: VisitorLocation, texts: Texts) -> CardModel {
         let links = PhotoLinks(photo, width: 640)
+        let name = texts.name(self)
         return CardModel(
             id: id,
             detailURL: QueryString.url(Route.details(id: id).path, location.linkItems),
-            name: displayName,
-            speciesLabel: speciesLabel,
-            statusLabel: status.label,
+            name: name,
+            speciesLabel: texts.species(species),
+            statusLabel: texts.status(status),
             statusClass: status.rawValue,
             photoURL: links?.src,
             photoSrcset: links?.srcset,
-            photoAlt: photoAlt,
+            photoAlt: texts.photoAlt(name: name, species: species),
             breed: breed,
-            lastSeenText: Format.date(lastSeenDate),
-            placeText: Format.place(place),
-            distanceText: origin.flatMap { distanceKm(from: $0) }.map { Format.distance(km: $0) },
-            rewardText: reward.map(Format.rewardBadge),
+            lastSeenText: texts.date(lastSeenDate),
+            placeText: texts.place(place),
+            distanceText: origin.flatMap { distanceKm(from: $0) }.map { texts.distance(km: $0) },
+            rewardText: reward.map(texts.reward),
             excerpt: excerpt()
         )
     }
@@ -48,36 +42,31 @@ extension Announcement {
         place.coordinate.map(Format.mapLink)
     }
 
-    /// "missing dog", "found cat", for titles and share text.
-    var statusPhrase: String {
-        "\(status.rawValue) \(species.displayName.lowercased())"
-    }
-
     /// The label/value rows of the details page, every optional shown as "—" when absent.
-    func detailRows(origin: Coordinate?) -> [DetailRow] {
+    func detailRows(origin: Coordinate?, texts: Texts) -> [DetailRow] {
         var rows: [DetailRow] = [
-            DetailRow(label: "Status", value: status.label, href: nil),
-            DetailRow(label: "Species", value: speciesLabel, href: nil),
-            DetailRow(label: "Breed", value: Format.optional(breed), href: nil),
-            DetailRow(label: "Sex", value: Format.sex(sex), href: nil),
-            DetailRow(label: "Age", value: Format.age(age), href: nil),
-            DetailRow(label: "Last seen", value: Format.date(lastSeenDate), href: nil),
+            DetailRow(label: texts(.rowStatus), value: texts.status(status), href: nil),
+            DetailRow(label: texts(.rowSpecies), value: texts.species(species), href: nil),
+            DetailRow(label: texts(.rowBreed), value: Format.optional(breed), href: nil),
+            DetailRow(label: texts(.rowSex), value: texts.sex(sex), href: nil),
+            DetailRow(label: texts(.rowAge), value: texts.age(age), href: nil),
+            DetailRow(label: texts(.rowLastSeen), value: texts.date(lastSeenDate), href: nil),
         ]
-        let placeText = Format.place(place)
+        let placeText = texts.place(place)
         // Without an address the place text is the coordinates: show them once, in their own row.
-        if place.coordinate.map(Format.coordinate) != placeText {
-            rows.append(DetailRow(label: "Place", value: placeText, href: nil))
+        if place.coordinate.map(texts.coordinate) != placeText {
+            rows.append(DetailRow(label: texts(.rowPlace), value: placeText, href: nil))
         }
         if let coordinate = place.coordinate {
-            rows.append(DetailRow(label: "Coordinates", value: Format.coordinate(coordinate), href: mapURL))
+            rows.append(DetailRow(label: texts(.rowCoordinates), value: texts.coordinate(coordinate), href: mapURL))
         }
         if let origin, let km = distanceKm(from: origin) {
-            rows.append(DetailRow(label: "Distance", value: Format.distance(km: km), href: nil))
+            rows.append(DetailRow(label: texts(.rowDistance), value: texts.distance(km: km), href: nil))
         }
-        rows.append(DetailRow(label: "Microchip", value: microchipNumber.map(Format.microchip) ?? Format.missingValue, href: nil))
-        rows.append(DetailRow(label: "Reward", value: reward.map(Format.rewardBadge) ?? Format.missingValue, href: nil))
+        rows.append(DetailRow(label: texts(.rowMicrochip), value: microchipNumber.map(Format.microchip) ?? Format.missingValue, href: nil))
+        rows.append(DetailRow(label: texts(.rowReward), value: reward.map(texts.reward) ?? Format.missingValue, href: nil))
         // Phone and email are shown (as links) in the template's contact section, not twice here.
-        rows.append(DetailRow(label: "Contact", value: Format.optional(contactName), href: nil))
+        rows.append(DetailRow(label: texts(.rowContact), value: Format.optional(contactName), href: nil))
         return rows
     }
 }

@@ -8,7 +8,8 @@ import Synchronization
 /// two places and kept without them, with the two places noted; a visitor's card is that text
 /// with their own (escaped) values put back. The markup still comes from
 /// `Templates/partials/card.mustache` alone. Cards are kept by the item's position in the
-/// snapshot, in arrays sized once.
+/// snapshot, in arrays sized once, per language (issue 14): plain cards also per whether links
+/// carry `lang` (the URL chose the language), located cards get `lang` with the link query.
 final class CardFragments: Sendable {
     /// A located card: its bytes without the per-visitor values, and where each goes.
     struct Located: Sendable {
@@ -24,8 +25,15 @@ final class CardFragments: Sendable {
     private static let distanceMarker = "\u{E001}"
 
     private struct Kept {
-        var plain: [[UInt8]?]
-        var located: [Located?]
+        /// By `plainVariant`, then position.
+        var plain: [[[UInt8]?]]
+        /// By `Language.index`, then position.
+        var located: [[Located?]]
+    }
+
+    /// Plain cards differ by language and by whether their links carry `lang`.
+    private static func plainVariant(_ language: PageLanguage) -> Int {
+        language.language.index * 2 + (language.explicit ? 1 : 0)
     }
 
     /// The snapshot generation these cards belong to.
@@ -41,7 +49,8 @@ final class CardFragments: Sendable {
         self.generation = generation
         let perStripe = (count + CardFragments.stripeCount - 1) / CardFragments.stripeCount
         stripes = Shards(count: CardFragments.stripeCount) {
-            Kept(plain: Array(repeating: nil, count: perStripe), located: Array(repeating: nil, count: perStripe))
+            Kept(plain: Array(repeating: [[UInt8]?](repeating: nil, count: perStripe), count: Language.allCases.count * 2),
+                 located: Array(repeating: [Located?](repeating: nil, count: perStripe), count: Language.allCases.count))
         }
     }
 
@@ -50,23 +59,26 @@ final class CardFragments: Sendable {
         stripes.withLock(position) { body(&$0, position / CardFragments.stripeCount) }
     }
 
-    /// The cards of `page` for a visitor without a location.
-    func plainCards(_ page: IndexPage, render: (CardModel) -> [UInt8]) -> CardSet {
-        var found: [[UInt8]?] = page.positions.map { position in withKept(position) { kept, index in kept.plain[index] } }
+    /// The cards of `page` for a visitor without a location, with `texts` in `language`.
+    func plainCards(_ page: IndexPage, language: PageLanguage, texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
+        let variant = CardFragments.plainVariant(language)
+        var found: [[UInt8]?] = page.positions.map { position in withKept(position) { kept, index in kept.plain[variant][index] } }
         var made: [(Int, [UInt8])] = []
         for (index, position) in page.positions.enumerated() where found[index] == nil {
-            let bytes = render(page.all[position].card(origin: nil, location: .unknown))
+            let bytes = render(page.all[position].card(origin: nil, location: .unknown(language), texts: texts))
             found[index] = bytes
             made.append((position, bytes))
         }
-        for (position, bytes) in made { withKept(position) { kept, index in kept.plain[index] = bytes } }
+        for (position, bytes) in made { withKept(position) { kept, index in kept.plain[variant][index] = bytes } }
         return CardSet(whole: found.map { $0 ?? [] })
     }
 
     /// The cards of `page` for a located visitor: `linkQuery` is the query of the details links
-    /// (`?lat=…&lng=…`), `distances` the distance text of each card (nil without coordinates).
-    func locatedCards(_ page: IndexPage, linkQuery: String, distances: [String?], render: (CardModel) -> [UInt8]) -> CardSet {
-        let found: [Located?] = page.positions.map { position in withKept(position) { kept, index in kept.located[index] } }
+    /// (`?lat=…&lng=…`, and `&lang=…` when the URL chose it), `distances` the distance text of
+    /// each card (nil without coordinates), `texts` those of the page's language.
+    func locatedCards(_ page: IndexPage, linkQuery: String, distances: [String?], texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
+        let language = texts.language.index
+        let found: [Located?] = page.positions.map { position in withKept(position) { kept, index in kept.located[language][index] } }
         var made: [(Int, Located)] = []
         var cards: [CardSet.Card] = []
         cards.reserveCapacity(found.count)
@@ -78,25 +90,25 @@ final class CardFragments: Sendable {
             let item = page.all[position]
             // Nil only when the item's own text holds a marker character (never in real data):
             // that card is rendered whole, each time.
-            if let located = CardFragments.split(render(CardFragments.markedCard(item)), hasDistance: item.place.coordinate != nil) {
+            if let located = CardFragments.split(render(CardFragments.markedCard(item, texts: texts)), hasDistance: item.place.coordinate != nil) {
                 made.append((position, located))
                 cards.append(.located(located))
             } else {
-                var model = item.card(origin: nil, location: .unknown)
+                var model = item.card(origin: nil, location: .unknown, texts: texts)
                 model.detailURL += linkQuery
                 model.distanceText = distances[index]
                 cards.append(.whole(render(model)))
             }
         }
-        for (position, located) in made { withKept(position) { kept, index in kept.located[index] = located } }
+        for (position, located) in made { withKept(position) { kept, index in kept.located[language][index] = located } }
         var escapedQuery: [UInt8] = []
         HTMLText.escape(linkQuery, into: &escapedQuery)
         return CardSet(cards: cards, escapedQuery: escapedQuery, distances: distances)
     }
 
     /// The card model with markers where the link query and the distance go.
-    private static func markedCard(_ item: Announcement) -> CardModel {
-        var card = item.card(origin: nil, location: .unknown)
+    private static func markedCard(_ item: Announcement, texts: Texts) -> CardModel {
+        var card = item.card(origin: nil, location: .unknown, texts: texts)
         card.detailURL += linkMarker
         if item.place.coordinate != nil { card.distanceText = distanceMarker }
         return card

@@ -14,32 +14,43 @@ struct ListFilters: Equatable, Sendable {
         var filters = ListFilters(status: nil, species: nil, sort: .newest, page: 1)
         if let text = try VisitorLocation.single("status", in: query) {
             guard let status = AnnouncementStatus(rawValue: text.lowercased()) else {
-                throw QueryProblem(parameter: "status", message: "status must be missing, found or closed.")
+                throw QueryProblem(parameter: "status", reason: .queryStatus)
             }
             filters.status = status
         }
         if let text = try VisitorLocation.single("species", in: query) {
             guard let species = Species(rawValue: text.lowercased()) else {
-                throw QueryProblem(parameter: "species", message: "species must be dog, cat, bird, rabbit or other.")
+                throw QueryProblem(parameter: "species", reason: .querySpecies)
             }
             filters.species = species
         }
         if let text = try VisitorLocation.single("sort", in: query) {
             guard let sort = SortOrder(rawValue: text.lowercased()) else {
-                throw QueryProblem(parameter: "sort", message: "sort must be newest, oldest or nearest.")
+                throw QueryProblem(parameter: "sort", reason: .querySort)
             }
             guard sort != .nearest || located else {
-                throw QueryProblem(parameter: "sort", message: "sort=nearest needs your location (lat and lng).")
+                throw QueryProblem(parameter: "sort", reason: .querySortNearest)
             }
             filters.sort = sort
         }
         if let text = try VisitorLocation.single("page", in: query) {
             guard let page = Int(text), page >= 1, page <= 100_000 else {
-                throw QueryProblem(parameter: "page", message: "page must be a whole number from 1.")
+                throw QueryProblem(parameter: "page", reason: .queryPage)
             }
             filters.page = page
         }
         return filters
+    }
+
+    /// The visitor's location with the page language, and the filters of a page's list-like query
+    /// (`/pets`, `/map`); throws the first bad parameter with the language to say it in.
+    static func parseWithLocation(_ request: Request, defaultRangeKm: Int) throws(LocatedProblem) -> (VisitorLocation, ListFilters) {
+        let location = try VisitorLocation.parse(request, defaultRangeKm: defaultRangeKm)
+        do {
+            return (location, try ListFilters.parse(request.query, located: location.origin != nil))
+        } catch {
+            throw LocatedProblem(problem: error, language: location.language)
+        }
     }
 
     /// The visitor's location (`defaultRangeKm` when located without `range`) and the filters of a
@@ -75,45 +86,53 @@ struct ListFilters: Equatable, Sendable {
         AnnouncementQuery(status: status, species: species, sort: sort, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
     }
 
-    /// "Missing cats", "Found pets", "Lost and found pets".
-    var title: String {
-        let noun = species.map { $0 == .other ? "other pets" : $0.displayName.lowercased() + "s" } ?? "pets"
+    /// "Missing cats", "Found pets", "Lost and found pets" / "Zaginione koty", ….
+    func title(_ texts: Texts) -> String {
+        let noun: String
+        switch species {
+        case .dog?: noun = texts(.listNounDog)
+        case .cat?: noun = texts(.listNounCat)
+        case .bird?: noun = texts(.listNounBird)
+        case .rabbit?: noun = texts(.listNounRabbit)
+        case .other?: noun = texts(.listNounOther)
+        case nil: noun = texts(.listNounAll)
+        }
         switch status {
-        case .missing?: return "Missing \(noun)"
-        case .found?: return "Found \(noun)"
-        case .closed?: return "Closed reports: \(noun)"
-        case nil: return species == nil ? "Lost and found pets" : "Lost and found \(noun)"
+        case .missing?: return texts(.listTitleMissing, ("noun", noun))
+        case .found?: return texts(.listTitleFound, ("noun", noun))
+        case .closed?: return texts(.listTitleClosed, ("noun", noun))
+        case nil: return texts(.listTitleAll, ("noun", noun))
         }
     }
 
-    /// "24 pets", "1 pet within 15 km of you".
-    func summary(count: Int, location: VisitorLocation) -> String {
-        var text = count == 1 ? "1 pet" : "\(count) pets"
-        if location.origin != nil, let range = location.rangeKm { text += " within \(range) km of you" }
-        return text
+    /// "24 pets", "1 pet within 15 km of you" / "24 zwierzęta", "5 zwierząt w promieniu 15 km od Ciebie".
+    func summary(count: Int, location: VisitorLocation, texts: Texts) -> String {
+        let results = texts.counted(.listCount, count)
+        guard location.origin != nil, let range = location.rangeKm else { return results }
+        return texts.counted(.listWithin, range, ("results", results))
     }
 
     /// The status `<select>` options, "Any status" first.
-    var statusOptions: [OptionModel] {
-        [OptionModel(value: "", label: "Any status", selected: status == nil)]
-            + [(AnnouncementStatus.missing, "Missing"), (.found, "Found"), (.closed, "Closed")].map {
-                OptionModel(value: $0.0.rawValue, label: $0.1, selected: status == $0.0)
+    func statusOptions(_ texts: Texts) -> [OptionModel] {
+        [OptionModel(value: "", label: texts(.optionAnyStatus), selected: status == nil)]
+            + [(AnnouncementStatus.missing, TextKey.optionMissing), (.found, .optionFound), (.closed, .optionClosed)].map {
+                OptionModel(value: $0.0.rawValue, label: texts($0.1), selected: status == $0.0)
             }
     }
 
     /// The species `<select>` options, "Any species" first.
-    var speciesOptions: [OptionModel] {
-        [OptionModel(value: "", label: "Any species", selected: species == nil)]
-            + Species.allCases.map { OptionModel(value: $0.rawValue, label: $0.displayName, selected: species == $0) }
+    func speciesOptions(_ texts: Texts) -> [OptionModel] {
+        [OptionModel(value: "", label: texts(.optionAnySpecies), selected: species == nil)]
+            + Species.allCases.map { OptionModel(value: $0.rawValue, label: texts.species($0), selected: species == $0) }
     }
 
     /// The sort options; "Nearest first" only when located.
-    func sortOptions(located: Bool) -> [OptionModel] {
+    func sortOptions(located: Bool, texts: Texts) -> [OptionModel] {
         var options = [
-            OptionModel(value: "newest", label: "Newest first", selected: sort == .newest),
-            OptionModel(value: "oldest", label: "Oldest first", selected: sort == .oldest),
+            OptionModel(value: "newest", label: texts(.optionNewest), selected: sort == .newest),
+            OptionModel(value: "oldest", label: texts(.optionOldest), selected: sort == .oldest),
         ]
-        if located { options.append(OptionModel(value: "nearest", label: "Nearest first", selected: sort == .nearest)) }
+        if located { options.append(OptionModel(value: "nearest", label: texts(.optionNearest), selected: sort == .nearest)) }
         return options
     }
 }

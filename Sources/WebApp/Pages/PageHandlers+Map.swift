@@ -13,41 +13,44 @@ extension PageHandlers {
         let location: VisitorLocation
         let filters: ListFilters
         do {
-            (location, filters) = try ListFilters.parseWithLocation(request.query, defaultRangeKm: PageHandlers.listRangeKm)
+            (location, filters) = try ListFilters.parseWithLocation(request, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
             return .answer(site.badQuery(error, path: Route.map.path, query: request.query))
         }
         let key = location.pageKey(filters.url(.map, location: location))
         return listPlan(request, requestID: requestID, location: location) { snapshot in
             site.cachedPage(request, key: key, snapshot: snapshot) {
-                site.page(mapModel(snapshot, filters: filters, location: location), template: "map")
+                site.page(mapModel(snapshot, filters: filters, location: location), template: "map", language: location.language)
             }
         }
     }
 
     private func mapModel(_ snapshot: Fetched<Snapshot>, filters: ListFilters, location: VisitorLocation) -> MapPageModel {
+        let texts = site.texts(location.language)
         let found = snapshot.value.index.page(filters.query(location: location), offset: 0, limit: .max)
-        let places = found.items.map { $0.mapPlace(location: location) }
+        let places = found.items.map { $0.mapPlace(location: location, texts: texts) }
         let pinned = places.filter { $0.latitude != nil }.count
+        let title = filters.title(texts)
         return MapPageModel(
             layout: site.layout(
-                title: "Map: \(filters.title) · PetSpot",
-                description: "Lost and found pets reported on PetSpot, on a map.",
-                canonicalPath: filters.url(.map, location: .unknown), location: location, isMap: true, hasMap: true
+                title: texts(.pageTitle, ("title", texts(.mapTitle, ("title", title)))),
+                description: texts(.mapDescription),
+                canonicalPath: filters.url(.map, location: .unknown), location: location,
+                pageURL: { filters.url(.map, location: $0) }, isMap: true, hasMap: true
             ),
             banner: banner(location, sameURLWithoutDenied: filters.url(.map, location: location)),
-            staleNotice: staleNotice(snapshot),
-            heading: "\(filters.title) on the map",
-            resultSummary: filters.summary(count: found.total, location: location),
+            staleNotice: staleNotice(snapshot, location),
+            heading: texts(.mapHeading, ("title", title)),
+            resultSummary: filters.summary(count: found.total, location: location, texts: texts),
             listURL: filters.url(page: 1, location: location),
-            mapLabel: pinned == 1 ? "Map of 1 pet" : "Map of \(pinned) pets",
+            mapLabel: texts.counted(.mapLabel, pinned),
             tileURL: Route.tilePattern,
             visitorLatitude: location.coordinateText?.latitude,
             visitorLongitude: location.coordinateText?.longitude,
             rangeMeters: location.origin == nil ? nil : location.rangeKm.map { String($0 * 1000) },
             places: places,
             hasPlaces: !places.isEmpty,
-            emptyMessage: filters.isFiltered ? "No pets match these filters." : "No pets have been reported yet."
+            emptyMessage: filters.isFiltered ? texts(.listEmptyFiltered) : texts(.petsEmpty)
         )
     }
 }
@@ -59,9 +62,9 @@ extension Route {
 
 extension Announcement {
     /// The place of this announcement on the map page: its list entry, which is also its pin's popup.
-    func mapPlace(location: VisitorLocation) -> MapPlaceModel {
+    func mapPlace(location: VisitorLocation, texts: Texts) -> MapPlaceModel {
         MapPlaceModel(
-            card: card(origin: location.origin, location: location),
+            card: card(origin: location.origin, location: location, texts: texts),
             thumbnailURL: PhotoLinks(photo, width: 320)?.src,
             latitude: place.coordinate.map { String($0.latitude) },
             longitude: place.coordinate.map { String($0.longitude) },
@@ -70,9 +73,9 @@ extension Announcement {
     }
 
     /// The small map of the details page: this pet's pin; nil for a city-only place.
-    var pinMap: PinMapModel? {
+    func pinMap(texts: Texts) -> PinMapModel? {
         guard let point = place.coordinate else { return nil }
         return PinMapModel(latitude: String(point.latitude), longitude: String(point.longitude), statusClass: status.rawValue,
-                           label: "Map of where \(displayName) was last seen", tileURL: Route.tilePattern)
+                           label: texts(.mapPinLabel, ("name", texts.name(self))), tileURL: Route.tilePattern)
     }
 }

@@ -27,7 +27,7 @@ struct PageHandlers: Sendable {
     func landing(_ request: Request, requestID: String) -> RoutePlan {
         let location: VisitorLocation
         do {
-            location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.landingRangeKm)
+            location = try VisitorLocation.parse(request, defaultRangeKm: PageHandlers.landingRangeKm)
         } catch {
             return .answer(site.badQuery(error, path: Route.landing.path, query: request.query))
         }
@@ -44,34 +44,35 @@ struct PageHandlers: Sendable {
         let found = snapshot.value.index.page(query, offset: 0, limit: PageHandlers.landingCount)
         let cards = site.cardHTML(found, location: location, generation: snapshot.value.generation)
         guard location.origin != nil, !snapshot.isStale else {
-            return site.page(landingModel(location: location, cards: cards.html.map(RenderedCard.init(html:)), stale: staleNotice(snapshot)),
-                             template: "landing")
+            return site.page(landingModel(location: location, cards: cards.html.map(RenderedCard.init(html:)), stale: staleNotice(snapshot, location)),
+                             template: "landing", language: location.language)
         }
         let marked = location.withMarkedCoordinates
-        let shape = "landing|\(QueryString.url(Route.landing.path, marked.linkItems))|\(cards.count)"
+        let shape = "landing|\(location.pageKey(QueryString.url(Route.landing.path, marked.linkItems)))|\(cards.count)"
         let html = site.shells.page(key: shape, render: {
             site.renderer.render(landingModel(location: marked, cards: cards.indices.map(PageShells.markerCard), stale: nil),
-                                 template: "landing") ?? []
+                                 template: "landing", language: location.language.language) ?? []
         }, valueBytes: cards.byteCount, write: shellWriter(location, cards: cards))
-        return Response(status: 200, headers: [.contentType: "text/html; charset=utf-8"], body: html)
+        return Response(status: 200, headers: SiteContext.htmlHeaders(location.language), body: html)
     }
 
     private func landingModel(location: VisitorLocation, cards: [any CardView], stale: String?) -> LandingPageModel {
-        LandingPageModel(
+        let texts = site.texts(location.language)
+        let range = location.rangeKm ?? PageHandlers.landingRangeKm
+        return LandingPageModel(
             layout: site.layout(
-                title: "PetSpot — lost and found pets near you",
-                description: "PetSpot helps lost pets find their way home: see the latest missing and found pets near you.",
-                canonicalPath: Route.landing.path, location: location, isHome: true
+                title: texts(.landingTitle),
+                description: texts(.landingDescription),
+                canonicalPath: Route.landing.path, location: location,
+                pageURL: { QueryString.url(Route.landing.path, $0.linkItems) }, isHome: true
             ),
-            banner: banner(location, sameURLWithoutDenied: Route.landing.path),
+            banner: banner(location, sameURLWithoutDenied: QueryString.url(Route.landing.path, location.language.linkItems)),
             staleNotice: stale,
             cards: cards,
             hasCards: !cards.isEmpty,
-            emptyMessage: location.origin == nil
-                ? "No pets have been reported yet."
-                : "No pets have been reported within \(location.rangeKm ?? PageHandlers.landingRangeKm) km of you.",
+            emptyMessage: location.origin == nil ? texts(.petsEmpty) : texts.counted(.landingEmptyNearby, range),
             viewAllURL: QueryString.url(Route.list.path, location.linkItems),
-            nearbyText: location.origin == nil ? nil : "Within \(location.rangeKm ?? PageHandlers.landingRangeKm) km of you"
+            nearbyText: location.origin == nil ? nil : texts.counted(.landingNearby, range)
         )
     }
 
@@ -82,7 +83,7 @@ struct PageHandlers: Sendable {
         let location: VisitorLocation
         let filters: ListFilters
         do {
-            (location, filters) = try ListFilters.parseWithLocation(request.query, defaultRangeKm: PageHandlers.listRangeKm)
+            (location, filters) = try ListFilters.parseWithLocation(request, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
             return .answer(site.badQuery(error, path: Route.list.path, query: request.query))
         }
@@ -99,51 +100,56 @@ struct PageHandlers: Sendable {
                                       origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
         let found = snapshot.value.index.page(query, offset: (filters.page - 1) * PageHandlers.pageSize, limit: PageHandlers.pageSize)
         let pageCount = max(1, (found.total + PageHandlers.pageSize - 1) / PageHandlers.pageSize)
+        let texts = site.texts(location.language)
         guard filters.page <= pageCount else {
-            return site.errorPage(status: 404, message: "There is no page \(filters.page) of this list: it has \(pageCount).",
-                                  retryURL: filters.url(page: 1, location: location), location: location)
+            return site.errorPage(status: 404, message: texts.counted(.listNoSuchPage, pageCount, ("page", String(filters.page))),
+                                  retryURL: filters.url(page: 1, location: location), location: location,
+                                  pageURL: { filters.url(page: filters.page, location: $0) })
         }
-        let summary = filters.summary(count: found.total, location: location)
-        let pageSummary = "Page \(filters.page) of \(pageCount)"
+        let summary = filters.summary(count: found.total, location: location, texts: texts)
+        let pageSummary = texts(.paginationSummary, ("page", String(filters.page)), ("count", String(pageCount)))
         let cards = site.cardHTML(found, location: location, generation: snapshot.value.generation)
         guard location.origin != nil, !snapshot.isStale else {
             let model = listModel(filters: filters, location: location, pageCount: pageCount, summary: summary, pageSummary: pageSummary,
-                                  cards: cards.html.map(RenderedCard.init(html:)), stale: staleNotice(snapshot))
-            return site.page(model, template: "list")
+                                  cards: cards.html.map(RenderedCard.init(html:)), stale: staleNotice(snapshot, location))
+            return site.page(model, template: "list", language: location.language)
         }
         // Located: the page of this shape, rendered once with markers, joined around this visitor's values.
         let marked = location.withMarkedCoordinates
-        let shape = "list|\(filters.url(page: filters.page, location: marked))|\(cards.count)|\(pageCount > 1)|\(filters.page < pageCount)"
+        let shape = "list|\(location.pageKey(filters.url(page: filters.page, location: marked)))|\(cards.count)|\(pageCount > 1)|\(filters.page < pageCount)"
         let html = site.shells.page(key: shape, render: {
             let model = listModel(filters: filters, location: marked, pageCount: pageCount,
                                   summary: PageShells.marker(PageShells.Slot.summary),
                                   pageSummary: PageShells.marker(PageShells.Slot.pageSummary),
                                   cards: cards.indices.map(PageShells.markerCard), stale: nil)
-            return site.renderer.render(model, template: "list") ?? []
+            return site.renderer.render(model, template: "list", language: location.language.language) ?? []
         }, valueBytes: cards.byteCount, write: shellWriter(location, cards: cards, summary: summary, pageSummary: pageSummary))
-        return Response(status: 200, headers: [.contentType: "text/html; charset=utf-8"], body: html)
+        return Response(status: 200, headers: SiteContext.htmlHeaders(location.language), body: html)
     }
 
     private func listModel(filters: ListFilters, location: VisitorLocation, pageCount: Int, summary: String, pageSummary: String,
                            cards: [any CardView], stale: String?) -> ListPageModel {
-        ListPageModel(
+        let texts = site.texts(location.language)
+        let title = filters.title(texts)
+        return ListPageModel(
             layout: site.layout(
-                title: filters.title + " · PetSpot",
-                description: "Lost and found pets reported on PetSpot. Filter by status and species.",
-                canonicalPath: filters.url(page: filters.page, location: .unknown), location: location, isList: true
+                title: texts(.pageTitle, ("title", title)),
+                description: texts(.listDescription),
+                canonicalPath: filters.url(page: filters.page, location: .unknown), location: location,
+                pageURL: { filters.url(page: filters.page, location: $0) }, isList: true
             ),
             banner: banner(location, sameURLWithoutDenied: filters.url(page: filters.page, location: location)),
             staleNotice: stale,
-            heading: filters.title,
+            heading: title,
             resultSummary: summary,
             mapURL: filters.url(.map, location: location),
             cards: cards,
             hasCards: !cards.isEmpty,
-            emptyMessage: filters.isFiltered ? "No pets match these filters." : "No pets have been reported yet.",
+            emptyMessage: filters.isFiltered ? texts(.listEmptyFiltered) : texts(.petsEmpty),
             clearFiltersURL: filters.isFiltered ? QueryString.url(Route.list.path, location.linkItems) : nil,
-            statusOptions: filters.statusOptions,
-            speciesOptions: filters.speciesOptions,
-            sortOptions: filters.sortOptions(located: location.origin != nil),
+            statusOptions: filters.statusOptions(texts),
+            speciesOptions: filters.speciesOptions(texts),
+            sortOptions: filters.sortOptions(located: location.origin != nil, texts: texts),
             hiddenFields: location.linkItems.compactMap { name, value in value.map { HiddenField(name: name, value: $0) } },
             pagination: pageCount > 1 ? PaginationModel(
                 previousURL: filters.page > 1 ? filters.url(page: filters.page - 1, location: location) : nil,
@@ -176,16 +182,18 @@ struct PageHandlers: Sendable {
     func details(_ request: Request, id: String, requestID: String) -> RoutePlan {
         let location: VisitorLocation
         do {
-            location = try VisitorLocation.parse(request.query, defaultRangeKm: PageHandlers.listRangeKm)
+            location = try VisitorLocation.parse(request, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
             return .answer(site.badQuery(error, path: Route.details(id: id).path, query: request.query))
         }
+        let texts = site.texts(location.language)
+        let pageURL: @Sendable (VisitorLocation) -> String = { QueryString.url(Route.details(id: id).path, $0.linkItems) }
         let key = location.pageKey(QueryString.url(Route.details(id: id).path, location.linkItems))
         return .fromSnapshot(
             render: { snapshot in
                 guard let pet = snapshot.value.index.announcement(id: id) else { return nil }
                 return site.cachedPage(request, key: key, snapshot: snapshot) {
-                    site.page(detailsModel(pet, fetched: snapshot, location: location), template: "details")
+                    site.page(detailsModel(pet, fetched: snapshot, location: location), template: "details", language: location.language)
                 }
             },
             otherwise: {
@@ -193,54 +201,62 @@ struct PageHandlers: Sendable {
                 do throws(UpstreamFailure) {
                     fetched = try await gateway.announcement(id: id, requestID: requestID)
                 } catch .notFound {
-                    return site.errorPage(status: 404, message: "This pet could not be found.", location: location)
+                    return site.errorPage(status: 404, message: texts(.errorPetNotFound), location: location, pageURL: pageURL)
                 } catch {
-                    return site.errorPage(status: error.visitorStatus, message: "Unable to load pet details. Please try again later.",
-                                          retryURL: Self.sameURL(request), location: location)
+                    return site.errorPage(status: error.visitorStatus, message: texts(.errorPetFailed),
+                                          retryURL: Self.sameURL(request), location: location, pageURL: pageURL)
                 }
                 // Fetched apart from the snapshot (not in the list): rendered for this request only.
-                return site.finish(site.page(detailsModel(fetched.value, fetched: fetched, location: location), template: "details"),
+                return site.finish(site.page(detailsModel(fetched.value, fetched: fetched, location: location), template: "details",
+                                             language: location.language),
                                    request: request, stale: fetched.isStale)
             }
         )
     }
 
     private func detailsModel<Value>(_ pet: Announcement, fetched: Fetched<Value>, location: VisitorLocation) -> DetailsPageModel {
+        let texts = site.texts(location.language)
         let canonicalPath = Route.details(id: pet.id).path
-        let shareText = "\(pet.displayName) — \(pet.statusPhrase), last seen \(Format.date(pet.lastSeenDate)) in \(Format.place(pet.place))"
+        let name = texts.name(pet)
+        let phrase = texts.phrase(pet.status, pet.species)
+        let shareText = texts(.detailsShareText, ("name", name), ("phrase", phrase), ("date", texts.date(pet.lastSeenDate)),
+                              ("place", texts.place(pet.place)))
         let photo = PhotoLinks(pet.photo, width: 1280)
         return DetailsPageModel(
             layout: site.layout(
-                title: "\(pet.displayName) — \(pet.statusPhrase) · PetSpot",
+                title: texts(.pageTitle, ("title", texts(.detailsTitle, ("name", name), ("phrase", phrase)))),
                 description: pet.excerpt(limit: 200) ?? shareText,
                 canonicalPath: canonicalPath,
                 ogImage: site.absolutePhotoURL(pet.photo),
                 ogType: "article",
                 location: location,
+                pageURL: { QueryString.url(canonicalPath, $0.linkItems) },
                 hasMap: pet.place.coordinate != nil
             ),
-            staleNotice: staleNotice(fetched),
+            staleNotice: staleNotice(fetched, location),
             id: pet.id,
-            name: pet.displayName,
-            statusLabel: pet.status.label,
+            name: name,
+            statusLabel: texts.status(pet.status),
             statusClass: pet.status.rawValue,
-            rewardText: pet.reward.map(Format.rewardBadge),
+            rewardText: pet.reward.map(texts.reward),
             photoURL: photo?.src,
             photoSrcset: photo?.srcset,
             photoFullURL: photo?.full,
-            photoAlt: pet.photoAlt,
-            subtitle: [pet.speciesLabel, pet.breed].compactMap { $0 }.joined(separator: " · "),
-            rows: pet.detailRows(origin: location.origin),
+            photoAlt: texts.photoAlt(name: name, species: pet.species),
+            subtitle: [texts.species(pet.species), pet.breed].compactMap { $0 }.joined(separator: " · "),
+            rows: pet.detailRows(origin: location.origin, texts: texts),
             description: pet.description,
             mapURL: pet.mapURL,
-            pinMap: pet.pinMap,
+            pinMap: pet.pinMap(texts: texts),
             phoneHref: pet.phoneLinkTarget,
             phoneText: pet.phone,
             emailHref: pet.email.map { "mailto:" + $0 },
             emailText: pet.email,
-            shareURL: site.baseURL + canonicalPath,
-            shareTitle: "\(pet.displayName) — \(pet.statusPhrase) on PetSpot",
-            backURL: QueryString.url(Route.list.path, location.linkItems)
+            shareURL: site.baseURL + SiteContext.withLanguage(canonicalPath, location.language),
+            shareTitle: texts(.detailsShareTitle, ("name", name), ("phrase", phrase)),
+            backURL: QueryString.url(Route.list.path, location.linkItems),
+            photoFullText: texts(.detailsOpenPhotoFull, ("name", name)),
+            shareLead: texts(.detailsShareLead, ("name", name))
         )
     }
 
@@ -255,8 +271,8 @@ struct PageHandlers: Sendable {
                 return render(try await gateway.snapshot(requestID: requestID))
             } catch {
                 return site.errorPage(status: error.visitorStatus == 404 ? 502 : error.visitorStatus,
-                                      message: "Unable to load data. Please try again later.",
-                                      retryURL: Self.sameURL(request), location: location)
+                                      message: site.texts(location.language)(.errorUpstream),
+                                      retryURL: Self.sameURL(request), location: location, pageURL: SiteContext.sameURL(request))
             }
         })
     }
@@ -264,28 +280,26 @@ struct PageHandlers: Sendable {
     /// The banner, whose links lead to the same (normalized) page without `location=denied`.
     func banner(_ location: VisitorLocation, sameURLWithoutDenied url: String) -> BannerModel? {
         guard location.denied else { return nil }
+        let texts = site.texts(location.language)
         return BannerModel(
-            title: "Location Access Needed",
-            message: "Enable location access in your browser settings to see nearby pets.",
+            title: texts(.bannerTitle),
+            message: texts(.bannerMessage),
             tryAgainURL: url,
             dismissURL: url
         )
     }
 
-    /// The notice of a page made from saved data, nil for fresh data.
-    func staleNotice<Value>(_ fetched: Fetched<Value>) -> String? {
+    /// The notice of a page made from saved data in the page's language, nil for fresh data.
+    func staleNotice<Value>(_ fetched: Fetched<Value>, _ location: VisitorLocation) -> String? {
         guard fetched.isStale else { return nil }
-        return "The pet service is not answering right now, so this is saved data from \(Self.age(since: fetched.fetchedAt))."
+        let texts = site.texts(location.language)
+        return texts(.staleNotice, ("age", Self.age(since: fetched.fetchedAt, texts: texts)))
     }
 
-    /// "just now", "1 minute ago", "4 minutes ago".
-    static func age(since date: Date, now: Date = Date()) -> String {
+    /// "less than a minute ago", "1 minute ago", "4 minutes ago" / "4 minuty temu".
+    static func age(since date: Date, now: Date = Date(), texts: Texts) -> String {
         let seconds = max(0, Int(now.timeIntervalSince(date)))
-        switch seconds {
-        case ..<60: return "less than a minute ago"
-        case ..<120: return "1 minute ago"
-        default: return "\(seconds / 60) minutes ago"
-        }
+        return seconds < 60 ? texts(.staleJustNow) : texts.counted(.staleMinutes, seconds / 60)
     }
 
     /// The request's own path and query, for "Try again" links.

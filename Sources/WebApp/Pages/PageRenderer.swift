@@ -9,30 +9,44 @@ struct PageRenderer: Sendable {
     /// empty library and an unknown name renders nil, silently).
     static let requiredTemplates = ["layout", "landing", "list", "map", "details", "error"]
 
-    private let templates: CompiledTemplates
+    /// The templates compiled once per language, by `Language.index` (issue 14).
+    private let templates: [CompiledTemplates]
+    /// Every language's texts and formats, from `<directory>/locales/*.messages`.
+    let texts: SiteTexts
 
-    /// Loads every `*.mustache` below `directory`; throws naming the setting when the folder or a page template is missing.
+    /// Loads the message catalogs and every `*.mustache` below `directory`, once per language;
+    /// throws naming the setting when the folder, a catalog, a text or a page template is missing.
     static func load(directory: String) async throws -> PageRenderer {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw StartupError(setting: "--templates-dir / PETSPOT_TEMPLATES_DIR", problem: "folder '\(directory)' does not exist")
         }
-        let templates: CompiledTemplates
+        let texts: SiteTexts
         do {
-            templates = try CompiledTemplates.load(directory: directory)
-        } catch let error as CompiledTemplates.LoadError {
+            texts = try SiteTexts.load(directory: directory)
+        } catch {
             throw StartupError(setting: "--templates-dir / PETSPOT_TEMPLATES_DIR", problem: error.description)
         }
-        for name in requiredTemplates where !templates.contains(template: name) {
-            throw StartupError(setting: "--templates-dir / PETSPOT_TEMPLATES_DIR", problem: "template '\(name).mustache' is missing in '\(directory)'")
+        var templates: [CompiledTemplates] = []
+        for language in Language.allCases {
+            let compiled: CompiledTemplates
+            do {
+                compiled = try CompiledTemplates.load(directory: directory, text: texts[language].template)
+            } catch let error as CompiledTemplates.LoadError {
+                throw StartupError(setting: "--templates-dir / PETSPOT_TEMPLATES_DIR", problem: "\(language.rawValue): \(error.description)")
+            }
+            for name in requiredTemplates where !compiled.contains(template: name) {
+                throw StartupError(setting: "--templates-dir / PETSPOT_TEMPLATES_DIR", problem: "template '\(name).mustache' is missing in '\(directory)'")
+            }
+            templates.append(compiled)
         }
-        return PageRenderer(templates: templates)
+        return PageRenderer(templates: templates, texts: texts)
     }
 
-    /// Renders `model` with the template `name`, in an array no larger than it needs (fragments and
-    /// kept pages live long); nil only for a template name not checked at startup.
-    func render(_ model: some ViewModel, template name: String) -> [UInt8]? {
-        templates.render(model, template: name).map(PageRenderer.compact)
+    /// Renders `model` with the template `name` in `language`, in an array no larger than it needs
+    /// (fragments and kept pages live long); nil only for a template name not checked at startup.
+    func render(_ model: some ViewModel, template name: String, language: Language) -> [UInt8]? {
+        templates[language.index].render(model, template: name).map(PageRenderer.compact)
     }
 
     /// `bytes` in storage of its own size: the renderer reserves generously for speed, which a

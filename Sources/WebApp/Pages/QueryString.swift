@@ -32,13 +32,14 @@ enum QueryString {
 extension VisitorLocation {
     /// The query items that carry the location into links: `lat`, `lng` (4 decimals) and an explicit
     /// `range`. `location=denied` is never carried, so the banner shows once (product-spec §4).
+    /// Then `lang` when the URL chose the page language (issue 14: a shared link keeps it).
     var linkItems: [(String, String?)] {
-        guard let origin else { return [] }
+        guard let origin else { return language.linkItems }
         return [
             ("lat", coordinateText?.latitude ?? URLText.fourDecimals(origin.latitude)),
             ("lng", coordinateText?.longitude ?? URLText.fourDecimals(origin.longitude)),
             ("range", rangeGiven ? rangeKm.map(String.init) : nil),
-        ]
+        ] + language.linkItems
     }
 
     /// This location with the page-shell markers in place of its coordinates in links (see `PageShells`).
@@ -51,8 +52,11 @@ extension VisitorLocation {
 
 extension VisitorLocation {
     /// The rendered-page key of `url`, the page's normalized URL built from parsed values (its
-    /// location items included), for this visitor: the URL plus whether the banner shows.
+    /// location and language items included), for this visitor: the page language, the URL and
+    /// whether the banner shows. The language leads because without `lang` the URL alone does not
+    /// say it (`Accept-Language` chose it).
     func pageKey(_ url: String) -> String {
-        denied ? url + "#denied" : url
+        let prefix = language.language == .pl ? "pl|" : "en|"
+        return denied ? prefix + url + "#denied" : prefix + url
     }
 }

@@ -38,7 +38,11 @@ final class SiteContext: Sendable {
     /// The absolute base for canonical and share URLs, without trailing slash.
     var baseURL: String { configuration.effectivePublicBaseURL }
 
-    /// The layout model for a page.
+    /// The texts of `language`.
+    func texts(_ language: PageLanguage) -> Texts { renderer.texts[language.language] }
+
+    /// The layout model for a page. `pageURL` writes this page's URL for a visitor state (its
+    /// location and language), for the language switch and the `hreflang` alternates (issue 14).
     func layout(
         title: String,
         description: String,
@@ -46,15 +50,20 @@ final class SiteContext: Sendable {
         ogImage: String? = nil,
         ogType: String = "website",
         location: VisitorLocation,
+        pageURL: (VisitorLocation) -> String,
         isHome: Bool = false,
         isList: Bool = false,
         isMap: Bool = false,
         hasMap: Bool = false
     ) -> LayoutModel {
-        LayoutModel(
+        let language = location.language
+        let english = pageURL(location.with(PageLanguage(language: .en, explicit: true)))
+        let polish = pageURL(location.with(PageLanguage(language: .pl, explicit: true)))
+        let unchosen = pageURL(location.with(.standard))
+        return LayoutModel(
             pageTitle: title,
             metaDescription: description,
-            canonicalURL: canonicalPath.map { baseURL + $0 },
+            canonicalURL: canonicalPath.map { baseURL + SiteContext.withLanguage($0, language) },
             ogTitle: title,
             ogDescription: description,
             ogImage: ogImage,
@@ -67,16 +76,38 @@ final class SiteContext: Sendable {
             isList: isList,
             isMap: isMap,
             hasMap: hasMap,
-            locationState: location.origin != nil ? "known" : (location.denied ? "denied" : "unknown")
+            locationState: location.origin != nil ? "known" : (location.denied ? "denied" : "unknown"),
+            englishURL: english,
+            polishURL: polish,
+            isEnglish: language.language == .en,
+            isPolish: language.language == .pl,
+            alternateEnglishURL: baseURL + english,
+            alternatePolishURL: baseURL + polish,
+            alternateDefaultURL: baseURL + unchosen
         )
     }
 
-    /// Renders `model` with `template` as a 200 HTML response (not yet finished: see `finish`).
-    func page(_ model: some ViewModel, template: String, status: HTTPResponse.Status = .ok) -> Response {
-        guard let html = renderer.render(model, template: template) else {
+    /// `path` with `lang` when the page is not in the default language or the URL chose it: the
+    /// canonical and share URL of a Polish page opens it in Polish for whoever follows it.
+    static func withLanguage(_ path: String, _ language: PageLanguage) -> String {
+        guard language.explicit || language.language != .en else { return path }
+        return path + (path.contains("?") ? "&" : "?") + "lang=" + language.language.rawValue
+    }
+
+    /// The headers of an HTML page in `language`: `Content-Language`, and `Vary: Accept-Language`
+    /// when that header chose the language (not the URL).
+    static func htmlHeaders(_ language: PageLanguage) -> HTTPFields {
+        var fields: HTTPFields = [.contentType: "text/html; charset=utf-8", .contentLanguage: language.language.rawValue]
+        if !language.explicit { fields.append(HTTPField(name: .vary, value: "Accept-Language")) }
+        return fields
+    }
+
+    /// Renders `model` with `template` in `language` as a 200 HTML response (not yet finished: see `finish`).
+    func page(_ model: some ViewModel, template: String, language: PageLanguage, status: HTTPResponse.Status = .ok) -> Response {
+        guard let html = renderer.render(model, template: template, language: language.language) else {
             return Response.text("Internal error\n", status: 500)
         }
-        return Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: html)
+        return Response(status: status, headers: SiteContext.htmlHeaders(language), body: html)
     }
 
     /// The page for `key` from `snapshot`: reused when rendered from the same snapshot generation,
@@ -108,7 +139,8 @@ final class SiteContext: Sendable {
     /// and the security headers, so a kept page needs no header work per request.
     func prepared(_ response: Response, stale: Bool) -> Response {
         var response = response
-        if response.status == .ok, response.headers.count == 1, response.headers[0].name == .contentType {
+        if response.status == .ok, response.headers.first?.name == .contentType,
+           response.headers.allSatisfy({ $0.name == .contentType || $0.name == .contentLanguage || $0.name == .vary }) {
             // A page as the renderer makes it (the common case, once per page made): every header
             // appended in one go, with room for the request id, instead of a lookup per header.
             response.headers.reserveCapacity(3 + SecurityHeaders.all.count + 1)
@@ -129,7 +161,9 @@ final class SiteContext: Sendable {
 
     /// The HTML of each card of one index page for this visitor (card fragments of the snapshot).
     func cardHTML(_ found: IndexPage, location: VisitorLocation, generation: Int) -> CardSet {
-        let render: (CardModel) -> [UInt8] = { self.renderer.render($0, template: "partials/card") ?? [] }
+        let texts = self.texts(location.language)
+        let language = location.language.language
+        let render: (CardModel) -> [UInt8] = { self.renderer.render($0, template: "partials/card", language: language) ?? [] }
         let cards = fragments.withLock { current -> CardFragments in
             if let current, current.generation >= generation { return current }
             let fresh = CardFragments(generation: generation, count: found.all.count)
@@ -138,29 +172,34 @@ final class SiteContext: Sendable {
         }
         guard cards.generation == generation else {
             // A request still on an older snapshot than the kept cards: render its cards whole.
-            return CardSet(whole: found.items.map { render($0.card(origin: location.origin, location: location)) })
+            return CardSet(whole: found.items.map { render($0.card(origin: location.origin, location: location, texts: texts)) })
         }
         guard location.origin != nil else {
-            return cards.plainCards(found, render: render)
+            return cards.plainCards(found, language: location.language, texts: texts, render: render)
         }
         return cards.locatedCards(found, linkQuery: QueryString.url("", location.linkItems),
-                                  distances: found.distancesKm.map { $0.map { Format.distance(km: $0) } }, render: render)
+                                  distances: found.distancesKm.map { $0.map { texts.distance(km: $0) } }, texts: texts, render: render)
     }
 
-    /// The error page for `status` (product-spec §4 "Errors the visitor can see"): a heading by
-    /// status, the given message, and a retry link for upstream failures.
-    func errorPage(status: HTTPResponse.Status, message: String, retryURL: String? = nil, location: VisitorLocation = .unknown) -> Response {
+    /// The error page for `status` (product-spec §4 "Errors the visitor can see") in the page's
+    /// language: a heading by status, the message, and a retry link for upstream failures.
+    /// `pageURL` writes the failed page's URL for a visitor state (for the language switch and the
+    /// alternates); without it (answers the server makes itself) they lead to the landing page.
+    func errorPage(status: HTTPResponse.Status, message: String, retryURL: String? = nil, location: VisitorLocation = .unknown,
+                   pageURL: ((VisitorLocation) -> String)? = nil) -> Response {
+        let texts = self.texts(location.language)
         let heading: String
         switch status {
-        case 400: heading = "Check the address"
-        case 404: heading = "Not found"
-        case 405: heading = "Method not allowed"
-        case 502, 504: heading = "Unable to load data"
-        case 503: heading = "Unavailable"
-        default: heading = "Something went wrong"
+        case 400: heading = texts(.errorHeading400)
+        case 404: heading = texts(.errorHeading404)
+        case 405: heading = texts(.errorHeading405)
+        case 502, 504: heading = texts(.errorHeading502)
+        case 503: heading = texts(.errorHeading503)
+        default: heading = texts(.errorHeadingOther)
         }
         let model = ErrorPageModel(
-            layout: layout(title: "\(heading) · PetSpot", description: message, canonicalPath: nil, location: location),
+            layout: layout(title: texts(.pageTitle, ("title", heading)), description: message, canonicalPath: nil, location: location,
+                           pageURL: pageURL ?? { QueryString.url(Route.landing.path, $0.linkItems) }),
             status: status.code,
             heading: heading,
             message: message,
@@ -168,18 +207,56 @@ final class SiteContext: Sendable {
             listURL: QueryString.url(Route.list.path, location.linkItems),
             homeURL: QueryString.url(Route.landing.path, location.linkItems)
         )
-        var response = page(model, template: "error", status: status)
+        var response = page(model, template: "error", language: location.language, status: status)
         if status == 405 { response.headers[.allow] = "GET, HEAD" }
         return prepared(response, stale: false)
     }
 
-    /// The 400 page for a bad query parameter, linking to the same page (its other parameters kept)
-    /// without location and without the bad parameter.
-    func badQuery(_ problem: QueryProblem, path: String, query: QueryItems) -> Response {
-        let dropped: Set<String> = ["lat", "lng", "range", "location", problem.parameter]
+    /// The error page for `request` whose message is `key`'s text, in the request's page language
+    /// (its `lang`, else `Accept-Language`), with links in that language.
+    func errorPage(status: HTTPResponse.Status, _ key: TextKey, _ values: (String, String)..., for request: Request) -> Response {
+        let language = (try? PageLanguage.of(request)) ?? PageLanguage.fromHeader(request)
+        let location = VisitorLocation.unknown(language)
+        let texts = self.texts(language)
+        var message = texts(key)
+        for (name, value) in values { message = message.replacingOccurrences(of: "{" + name + "}", with: value) }
+        return errorPage(status: status, message: message, location: location, pageURL: SiteContext.sameURL(request))
+    }
+
+    /// The text of an answer the server makes itself (`ServerMadeAnswer`), by status; `{method}`
+    /// is the request's method.
+    static func serverAnswerText(_ status: HTTPResponse.Status) -> TextKey? {
+        switch status {
+        case 400: .errorBadURL
+        case 405: .errorMethod
+        case 414: .errorLongURL
+        case 500: .errorInternal
+        case 503: .errorStopping
+        default: nil
+        }
+    }
+
+    /// Writes the request's own path and query (without `lang`) for a visitor state: its page in
+    /// another language.
+    static func sameURL(_ request: Request) -> (VisitorLocation) -> String {
+        let kept = request.query.items.filter { $0.name != "lang" }.map { ($0.name, Optional($0.value)) }
+        let path = request.rawPath
+        return { location in QueryString.url(path, kept + location.language.linkItems) }
+    }
+
+    /// The 400 page for a bad query parameter, in the page's language, linking to the same page
+    /// (its other parameters kept) without location and without the bad parameter.
+    func badQuery(_ problem: LocatedProblem, path: String, query: QueryItems) -> Response {
+        let dropped: Set<String> = ["lat", "lng", "range", "location", "lang", problem.problem.parameter]
         let kept = query.items.filter { !dropped.contains($0.name) }.map { ($0.name, Optional($0.value)) }
-        return errorPage(status: 400, message: "The parameter ‘\(problem.parameter)’ is not valid: \(problem.message)",
-                         retryURL: QueryString.url(path, kept))
+        let language = problem.language
+        let texts = self.texts(language)
+        let message = texts(.errorParameter, ("name", problem.problem.parameter), ("reason", problem.problem.message(texts)))
+        let withoutLocation = query.items.filter { $0.name != "lang" && !["lat", "lng", "range", "location"].contains($0.name) }
+            .map { ($0.name, Optional($0.value)) }
+        return errorPage(status: 400, message: message, retryURL: QueryString.url(path, kept + language.linkItems),
+                         location: .unknown(language),
+                         pageURL: { QueryString.url(path, withoutLocation + $0.language.linkItems) })
     }
 
     /// The public URL of a photo: our `/images/` proxy for upstream paths, the URL itself otherwise.

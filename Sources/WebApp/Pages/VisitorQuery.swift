@@ -7,8 +7,19 @@ import PetDomain
 struct QueryProblem: Error, Equatable, Sendable {
     /// The parameter's name, e.g. `lat`.
     let parameter: String
-    /// Why it is wrong, in words a visitor understands.
-    let message: String
+    /// Why it is wrong: a catalog text (`{name}` is the parameter), in words a visitor understands.
+    let reason: TextKey
+
+    /// The reason in `texts`' language.
+    func message(_ texts: Texts) -> String {
+        texts(reason, ("name", parameter))
+    }
+}
+
+/// A bad query parameter and the language of the page that says so.
+struct LocatedProblem: Error, Sendable {
+    let problem: QueryProblem
+    let language: PageLanguage
 }
 
 /// The visitor's location as the query string states it (product-spec §4 "Location from the query string").
@@ -23,14 +34,49 @@ struct VisitorLocation: Equatable, Sendable {
     var rangeGiven: Bool
     /// The coordinates as links write them (4 decimals), or the page-shell markers in their place.
     var coordinateText: (latitude: String, longitude: String)?
+    /// The page language, which links carry along with the location when the URL chose it (issue 14).
+    var language: PageLanguage = .standard
 
     static func == (lhs: VisitorLocation, rhs: VisitorLocation) -> Bool {
         lhs.origin == rhs.origin && lhs.denied == rhs.denied && lhs.rangeKm == rhs.rangeKm && lhs.rangeGiven == rhs.rangeGiven
             && lhs.coordinateText?.latitude == rhs.coordinateText?.latitude && lhs.coordinateText?.longitude == rhs.coordinateText?.longitude
+            && lhs.language == rhs.language
     }
 
     /// Nobody knows where the visitor is.
     static let unknown = VisitorLocation(origin: nil, denied: false, rangeKm: nil, rangeGiven: false, coordinateText: nil)
+
+    /// Nobody knows where the visitor is; the page is in `language`.
+    static func unknown(_ language: PageLanguage) -> VisitorLocation {
+        var location = VisitorLocation.unknown
+        location.language = language
+        return location
+    }
+
+    /// This visitor state with the page in `language`.
+    func with(_ language: PageLanguage) -> VisitorLocation {
+        var copy = self
+        copy.language = language
+        return copy
+    }
+
+    /// Parses `lat`, `lng`, `range` and `location` of `request`, with its page language; throws the
+    /// first bad parameter, with the language to say it in.
+    static func parse(_ request: Request, defaultRangeKm: Int) throws(LocatedProblem) -> VisitorLocation {
+        let language: PageLanguage
+        do {
+            language = try PageLanguage.of(request)
+        } catch {
+            throw LocatedProblem(problem: error, language: PageLanguage.fromHeader(request))
+        }
+        do {
+            var location = try parse(request.query, defaultRangeKm: defaultRangeKm)
+            location.language = language
+            return location
+        } catch {
+            throw LocatedProblem(problem: error, language: language)
+        }
+    }
 
     /// Parses `lat`, `lng`, `range` and `location`; throws the first bad parameter.
     static func parse(_ query: QueryItems, defaultRangeKm: Int) throws(QueryProblem) -> VisitorLocation {
@@ -43,15 +89,15 @@ struct VisitorLocation: Equatable, Sendable {
         case (nil, nil):
             break
         case (.some, nil):
-            throw QueryProblem(parameter: "lng", message: "lng is missing: lat and lng must be given together.")
+            throw QueryProblem(parameter: "lng", reason: .queryLngMissing)
         case (nil, .some):
-            throw QueryProblem(parameter: "lat", message: "lat is missing: lat and lng must be given together.")
+            throw QueryProblem(parameter: "lat", reason: .queryLatMissing)
         case (.some(let latText), .some(let lngText)):
             guard let latitude = decimalDegrees(latText), (-90.0...90.0).contains(latitude) else {
-                throw QueryProblem(parameter: "lat", message: "lat must be a number from -90 to 90.")
+                throw QueryProblem(parameter: "lat", reason: .queryLat)
             }
             guard let longitude = decimalDegrees(lngText), (-180.0...180.0).contains(longitude) else {
-                throw QueryProblem(parameter: "lng", message: "lng must be a number from -180 to 180.")
+                throw QueryProblem(parameter: "lng", reason: .queryLng)
             }
             // Rounded to the 4 decimals (about 11 m) the location script sends and links carry, so
             // distances, links and the rendered-page key all agree (issue 11 "normalized").
@@ -61,7 +107,7 @@ struct VisitorLocation: Equatable, Sendable {
         }
         if let rangeText {
             guard let range = wholeKilometres(rangeText) else {
-                throw QueryProblem(parameter: "range", message: "range must be a whole number of kilometres, 1 or more.")
+                throw QueryProblem(parameter: "range", reason: .queryRange)
             }
             result.rangeGiven = true
             result.rangeKm = result.origin == nil ? nil : range
@@ -70,7 +116,7 @@ struct VisitorLocation: Equatable, Sendable {
         }
         if let locationText {
             guard locationText == "denied" else {
-                throw QueryProblem(parameter: "location", message: "location can only be 'denied'.")
+                throw QueryProblem(parameter: "location", reason: .queryLocation)
             }
             // Coordinates win over a stale "denied": the visitor is located after all.
             result.denied = result.origin == nil
@@ -84,7 +130,7 @@ struct VisitorLocation: Equatable, Sendable {
         var found: String?
         for item in query.items where item.name == name {
             guard found == nil else {
-                throw QueryProblem(parameter: name, message: "\(name) is given more than once.")
+                throw QueryProblem(parameter: name, reason: .queryRepeated)
             }
             found = item.value
         }

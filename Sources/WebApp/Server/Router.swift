@@ -70,10 +70,10 @@ struct Router: Sendable {
 
     private func plan(for request: Request, requestID: String) -> (String, RoutePlan) {
         guard let route = Route(path: request.path) else {
-            return ("not_found", .answer(site.errorPage(status: 404, message: "There is no page at this address.")))
+            return ("not_found", .answer(site.errorPage(status: 404, .errorNoPage, for: request)))
         }
         let plan: RoutePlan
-        let errorPage: @Sendable (HTTPResponse.Status, String) -> Response = { [site] status, message in site.errorPage(status: status, message: message) }
+        let errorPage: @Sendable (HTTPResponse.Status, TextKey) -> Response = { [site] status, key in site.errorPage(status: status, key, for: request) }
         switch route {
         case .landing:
             plan = pages.landing(request, requestID: requestID)
@@ -90,7 +90,9 @@ struct Router: Sendable {
         case .image(let path):
             guard let variant = PhotoVariant(parameter: request.query["w"]) else {
                 let widths = PhotoVariant.allowedWidths.sorted().map(String.init).joined(separator: ", ")
-                plan = .answer(site.errorPage(status: 400, message: "The parameter ‘w’ is not valid: photo widths are \(widths), or none for the full photo."))
+                let texts = site.texts((try? PageLanguage.of(request)) ?? PageLanguage.fromHeader(request))
+                plan = .answer(site.errorPage(status: 400, .errorParameter, ("name", "w"), ("reason", texts(.queryWidth, ("widths", widths))),
+                                              for: request))
                 break
             }
             plan = .inHand(
@@ -104,10 +106,10 @@ struct Router: Sendable {
             )
         case .staticFile(let path):
             plan = .answer(staticFiles.response(for: path, request: request)
-                ?? site.errorPage(status: 404, message: "There is no file at this address."))
+                ?? site.errorPage(status: 404, .errorNoFile, for: request))
         case .favicon:
             plan = .answer(staticFiles.response(for: "favicon.svg", request: request)
-                ?? site.errorPage(status: 404, message: "There is no file at this address."))
+                ?? site.errorPage(status: 404, .errorNoFile, for: request))
         case .apiList:
             plan = api.list(request, requestID: requestID)
         case .apiDetails(let id):

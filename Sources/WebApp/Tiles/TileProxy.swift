@@ -45,7 +45,7 @@ final class TileProxy: Sendable {
     }
 
     /// The answer when the tile is fresh in memory (on the server thread); nil otherwise.
-    func respondNow(_ request: Request, tile: TileAddress, errorPage: (HTTPResponse.Status, String) -> Response) -> Response? {
+    func respondNow(_ request: Request, tile: TileAddress, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Response? {
         let now = Date()
         guard let kept = cache.memoryEntry(TileProxy.key(tile)), kept.isFresh(ttl: 0, now: now) else { return nil }
         metrics.increment("petspot_tile_cache_total", labels: ["outcome": "hit"])
@@ -53,11 +53,11 @@ final class TileProxy: Sendable {
     }
 
     /// The answer, asking the tile server when needed.
-    func respond(_ request: Request, tile: TileAddress, requestID: String, errorPage: (HTTPResponse.Status, String) -> Response) async -> Response {
+    func respond(_ request: Request, tile: TileAddress, requestID: String, errorPage: (HTTPResponse.Status, TextKey) -> Response) async -> Response {
         answer(await self.tile(tile, requestID: requestID), request: request, now: Date(), errorPage: errorPage)
     }
 
-    private func answer(_ outcome: Outcome, request: Request, now: Date, errorPage: (HTTPResponse.Status, String) -> Response) -> Response {
+    private func answer(_ outcome: Outcome, request: Request, now: Date, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Response {
         switch outcome {
         case .tile(let entry, let kept):
             var response = Response(status: .ok, body: entry.bytes)
@@ -68,9 +68,9 @@ final class TileProxy: Sendable {
             response.headers[.cacheControl] = !kept ? "no-store" : left > 0 ? "public, max-age=\(left)" : "no-cache"
             return ConditionalGet.answer(response, request: request)
         case .missing:
-            return errorPage(404, "There is no map tile at this address.")
+            return errorPage(404, .errorNoTile)
         case .failed(let status):
-            return errorPage(status, "The map tile could not be loaded. Please try again later.")
+            return errorPage(status, .errorTileFailed)
         }
     }
 

@@ -56,11 +56,12 @@ struct CompiledTemplates: Sendable {
     /// Template index (into `program.templates`) by name: relative path without extension, e.g. `partials/card`.
     let indexByName: [String: Int]
 
-    /// Parses every `*.mustache` file below `directory` (recursively).
+    /// Parses every `*.mustache` file below `directory` (recursively), with its `{{t:key}}` text
+    /// tags filled in by `text` (see `TemplateLocalization`; without `text` they must be absent).
     ///
     /// Names are relative paths without the extension, as in swift-mustache. Throws `LoadError`
-    /// for a file that cannot be parsed, uses unsupported syntax or names an unknown partial.
-    static func load(directory: String) throws -> CompiledTemplates {
+    /// for a file that cannot be parsed, uses unsupported syntax or names an unknown partial or text.
+    static func load(directory: String, text: (String) -> String? = { _ in nil }) throws -> CompiledTemplates {
         let folder = directory.hasSuffix("/") ? directory : directory + "/"
         let suffix = ".mustache"
         var paths: [String] = []
@@ -75,7 +76,7 @@ struct CompiledTemplates: Sendable {
         for path in paths {
             guard let data = FileManager().contents(atPath: folder + path) else { continue }
             // Decoding like swift-mustache (invalid UTF-8 becomes U+FFFD) keeps the bytes identical.
-            let source = String(decoding: data, as: UTF8.self)
+            let source = try TemplateLocalization.localize(String(decoding: data, as: UTF8.self), file: path, text: text)
             var parser = try TemplateParser(source: source, file: path)
             let nodes = try parser.parseTemplate()
             parsed.append(ParsedTemplate(name: String(path.dropLast(suffix.count)), file: path, nodes: nodes, sourceSize: source.utf8.count))

@@ -33,6 +33,16 @@ struct LayoutModel: Sendable {
     let hasMap: Bool
     /// The location state the script reads from `<body data-location="…">`: known, denied or unknown.
     let locationState: String
+    /// The language switch (issue 14): this page and query in English and in Polish (`lang=`),
+    /// and which one is shown.
+    var englishURL: String = "/?lang=en"
+    var polishURL: String = "/?lang=pl"
+    var isEnglish: Bool = true
+    var isPolish: Bool = false
+    /// `<link rel="alternate" hreflang="en|pl|x-default">`: absolute when a base URL is known.
+    var alternateEnglishURL: String = "/?lang=en"
+    var alternatePolishURL: String = "/?lang=pl"
+    var alternateDefaultURL: String = "/"
 }
 
 /// The permission-denied banner (product-spec §4, seed 002).
@@ -174,6 +184,10 @@ struct DetailsPageModel: Sendable {
     let shareURL: String             // canonical absolute URL when known, else the path
     let shareTitle: String
     let backURL: String              // the list, keeping location
+    /// The hidden end of the "Open photo" link, "of Max in full size".
+    var photoFullText: String = ""
+    /// "Sharing this page helps more people recognise Max."
+    var shareLead: String = ""
 }
 
 /// Every error page (400, 404, 405, 502, 504, 500).

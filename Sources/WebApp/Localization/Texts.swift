@@ -1,0 +1,159 @@
+import Foundation
+import PetDomain
+
+/// One language's texts and formats (issue 14), made once at startup from its checked catalog:
+/// every visible word of a page comes from here or from the catalog through the templates.
+///
+/// With the English catalog these give exactly `Format`'s English text (CatalogTests compare them).
+struct Texts: Sendable {
+    let language: Language
+    let rules: PluralRules
+    private let catalog: MessageCatalog
+    /// The date style, decimal mark and hemisphere letters, read once.
+    let dateStyle: Format.DateStyle
+    let decimalSeparator: String
+    private let hemispheres: (north: String, south: String, east: String, west: String)
+    /// "{km} km away" split around `{km}` (the distance is written for every card of a located page).
+    private let distanceAround: (before: String, after: String)
+
+    /// The texts of `language` from `catalog`; throws the catalog's problems (a missing key, a
+    /// counted text without one of the language's categories, a date pattern it cannot write).
+    init(language: Language, catalog: MessageCatalog, file: String) throws(MessageCatalog.LoadError) {
+        self.language = language
+        rules = language == .pl ? .polish : .english
+        self.catalog = catalog
+        let problems = catalog.problems(rules: rules, required: TextKey.allCases.map { ($0.rawValue, $0.isCounted) })
+        guard problems.isEmpty else { throw MessageCatalog.LoadError(file: file, line: 0, message: problems.joined(separator: "; ")) }
+        let texts = catalog.texts
+        let months = (texts[TextKey.formatMonths.rawValue] ?? "").split(separator: " ").map(String.init)
+        guard months.count == 12 else { throw MessageCatalog.LoadError(file: file, line: 0, message: "format.months needs 12 names") }
+        switch texts[TextKey.formatDate.rawValue] {
+        case "MMM dd, yyyy": dateStyle = Format.DateStyle(months: months, monthFirst: true)
+        case "d MMM y": dateStyle = Format.DateStyle(months: months, monthFirst: false)
+        default: throw MessageCatalog.LoadError(file: file, line: 0, message: "format.date must be 'MMM dd, yyyy' or 'd MMM y'")
+        }
+        decimalSeparator = texts[TextKey.formatDecimal.rawValue] ?? "."
+        hemispheres = (texts[TextKey.formatNorth.rawValue] ?? "N", texts[TextKey.formatSouth.rawValue] ?? "S",
+                       texts[TextKey.formatEast.rawValue] ?? "E", texts[TextKey.formatWest.rawValue] ?? "W")
+        let distance = texts[TextKey.formatDistance.rawValue] ?? "{km}"
+        guard let slot = distance.range(of: "{km}") else { throw MessageCatalog.LoadError(file: file, line: 0, message: "format.distance needs {km}") }
+        distanceAround = (String(distance[..<slot.lowerBound]), String(distance[slot.upperBound...]))
+    }
+
+    /// The text of `key` with each `{name}` of `values` filled in.
+    func callAsFunction(_ key: TextKey, _ values: (String, String)...) -> String {
+        Texts.fill(catalog.texts[key.rawValue] ?? key.rawValue, values)
+    }
+
+    /// The counted text of `key` in the form `count` takes, `{count}` and `values` filled in.
+    func counted(_ key: TextKey, _ count: Int, _ values: (String, String)...) -> String {
+        let forms = catalog.counted[key.rawValue]
+        let text = forms?[rules.category(count)] ?? forms?[.other] ?? key.rawValue
+        return Texts.fill(text, [("count", String(count))] + values)
+    }
+
+    /// Every key of this language's catalog, plain and counted.
+    var keySet: Set<String> { catalog.keys }
+
+    /// A plain catalog text by its key as written in the file (templates' `{{t:key}}`); nil when absent.
+    func template(_ key: String) -> String? {
+        catalog.texts[key]
+    }
+
+    private static func fill(_ text: String, _ values: [(String, String)]) -> String {
+        guard !values.isEmpty, text.contains("{") else { return text }
+        var result = text
+        for (name, value) in values {
+            result = result.replacingOccurrences(of: "{" + name + "}", with: value)
+        }
+        return result
+    }
+
+    // MARK: - Formats (product-spec §3)
+
+    /// "Nov 05, 2025" / "5 lis 2025".
+    func date(_ date: CalendarDate) -> String { Format.date(date, style: dateStyle) }
+
+    /// "2.3 km away" / "2,3 km stąd"; `—` for a negative or non-finite value.
+    func distance(km: Double) -> String {
+        guard let number = Format.oneDecimalKilometres(km, separator: decimalSeparator) else { return Format.missingValue }
+        return distanceAround.before + number + distanceAround.after
+    }
+
+    /// "52.2297° N, 21.0122° E" / "52,2297° N, 21,0122° E".
+    func coordinate(_ coordinate: Coordinate) -> String {
+        Format.coordinate(coordinate, separator: decimalSeparator, hemispheres: hemispheres)
+    }
+
+    /// "1 year", "5 years", "under 1 year" / "1 rok", "2 lata", "5 lat"; `—` for nil or negative.
+    func age(_ years: Int?) -> String {
+        guard let years, years >= 0 else { return Format.missingValue }
+        return years == 0 ? self(.ageUnder) : counted(.age, years)
+    }
+
+    /// "♂ Male" / "♂ Samiec".
+    func sex(_ sex: Sex) -> String {
+        switch sex {
+        case .male: self(.sexMale)
+        case .female: self(.sexFemale)
+        case .unknown: self(.sexUnknown)
+        }
+    }
+
+    /// "Dog" / "Pies".
+    func species(_ species: Species) -> String {
+        self([TextKey.speciesDog, .speciesCat, .speciesBird, .speciesRabbit, .speciesOther][Texts.speciesOrder(species)])
+    }
+
+    /// The status badge, "MISSING" / "ZAGINIONE".
+    func status(_ status: AnnouncementStatus) -> String {
+        switch status {
+        case .missing: self(.statusMissing)
+        case .found: self(.statusFound)
+        case .closed: self(.statusClosed)
+        }
+    }
+
+    /// "Reward 500 PLN" / "Nagroda 500 PLN".
+    func reward(_ reward: Reward) -> String { self(.formatReward, ("amount", reward.displayText)) }
+
+    /// The address, else the coordinates; a city with its radius ("Warszawa ±5 km") or alone.
+    func place(_ place: Place) -> String {
+        switch place {
+        case .coordinates(let point, let address): address ?? coordinate(point)
+        case .city(let name, let radiusKm?): name + " " + Format.radius(km: radiusKm)
+        case .city(let name, nil): name
+        }
+    }
+
+    /// "missing dog" / "zaginiony pies", for titles and share texts.
+    func phrase(_ status: AnnouncementStatus, _ species: Species) -> String {
+        let keys: [TextKey]
+        switch status {
+        case .missing: keys = [.phraseMissingDog, .phraseMissingCat, .phraseMissingBird, .phraseMissingRabbit, .phraseMissingOther]
+        case .found: keys = [.phraseFoundDog, .phraseFoundCat, .phraseFoundBird, .phraseFoundRabbit, .phraseFoundOther]
+        case .closed: keys = [.phraseClosedDog, .phraseClosedCat, .phraseClosedBird, .phraseClosedRabbit, .phraseClosedOther]
+        }
+        return self(keys[Texts.speciesOrder(species)])
+    }
+
+    /// "Photo of Max, a dog" / "Zdjęcie: Max, pies".
+    func photoAlt(name: String, species: Species) -> String {
+        let keys: [TextKey] = [.photoAltDog, .photoAltCat, .photoAltBird, .photoAltRabbit, .photoAltOther]
+        return self(keys[Texts.speciesOrder(species)], ("name", name))
+    }
+
+    /// The species' position in the catalog's per-species lists.
+    private static func speciesOrder(_ species: Species) -> Int {
+        switch species {
+        case .dog: 0
+        case .cat: 1
+        case .bird: 2
+        case .rabbit: 3
+        case .other: 4
+        }
+    }
+
+    /// "Unnamed pet" / "Zwierzę bez imienia" for a pet without a name.
+    func name(_ pet: Announcement) -> String { pet.petName ?? self(.petUnnamed) }
+}
