@@ -55,6 +55,22 @@ public final class PetSpotApp: Sendable {
         let staticFiles = try StaticFiles(directory: configuration.publicDirectory)
             .adding(MapLibraries.load(javascriptDirectory: configuration.javascriptDirectory))
         let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory)
+        return try compose(configuration: configuration, logger: logger, transport: transport, embeddedUpstream: embeddedUpstream,
+                           now: now, staticFiles: staticFiles, renderer: renderer)
+    }
+
+    /// Everything of `build` after its one `await`, kept synchronous: as one async function, the
+    /// release build's optimizer crashed (Swift 6.3.1, signal 11 "while splitting coroutine"
+    /// `PetSpotApp.build`) once the map and the languages made it this long.
+    private static func compose(
+        configuration: AppConfiguration,
+        logger: Logger,
+        transport: UpstreamTransport?,
+        embeddedUpstream: EmbeddedUpstream?,
+        now: @escaping @Sendable () -> ContinuousClock.Instant,
+        staticFiles: StaticFiles,
+        renderer: PageRenderer
+    ) throws -> PetSpotApp {
         var stopEmbeddedUpstream: (@Sendable () async -> Void)?
         let upstreamURL: URL
         if let configured = configuration.upstreamURL {
