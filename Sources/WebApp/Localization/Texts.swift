@@ -15,6 +15,10 @@ struct Texts: Sendable {
     private let hemispheres: (north: String, south: String, east: String, west: String)
     /// "{km} km away" split around `{km}` (the distance is written for every card of a located page).
     private let distanceAround: (before: String, after: String)
+    /// Every plain text the server names, split at its slots once (see `Message`).
+    private let messages: [TextKey: Message]
+    /// Every counted text the server names, by plural category, split at its slots once.
+    private let countedMessages: [TextKey: [PluralCategory: Message]]
 
     /// The texts of `language` from `catalog`; throws the catalog's problems (a missing key, a
     /// counted text without one of the language's categories, a date pattern it cannot write).
@@ -38,18 +42,28 @@ struct Texts: Sendable {
         let distance = texts[TextKey.formatDistance.rawValue] ?? "{km}"
         guard let slot = distance.range(of: "{km}") else { throw MessageCatalog.LoadError(file: file, line: 0, message: "format.distance needs {km}") }
         distanceAround = (String(distance[..<slot.lowerBound]), String(distance[slot.upperBound...]))
+        var messages: [TextKey: Message] = [:], countedMessages: [TextKey: [PluralCategory: Message]] = [:]
+        for key in TextKey.allCases {
+            if key.isCounted {
+                countedMessages[key] = (catalog.counted[key.rawValue] ?? [:]).mapValues(Message.init)
+            } else {
+                messages[key] = Message(texts[key.rawValue] ?? key.rawValue)
+            }
+        }
+        self.messages = messages
+        self.countedMessages = countedMessages
     }
 
     /// The text of `key` with each `{name}` of `values` filled in.
     func callAsFunction(_ key: TextKey, _ values: (String, String)...) -> String {
-        Texts.fill(catalog.texts[key.rawValue] ?? key.rawValue, values)
+        messages[key]?.filled(values) ?? key.rawValue
     }
 
     /// The counted text of `key` in the form `count` takes, `{count}` and `values` filled in.
     func counted(_ key: TextKey, _ count: Int, _ values: (String, String)...) -> String {
-        let forms = catalog.counted[key.rawValue]
-        let text = forms?[rules.category(count)] ?? forms?[.other] ?? key.rawValue
-        return Texts.fill(text, [("count", String(count))] + values)
+        let forms = countedMessages[key]
+        guard let message = forms?[rules.category(count)] ?? forms?[.other] else { return key.rawValue }
+        return message.filled([("count", String(count))] + values)
     }
 
     /// Every key of this language's catalog, plain and counted.
@@ -58,15 +72,6 @@ struct Texts: Sendable {
     /// A plain catalog text by its key as written in the file (templates' `{{t:key}}`); nil when absent.
     func template(_ key: String) -> String? {
         catalog.texts[key]
-    }
-
-    private static func fill(_ text: String, _ values: [(String, String)]) -> String {
-        guard !values.isEmpty, text.contains("{") else { return text }
-        var result = text
-        for (name, value) in values {
-            result = result.replacingOccurrences(of: "{" + name + "}", with: value)
-        }
-        return result
     }
 
     // MARK: - Formats (product-spec §3)
