@@ -56,9 +56,10 @@ build() {
       -c -o "$objects/$name.o" "$@"
   }
   module PetDomain Sources/PetDomain/*.swift
-  module MicroHTTP Sources/MicroHTTP/{Request,Response,PercentDecoding,EntityTag}.swift
+  module MicroHTTP Sources/MicroHTTP/{Request,Response,PercentDecoding,EntityTag,LanguageNegotiation}.swift
   module WebApp Sources/WebApp/Pages/{VisitorQuery,VisitorQuery+Numbers,ListFilters,QueryString}.swift \
-    Sources/WebApp/Server/{Route,StaticFiles,ConditionalGet}.swift Sources/WebApp/Tiles/TileAddress.swift fuzz/Stubs/*.swift
+    Sources/WebApp/Server/{Route,StaticFiles,ConditionalGet}.swift Sources/WebApp/Tiles/TileAddress.swift \
+    Sources/WebApp/Localization/{Language,TextKey,Texts,MessageCatalog,Message}.swift fuzz/Stubs/*.swift
   # Compiled, then linked apart: one swiftc call for both leaves module files in the working folder.
   "$swiftc" "${flags[@]}" -module-name PetSpotFuzz -c -o "$objects/PetSpotFuzz.o" fuzz/Harness/*.swift
   "$swiftc" -sanitize=fuzzer,address -use-ld=lld -o "$binary" "$objects"/*.o "$packages"/HTTPTypes.build/*.o
