@@ -65,6 +65,22 @@ final class ExpiringStore<Value: Sendable>: Sendable {
         return true
     }
 
+    /// The value under `reference`, or — when there is none — `make()` kept there (of `bytes`
+    /// bytes), in one step: two requests with one reference at the same moment share one value.
+    func value(for reference: String, bytes: Int, orPut make: () -> Value) -> (value: Value, created: Bool) {
+        let instant = now()
+        return state.withLock { state in
+            if let entry = state.entries[reference], entry.expires > instant { return (entry.value, false) }
+            if let old = state.entries.removeValue(forKey: reference) { state.bytes -= old.bytes }
+            let value = make()
+            state.counter += 1
+            state.entries[reference] = Entry(value: value, bytes: bytes, expires: instant + lifetime, order: state.counter)
+            state.bytes += bytes
+            evict(&state, at: instant)
+            return (value, true)
+        }
+    }
+
     /// The value kept under `reference`, unless it expired.
     func get(_ reference: String) -> Value? {
         let instant = now()
