@@ -60,10 +60,7 @@ extension ReportRules {
     /// Required `YYYY-MM-DD`, a real day, not after the visitor's today, and not after the backend's
     /// UTC today: just after midnight in Poland the backend still lives on yesterday and would refuse it.
     mutating func dateRule() -> CalendarDate? {
-        guard let value = TextNormalization.nonEmpty(draft.lastSeenDate) else {
-            fail("lastSeenDate", .required, code: .missingValue)
-            return nil
-        }
+        guard let value = required("lastSeenDate", draft.lastSeenDate) else { return nil }
         guard let date = CalendarDate(iso: value) else {
             fail("lastSeenDate", .invalidDate)
             return nil

@@ -53,7 +53,7 @@ struct ReportRules {
     }
 
     /// The trimmed value of a required field, or nil after recording MISSING_VALUE.
-    private mutating func required(_ field: String, _ raw: String) -> String? {
+    mutating func required(_ field: String, _ raw: String) -> String? {
         guard let value = TextNormalization.nonEmpty(raw) else {
             fail(field, .required, code: .missingValue)
             return nil
@@ -83,11 +83,11 @@ struct ReportRules {
         return upper
     }
 
-    /// MALE or FEMALE; UNKNOWN only for a found pet (who can tell a stray's sex?). When the status is
-    /// itself refused, UNKNOWN is let through here: the status error is the one to fix.
+    /// MALE or FEMALE; UNKNOWN only for a found pet (the owner of a lost pet knows its sex; a finder
+    /// may not). When the status is itself empty or refused, UNKNOWN is let through here: the status
+    /// error is the one to fix, and one error per mistake is clearer.
     private mutating func sexChoice(status: AnnouncementStatus?) -> Sex? {
-        let statusRefused = TextNormalization.nonEmpty(draft.status) != nil && status == nil
-        let allowed = status == .found || statusRefused ? ["MALE", "FEMALE", "UNKNOWN"] : ["MALE", "FEMALE"]
+        let allowed = status == .missing ? ["MALE", "FEMALE"] : ["MALE", "FEMALE", "UNKNOWN"]
         return choice("sex", draft.sex, allowed).flatMap { Sex(rawValue: $0.lowercased()) }
     }
 
@@ -120,7 +120,6 @@ struct ReportRules {
             fail(field, .outOfRange(min: -limit, max: limit))
             return nil
         }
-        // -0 would be written as "-0"; the backend and readers mean 0.
-        return number == 0 ? 0 : number
+        return number
     }
 }

@@ -57,6 +57,11 @@ import PetDomain
         #expect(report.status == .found)
     }
 
+    @Test func report_with_an_empty_status_names_only_the_status_not_an_unknown_sex() {
+        let errors = reportErrors(reportDraft { $0.sex = "UNKNOWN"; $0.status = "" })
+        #expect(errors == [ReportFieldError(field: "status", code: .missingValue, problem: .required)])
+    }
+
     @Test(arguments: ["CLOSED", "lost", "active"])
     func report_refuses_a_status_other_than_missing_or_found(raw: String) {
         #expect(onlyError(reportDraft { $0.status = raw })?.problem == .unknownChoice(allowed: ["MISSING", "FOUND"]))
