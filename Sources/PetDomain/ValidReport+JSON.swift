@@ -6,7 +6,7 @@ extension ValidReport {
     /// numbers, species/sex/status upper-case, the microchip as digits only.
     ///
     /// Written in `JSON.stringify` mode (`htmlSafe: false`): the body goes to a JSON reader, never into
-    /// HTML, and matches what the PetSpot clients send byte for byte.
+    /// HTML, and the text is what the clients' `JSON.stringify` would send.
     public func upstreamJSON() -> [UInt8] {
         var writer = JSONWriter(htmlSafe: false)
         var first = true

@@ -44,6 +44,13 @@ import Testing
         #expect(text.contains("\"locationLatitude\":52.5,\"locationLongitude\":21,"))
     }
 
+    @Test func report_body_tiny_coordinates_stay_json_numbers() throws {
+        let (_, json) = try upstreamBody(reportDraft { $0.locationLatitude = "0,00001"; $0.locationLongitude = "-0.5" })
+        guard case .number(let latitude) = json["locationLatitude"] else { Issue.record("not a number"); return }
+        #expect(Double(latitude) == 0.00001)
+        #expect(json["locationLongitude"] == .number("-0.5"))
+    }
+
     @Test(arguments: ["He said \"hi\" \\ </script><script>alert(1)</script>", "line\u{2028}sep\u{2029}end\n\ttab",
                       "Żółć & <b>bold</b> 🐕", "\u{01}control"])
     func report_body_round_trips_hostile_text_exactly(hostile: String) throws {

@@ -89,5 +89,9 @@ import PetDomain
         let gmt = try #require(TimeZone(identifier: "UTC"))
         #expect(CalendarDate.day(of: instant, in: warsaw) == reportToday)
         #expect(CalendarDate.day(of: instant, in: gmt) == (try day(2026, 11, 25)))
+        // Summer time: 01:30 in Warsaw (UTC+2) is still the previous day in UTC.
+        let summer = utc(2026, 7, 14, 23, 30)
+        #expect(CalendarDate.day(of: summer, in: warsaw) == (try day(2026, 7, 15)))
+        #expect(CalendarDate.day(of: summer, in: gmt) == (try day(2026, 7, 14)))
     }
 }
