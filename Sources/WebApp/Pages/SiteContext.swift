@@ -84,7 +84,8 @@ final class SiteContext: Sendable {
             alternateEnglishURL: baseURL + english,
             alternatePolishURL: baseURL + polish,
             alternateDefaultURL: baseURL + unchosen,
-            reportURL: QueryString.url(Route.report.path, location.linkItems)
+            reportURL: QueryString.url(Route.report.path, location.linkItems),
+            reportFoundURL: QueryString.url(Route.report.path, [("status", "found")] + location.linkItems)
         )
     }
 

@@ -100,3 +100,7 @@ struct PhotoFormModel: Sendable {
     let keptPhoto: String?
     let keptPhotoText: String?
 }
+
+extension ReportFormModel: ViewModel {}
+extension ReportResultModel: ViewModel {}
+extension PhotoFormModel: ViewModel {}
