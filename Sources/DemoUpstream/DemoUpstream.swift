@@ -14,13 +14,16 @@ public enum DemoUpstream {
         return (URL(string: "http://127.0.0.1:\(server.port)")!, { await server.stop() })
     }
 
-    public static func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger) throws -> HTTPServer {
-        let backend = DemoBackend()
+    public static func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger,
+                             backend: DemoBackend = DemoBackend()) throws -> HTTPServer {
         // Two threads: the work per request is tiny, and the machine it demos on may be small.
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port, threadCount: 2,
             errorResponse: BackendConventions.serverError
         )
+        // The write API reads bodies; the backend decides from the head which ones (DemoBackend+Writes.swift).
+        configuration.bodyPolicy = { head in backend.bodyPolicy(head) }
+        configuration.bodyRefusal = DemoBackend.bodyRefusal
         let server = HTTPServer(configuration: configuration, logger: logger) { request in
             await backend.handle(request)
         }
