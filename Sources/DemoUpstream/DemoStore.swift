@@ -5,10 +5,11 @@ import Synchronization
 /// (docs/demo-upstream-writes.md).
 ///
 /// Bounded: at most `Limits.maxAnnouncements` created announcements and `Limits.maxPhotoBytes`
-/// of photos. `DemoBackend.init` sets them (500 and 200 MB by default). Past either bound the OLDEST created announcements (with their photos) are dropped
-/// until the new one fits, rather than refusing with a 503: a demo left running keeps accepting
-/// reports, and the seeded data set is never touched. A dropped announcement answers 404 again.
-public final class DemoStore: Sendable {
+/// of photos; `DemoBackend.init` sets them (500 and 200 MB by default). Past either bound the
+/// OLDEST created announcements (with their photos) are dropped until the new one fits, rather
+/// than refusing with a 503: a demo left running keeps accepting reports, and the seeded data set
+/// is never touched. A dropped announcement answers 404 again, its photo too.
+final class DemoStore: Sendable {
     /// The bounds of the store.
     struct Limits: Sendable {
         /// Most created announcements kept.

@@ -6,6 +6,8 @@ import TestSupport
 /// The demo upstream's `POST /api/v1/announcements`, over real HTTP, against the backend's
 /// behaviour in product-spec §6 and docs/demo-upstream-writes.md.
 @Suite struct DemoUpstreamWriteTests {
+    private func quoted(_ text: String) -> String { DemoWriteClient.quoted(text) }
+
     @Test func create_answers_201_with_the_announcement_and_a_six_digit_password() async throws {
         try await DemoWriteClient.with { client in
             let body = DemoWriteClient.json(DemoWriteClient.report([("petName", #""  Rex  ""#), ("age", "3"), ("reward", #""100 PLN""#)]))
@@ -56,7 +58,7 @@ import TestSupport
     ] as [([(String, String?)], String, String, String)])
     func first_problem_is_reported_in_the_schema_order(changes: [(String, String?)], code: String, field: String, message: String) async throws {
         try await DemoWriteClient.with { client in
-            let refused = try await client.create(json: DemoWriteClient.json(DemoWriteClient.report(changes)))
+            let refused = try await client.createReport(changes)
             let error = try DemoWriteClient.error(refused)
 
             #expect(refused.status == 400)
@@ -66,7 +68,7 @@ import TestSupport
 
     @Test func phone_alone_is_enough_contact() async throws {
         try await DemoWriteClient.with { client in
-            let created = try await client.create(json: DemoWriteClient.json(DemoWriteClient.report([("email", nil), ("phone", #""600 100 200""#)])))
+            let created = try await client.createReport([("email", nil), ("phone", #""600 100 200""#)])
             #expect(created.status == 201)
         }
     }
@@ -83,9 +85,9 @@ import TestSupport
                 return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
             }
 
-            let accepted = try await client.create(json: DemoWriteClient.json(DemoWriteClient.report([("lastSeenDate", DemoWriteClient.quoted(day(today)))])))
-            let refused = try await client.create(json: DemoWriteClient.json(DemoWriteClient.report([("lastSeenDate", DemoWriteClient.quoted(day(tomorrow)))])))
-            let impossible = try await client.create(json: DemoWriteClient.json(DemoWriteClient.report([("lastSeenDate", #""2025-13-01""#)])))
+            let accepted = try await client.createReport([("lastSeenDate", quoted(day(today)))])
+            let refused = try await client.createReport([("lastSeenDate", quoted(day(tomorrow)))])
+            let impossible = try await client.createReport([("lastSeenDate", #""2025-13-01""#)])
 
             #expect(accepted.status == 201)
             #expect(refused.status == 400)
@@ -98,10 +100,10 @@ import TestSupport
     @Test func duplicate_microchip_is_a_409_conflict() async throws {
         try await DemoWriteClient.with { client in
             _ = try await client.createValid([("microchipNumber", #""616093900012345""#)])
-            let again = try await client.create(json: DemoWriteClient.json(DemoWriteClient.report([("microchipNumber", #""616093900012345""#)])))
+            let again = try await client.createReport([("microchipNumber", #""616093900012345""#)])
             let list = try DemoWriteClient.object(try await client.get("/api/v1/announcements"))
             let seeded = try #require((list["data"] as? [[String: Any]])?.compactMap { $0["microchipNumber"] as? String }.first)
-            let seededAgain = try await client.create(json: DemoWriteClient.json(DemoWriteClient.report([("microchipNumber", DemoWriteClient.quoted(seeded))])))
+            let seededAgain = try await client.createReport([("microchipNumber", quoted(seeded))])
 
             #expect(again.status == 409)
             let error = try DemoWriteClient.error(again)
@@ -128,8 +130,8 @@ import TestSupport
 
     @Test func json_over_100_kb_is_413_payload_too_large() async throws {
         try await DemoWriteClient.with { client in
-            let fits = DemoWriteClient.json(DemoWriteClient.report([("description", DemoWriteClient.quoted(String(repeating: "a", count: 90_000)))]))
-            let huge = DemoWriteClient.json(DemoWriteClient.report([("description", DemoWriteClient.quoted(String(repeating: "a", count: 100 * 1024)))]))
+            let fits = DemoWriteClient.json(DemoWriteClient.report([("description", quoted(String(repeating: "a", count: 90_000)))]))
+            let huge = DemoWriteClient.json(DemoWriteClient.report([("description", quoted(String(repeating: "a", count: 100 * 1024)))]))
 
             let accepted = try await client.create(json: fits)
             let refused = try await client.create(json: huge)

@@ -68,6 +68,11 @@ struct DemoWriteClient {
         try await send("POST", "/api/v1/announcements", body: Data(json.utf8), headers: ["Content-Type": contentType])
     }
 
+    /// `POST /api/v1/announcements` with the valid report changed by `changes`.
+    func createReport(_ changes: [(String, String?)]) async throws -> Answer {
+        try await create(json: Self.json(Self.report(changes)))
+    }
+
     /// Creates a valid report; its id and management password.
     func createValid(_ changes: [(String, String?)] = []) async throws -> (id: String, password: String) {
         let created = try await create(json: Self.json(Self.report(changes)))
