@@ -48,8 +48,9 @@ extension DemoBackend {
             if let refusal = authorize(id: id, authorization: head.headers[.authorization]) {
                 return .refuse(Self.failure(refusal, requestID))
             }
-            // Room for the multipart framing and a few text fields around a 20 MB file.
-            return .accept(BodyLimits(maxBytes: Self.maxPhotoBytes + 1024 * 1024))
+            // Room for the multipart framing and a few text fields around a 20 MB file; multer lets
+            // text fields reach 1 MB (its `fieldSize`), so the form's fields may too.
+            return .accept(BodyLimits(maxBytes: Self.maxPhotoBytes + 1024 * 1024, maxFieldBytes: 1024 * 1024))
         }
     }
 
