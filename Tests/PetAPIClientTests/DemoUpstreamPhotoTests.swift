@@ -49,6 +49,31 @@ import TestSupport
         }
     }
 
+    /// The type comes from the bytes (whatever the file name says) and names the served file, as the MIME subtype.
+    @Test(arguments: [
+        ([0xFF, 0xD8, 0xFF, 0xDB], "jpeg"),
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "png"),
+        (Array("GIF89a".utf8), "gif"),
+        (Array("RIFF".utf8) + [0x10, 0, 0, 0] + Array("WEBPVP8 ".utf8), "webp"),
+        (Array("BM".utf8) + [0x46, 0, 0, 0], "bmp"),
+        ([0x49, 0x49, 0x2A, 0x00, 0x08, 0, 0, 0], "tiff"),
+        ([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8), "heic"),
+        ([0, 0, 0, 0x18] + Array("ftypmif1".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8), "heif"),
+    ] as [([UInt8], String)])
+    func photo_type_is_read_from_the_bytes(signature: [UInt8], ext: String) async throws {
+        try await DemoWriteClient.with { client in
+            let (id, password) = try await client.createValid()
+            let bytes = signature + Array(repeating: 0x20, count: 64)
+            let uploaded = try await client.upload(id: id, password: password, bytes: bytes)
+            let details = try DemoWriteClient.object(try await client.get("/api/v1/announcements/\(id)"))
+            let image = try await client.get("/images/\(id).\(ext)")
+
+            #expect(uploaded.status == 201)
+            #expect(details["photoUrl"] as? String == "/images/\(id).\(ext)")
+            #expect(image.header("Content-Type") == "image/\(ext)" && [UInt8](image.body) == bytes)
+        }
+    }
+
     @Test func photo_credentials_are_checked_in_the_backend_order() async throws {
         try await DemoWriteClient.with { client in
             let (id, password) = try await client.createValid()
