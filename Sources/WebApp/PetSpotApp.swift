@@ -86,6 +86,9 @@ public final class PetSpotApp: Sendable {
         let metrics = Metrics()
         var settings = GatewaySettings()
         settings.timeout = .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 1000))
+        // A write carries a photo of a few megabytes and waits for the upstream to store it: six
+        // times the read timeout (30 s by default).
+        settings.writeTimeout = .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 6000))
         settings.ttl = .milliseconds(Int64(configuration.cacheTTLSeconds * 1000))
         settings.staleMax = .milliseconds(Int64(configuration.staleMaxSeconds * 1000))
         settings.maxJSONBytes = configuration.upstreamMaxBodyMegabytes * 1024 * 1024

@@ -47,7 +47,8 @@ final class StubState: Sendable {
     func record(_ request: Request) -> Values {
         values.withLock { state in
             state.totalCount += 1
-            state.countsByPath[request.path, default: 0] += 1
+            // Writes count apart from reads of the same path: `POST /api/v1/announcements`.
+            state.countsByPath[(request.method == .post ? "POST " : "") + request.path, default: 0] += 1
             state.lastRequest = request
             switch request.body {
             case .bytes(let bytes): state.postedJSON[request.path] = bytes
