@@ -27,7 +27,8 @@ struct WritePolicy: Sendable {
                 ? AnnouncementsAPI.error(405, code: "METHOD_NOT_ALLOWED", message: "Method \(head.method) is not allowed here.", requestID: requestID)
                 : site.errorPage(status: 405, .errorMethod, ("method", head.method), for: request(head))
             response.headers[.allow] = route?.allowedMethods ?? "GET, HEAD"
-            return .refuse(finish(response, head, route?.metricName ?? "not_found", requestID))
+            // Counted as the server's own answer, as every refused method was before bodies existed.
+            return .refuse(finish(response, head, "server", requestID))
         }
         if identity.isCrossSite(headers: head.headers, authority: head.authority) {
             let response = isAPI
