@@ -118,9 +118,11 @@ static int drop_webp_metadata_chunks(unsigned char *data, size_t *length) {
     return 0;
 }
 
-int petspot_vips_webp(const void *bytes, size_t length, int max_width, int max_height, int quality,
-                      int64_t max_pixels, void **output, size_t *output_length,
-                      int *output_width, int *output_height) {
+// The first frame of `bytes` fitted inside max_width × max_height (never enlarged or cropped),
+// EXIF orientation applied, in sRGB, with every metadata field removed: what both savers start
+// from. Returns a PETSPOT_VIPS_* code; on success `*out` is an image the caller unrefs.
+static int bare_thumbnail(const void *bytes, size_t length, int max_width, int max_height, int64_t max_pixels,
+                          VipsImage **out) {
     int width = 0, height = 0, pages = 0;
     int probed = petspot_vips_probe(bytes, length, &width, &height, &pages, NULL, 0);
     if (probed != PETSPOT_VIPS_OK) return probed;
@@ -148,8 +150,17 @@ int petspot_vips_webp(const void *bytes, size_t length, int max_width, int max_h
         return PETSPOT_VIPS_DECODE_FAILED;
     }
     g_object_unref(thumbnail);
-    thumbnail = bare;
-    remove_metadata(thumbnail);
+    remove_metadata(bare);
+    *out = bare;
+    return PETSPOT_VIPS_OK;
+}
+
+int petspot_vips_webp(const void *bytes, size_t length, int max_width, int max_height, int quality,
+                      int64_t max_pixels, void **output, size_t *output_length,
+                      int *output_width, int *output_height) {
+    VipsImage *thumbnail = NULL;
+    int made = bare_thumbnail(bytes, length, max_width, max_height, max_pixels, &thumbnail);
+    if (made != PETSPOT_VIPS_OK) return made;
     void *buffer = NULL;
     size_t buffer_length = 0;
     // strip as well: no EXIF (GPS), XMP, IPTC or ICC in any variant. libvips 8.14 names this
@@ -172,6 +183,45 @@ int petspot_vips_webp(const void *bytes, size_t length, int max_width, int max_h
         g_free(buffer);
         vips_error("petspot", "libvips wrote a WebP that is not a RIFF container");
         return PETSPOT_VIPS_ENCODE_FAILED;
+    }
+    *output_width = vips_image_get_width(thumbnail);
+    *output_height = vips_image_get_height(thumbnail);
+    g_object_unref(thumbnail);
+    *output = buffer;
+    *output_length = buffer_length;
+    return PETSPOT_VIPS_OK;
+}
+
+int petspot_vips_jpeg(const void *bytes, size_t length, int max_side, int quality, int64_t max_pixels,
+                      void **output, size_t *output_length, int *output_width, int *output_height) {
+    VipsImage *thumbnail = NULL;
+    int made = bare_thumbnail(bytes, length, max_side, max_side, max_pixels, &thumbnail);
+    if (made != PETSPOT_VIPS_OK) return made;
+    // Why: JPEG has no transparency; a transparent PNG or WebP would otherwise turn black there.
+    if (vips_image_hasalpha(thumbnail)) {
+        VipsArrayDouble *white = vips_array_double_newv(3, 255.0, 255.0, 255.0);
+        VipsImage *flat = NULL;
+        int flattened = vips_flatten(thumbnail, &flat, "background", white, NULL);
+        vips_area_unref(VIPS_AREA(white));
+        g_object_unref(thumbnail);
+        if (flattened != 0) return PETSPOT_VIPS_DECODE_FAILED;
+        thumbnail = flat;
+        remove_metadata(thumbnail);
+    }
+    void *buffer = NULL;
+    size_t buffer_length = 0;
+    // strip: no EXIF (GPS), XMP, IPTC or ICC; optimize_coding: smaller files for the same pixels;
+    // interlace: a progressive JPEG shows early on a slow phone connection.
+    int saved = vips_jpegsave_buffer(thumbnail, &buffer, &buffer_length,
+                                     "Q", quality,
+                                     "strip", TRUE,
+                                     "optimize_coding", TRUE,
+                                     "interlace", TRUE,
+                                     NULL);
+    if (saved != 0) {
+        g_object_unref(thumbnail);
+        if (buffer != NULL) g_free(buffer);
+        return PETSPOT_VIPS_DECODE_FAILED;
     }
     *output_width = vips_image_get_width(thumbnail);
     *output_height = vips_image_get_height(thumbnail);

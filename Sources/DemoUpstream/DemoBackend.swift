@@ -4,16 +4,22 @@ import MicroHTTP
 
 /// The embedded demo upstream: the built-in data set served with the real backend's routes,
 /// shapes and quirks (product-spec §1, §5). A pure function of the request, so it can be tested
-/// without sockets; `DemoUpstream.start` puts it behind a real HTTP server.
+/// without sockets; `DemoUpstream.start` puts it behind a real HTTP server. Announcements created
+/// through the write API (`DemoBackend+Writes.swift`) live in a bounded `DemoStore` after the data set.
 public struct DemoBackend: Sendable {
     /// The data set, in insertion order.
-    private let rows: [DemoRow]
+    let rows: [DemoRow]
+    /// Announcements created through the write API, shared by every copy of this backend.
+    let store: DemoStore
     /// Placeholder files by name (the part after `/images/`), built from the rows' photo URLs.
     private let images: [String: [UInt8]]
 
-    /// Creates the backend over the built-in data set.
-    public init() {
+    /// Creates the backend over the built-in data set, with room for `maxAnnouncements` created
+    /// announcements and `maxPhotoBytes` of their photos (docs/demo-upstream-writes.md).
+    public init(maxAnnouncements: Int = 500, maxPhotoBytes: Int = 200 * 1024 * 1024) {
         self.rows = DemoData.rows
+        let limits = DemoStore.Limits(maxAnnouncements: maxAnnouncements, maxPhotoBytes: maxPhotoBytes)
+        self.store = DemoStore(limits: limits, seededMicrochips: Set(DemoData.rows.compactMap(\.microchipNumber)))
         var images: [String: [UInt8]] = [:]
         for row in rows {
             guard let file = row.photoUrl.flatMap(Self.imageFileName), file.hasSuffix(".svg") else { continue }
@@ -29,6 +35,8 @@ public struct DemoBackend: Sendable {
         var path = request.path
         if path.count > 1, path.hasSuffix("/") { path.removeLast() }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        // Only a POST whose body the policy accepted gets here with another method than GET/HEAD.
+        if request.method == .post { return write(request, requestID: requestID) }
 
         switch Array(segments) {
         case ["api", "health"]:
@@ -55,7 +63,7 @@ public struct DemoBackend: Sendable {
                 requestID: requestID, for: request
             )
         }
-        let items = rows
+        let items = (rows + store.listedRows())
             .filter { $0.photoUrl != nil }
             .filter { location?.contains($0) ?? true }
             .map(\.json)
@@ -66,7 +74,7 @@ public struct DemoBackend: Sendable {
     /// `GET /api/v1/announcements/{id}`: the bare object; with a duplicated id the first row wins,
     /// as a database lookup would return the earliest row.
     private func details(id: String, requestID: String, request: Request) -> Response {
-        guard let row = rows.first(where: { $0.id == id }) else {
+        guard let row = rows.first(where: { $0.id == id }) ?? store.row(id: id) else {
             return notFound(message: "Announcement not found", requestID: requestID, request: request)
         }
         return BackendConventions.json(row.json, requestID: requestID, for: request)
@@ -74,12 +82,14 @@ public struct DemoBackend: Sendable {
 
     /// `GET /images/{file}`: the placeholder picture, or the backend's JSON 404.
     private func image(file: String, requestID: String, request: Request) -> Response {
-        guard let bytes = images[file] else {
+        let uploaded = store.photo(file: file)
+        guard let bytes = images[file] ?? uploaded?.bytes else {
             return notFound(message: "Resource not found", requestID: requestID, request: request)
         }
+        let contentType = uploaded?.type.mimeType ?? PlaceholderImages.contentType
         // Static files get a validator too (Express's serve-static does), so proxies can revalidate.
         let etag = BackendConventions.weakETag(for: bytes)
-        var response = Response(status: 200, headers: [.contentType: PlaceholderImages.contentType], body: bytes)
+        var response = Response(status: 200, headers: [.contentType: contentType], body: bytes)
         response.headers[.eTag] = etag
         if BackendConventions.isFresh(request, etag: etag) {
             response = Response(status: .notModified, headers: [.eTag: etag])

@@ -36,12 +36,12 @@ public struct ImageHeader: Sendable, Equatable {
 
 /// A resized image.
 public struct EncodedImage: Sendable {
-    /// The WebP bytes.
+    /// The encoded bytes.
     public let bytes: [UInt8]
     public let width: Int
     public let height: Int
-    /// Always `image/webp`.
-    public var contentType: String { "image/webp" }
+    /// `image/webp` or `image/jpeg`.
+    public let contentType: String
 }
 
 /// What a decoded image carries (tests read served variants back with it).
@@ -85,14 +85,34 @@ public enum ImageResizer {
     /// Refuses formats other than JPEG, PNG, WebP, GIF, HEIF/AVIF, and images whose header declares
     /// more than `maxPixels` pixels.
     public static func webp(_ bytes: [UInt8], maxWidth: Int, maxHeight: Int, quality: Int = 75, maxPixels: Int) throws(ImageFailure) -> EncodedImage {
+        try convert(bytes, contentType: "image/webp") { raw, output, length, width, height in
+            petspot_vips_webp(raw.baseAddress, raw.count, Int32(clamping: maxWidth), Int32(clamping: maxHeight), Int32(quality),
+                              Int64(maxPixels), output, length, width, height)
+        }
+    }
+
+    /// A JPEG of the first frame of `bytes` whose longest side is at most `maxSide`: never
+    /// enlarged, EXIF orientation applied, sRGB, transparency on white, every metadata block
+    /// (EXIF with GPS, XMP, IPTC, ICC) stripped. What a reported photo becomes before it leaves us:
+    /// a phone photo's GPS position is the reporter's home. HEIC/HEIF come out as JPEG too.
+    public static func jpeg(_ bytes: [UInt8], maxSide: Int, quality: Int = 85, maxPixels: Int) throws(ImageFailure) -> EncodedImage {
+        try convert(bytes, contentType: "image/jpeg") { raw, output, length, width, height in
+            petspot_vips_jpeg(raw.baseAddress, raw.count, Int32(clamping: maxSide), Int32(quality), Int64(maxPixels),
+                              output, length, width, height)
+        }
+    }
+
+    /// Runs one of the shim's converters and copies its output out of libvips's buffer.
+    private static func convert(
+        _ bytes: [UInt8], contentType: String,
+        _ run: (UnsafeRawBufferPointer, UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>,
+                UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
+    ) throws(ImageFailure) -> EncodedImage {
         guard started else { throw .unavailable }
         var output: UnsafeMutableRawPointer?
         var length = 0
         var width: Int32 = 0, height: Int32 = 0
-        let result = bytes.withUnsafeBytes { raw in
-            petspot_vips_webp(raw.baseAddress, raw.count, Int32(clamping: maxWidth), Int32(clamping: maxHeight), Int32(quality),
-                              Int64(maxPixels), &output, &length, &width, &height)
-        }
+        let result = bytes.withUnsafeBytes { raw in run(raw, &output, &length, &width, &height) }
         // Ownership: on success libvips allocated `output` for us; it is copied, then freed here.
         defer { if let output { petspot_vips_free(output) } }
         if Int(result) == PETSPOT_VIPS_TOO_MANY_PIXELS {
@@ -103,7 +123,7 @@ public enum ImageResizer {
         try check(result, width: 0, height: 0)
         guard let output, length > 0 else { throw .undecodable(detail: "libvips returned no bytes") }
         let encoded = Array(UnsafeRawBufferPointer(start: output, count: length))
-        return EncodedImage(bytes: encoded, width: Int(width), height: Int(height))
+        return EncodedImage(bytes: encoded, width: Int(width), height: Int(height), contentType: contentType)
     }
 
     /// Size, metadata, orientation tag and the colour of pixel (`x`, `y`) of an encoded image.

@@ -68,6 +68,12 @@ final class ConnectionWatch: Sendable {
         entry.deadline.store(.max, ordering: .relaxed)
     }
 
+    /// A request's headers arrived and its body is expected: all of it within `timeout`, however
+    /// slowly it trickles (libmicrohttpd's own timeout counts only silence between pieces).
+    func bodyExpected(_ entry: Entry, within timeout: Duration) {
+        entry.deadline.store(nowNanoseconds + Self.nanoseconds(timeout), ordering: .relaxed)
+    }
+
     /// A request was answered: the next one's headers are due within the idle and header timeouts.
     func requestFinished(_ entry: Entry) {
         entry.deadline.store(nowNanoseconds + Self.nanoseconds(idleTimeout + headerTimeout), ordering: .relaxed)

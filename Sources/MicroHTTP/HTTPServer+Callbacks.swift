@@ -10,13 +10,14 @@ import Synchronization
 
 /// `MHD_AccessHandlerCallback`: called several times per request on the connection's thread.
 let accessHandlerCallback: MHD_AccessHandlerCallback = {
-    cls, connection, url, method, _, _, uploadDataSize, requestContext in
+    cls, connection, url, method, _, uploadData, uploadDataSize, requestContext in
     guard let cls, let connection, let requestContext else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     return server.handleCall(
         connection: connection,
         url: url,
         method: method,
+        uploadData: uploadData,
         uploadDataSize: uploadDataSize,
         requestContext: requestContext
     )
@@ -53,6 +54,7 @@ extension HTTPServer {
         connection: OpaquePointer,
         url: UnsafePointer<CChar>?,
         method: UnsafePointer<CChar>?,
+        uploadData: UnsafePointer<CChar>?,
         uploadDataSize: UnsafeMutablePointer<Int>?,
         requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
@@ -67,22 +69,20 @@ extension HTTPServer {
             inFlight.add(1, ordering: .sequentiallyConsistent)
             // The headers are in: the header deadline stops until this request is answered.
             if watch != nil, let entry = ConnectionWatch.entry(of: connection) { ConnectionWatch.headersArrived(entry) }
-            if context.method != "GET" && context.method != "HEAD" {
-                // A body we will not read: answer now; libmicrohttpd closes the connection after.
-                var response = serverAnswer(405, "Method \(context.method) is not allowed.", connection: connection, context: context)
-                response.headers[.allow] = "GET, HEAD"
-                return queue(response, on: connection, method: context.method)
-            }
             if !accepting.load(ordering: .sequentiallyConsistent) {
                 var response = serverAnswer(503, "The server is shutting down.", connection: connection, context: context)
                 response.headers[.connection] = "close"
                 return queue(response, on: connection, method: context.method)
             }
+            if context.method != "GET" && context.method != "HEAD" {
+                return startBody(connection: connection, context: context)
+            }
             return .YES
         }
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
-        // A GET or HEAD with a body: discard it.
+        // A piece of the body: to the reader of an accepted body; a GET's or HEAD's is discarded.
         if let uploadDataSize, uploadDataSize.pointee > 0 {
+            if let reader = context.bodyReader, let uploadData { reader.consume(uploadData, count: uploadDataSize.pointee) }
             uploadDataSize.pointee = 0
             return .YES
         }
@@ -94,14 +94,28 @@ extension HTTPServer {
         // Phase 2, request complete: build the value-type request; answer at once when the
         // immediate handler can, else suspend and run the async handler.
         context.started.store(true, ordering: .releasing)
+        var body = RequestBody.none
+        if let reader = context.bodyReader {
+            // The whole body is in: the deadline for it ends (the answer has none).
+            if watch != nil, let entry = ConnectionWatch.entry(of: connection) { ConnectionWatch.headersArrived(entry) }
+            switch reader.finish() {
+            case .success(let read): body = read
+            case .failure(let problem):
+                var response = configuration.bodyRefusal(problem, context.head ?? head(of: connection, context: context))
+                response.headers[.connection] = "close"
+                return queue(response, on: connection, method: context.method)
+            }
+        }
         // A kept answer for this very target: no Request, no application code.
-        if let keptAnswers, let url, let queued = keptAnswers.answer(connection: connection, url: url, method: context.getOrHead) {
+        if context.bodyReader == nil, let keptAnswers, let url,
+           let queued = keptAnswers.answer(connection: connection, url: url, method: context.requestMethod) {
             return queued
         }
-        let request: Request
+        var request: Request
         switch makeRequest(connection: connection, url: url, context: context) {
         case .success(let made):
             request = made
+            request.body = body
         case .failure(.malformed):
             return queue(serverAnswer(400, "The request URL is malformed.", connection: connection, context: context), on: connection, method: context.method)
         case .failure(.tooLong):
@@ -157,25 +171,12 @@ extension HTTPServer {
         }
         guard let path = PercentDecoding.decode(context.rawPath) else { return .failure(.malformed) }
         collector.pairs.removeAll(keepingCapacity: true)
-        MHD_get_connection_values(connection, .HEADER_KIND, collectValue, collectorPointer)
-        var headers = HTTPFields()
-        var authority: String?
-        headers.reserveCapacity(collector.pairs.count)
-        for pair in collector.pairs {
-            // A name that is not an RFC 9110 token cannot be looked up by anyone: left out.
-            guard let name = HTTPField.Name(pair.name) else { continue }
-            // HTTP/1.1's Host is the request's authority in swift-http-types, not a field.
-            if name.canonicalName == "host" {
-                authority = authority ?? pair.value
-                continue
-            }
-            headers.append(HTTPField(name: name, value: pair.value))
-        }
+        let (headers, authority) = collectHeaders(connection, into: collector)
         let peer = petspot_mhd_client_address(connection)
         let client = peer.flatMap { SocketAddress.text(of: $0) }
         let clientPort = peer.flatMap { SocketAddress.port(of: $0) }
         var request = Request(
-            method: context.getOrHead,
+            method: context.requestMethod,
             path: path,
             rawPath: context.rawPath,
             query: QueryItems(query),
@@ -188,8 +189,26 @@ extension HTTPServer {
         return .success(request)
     }
 
+    /// The request's header fields, and its `Host` as the authority (swift-http-types keeps HTTP/1.1's
+    /// Host out of the fields). A name that is not an RFC 9110 token cannot be looked up: left out.
+    func collectHeaders(_ connection: OpaquePointer, into collector: ValueCollector = ValueCollector()) -> (HTTPFields, String?) {
+        MHD_get_connection_values(connection, .HEADER_KIND, collectValue, Unmanaged.passUnretained(collector).toOpaque())
+        var headers = HTTPFields()
+        var authority: String?
+        headers.reserveCapacity(collector.pairs.count)
+        for pair in collector.pairs {
+            guard let name = HTTPField.Name(pair.name) else { continue }
+            if name.canonicalName == "host" {
+                authority = authority ?? pair.value
+                continue
+            }
+            headers.append(HTTPField(name: name, value: pair.value))
+        }
+        return (headers, authority)
+    }
+
     /// The configuration's answer for a request the server answers itself, finished by the application.
-    private func serverAnswer(_ status: HTTPResponse.Status, _ message: String, connection: OpaquePointer, context: RequestContext) -> Response {
+    func serverAnswer(_ status: HTTPResponse.Status, _ message: String, connection: OpaquePointer, context: RequestContext) -> Response {
         var response = configuration.errorResponse(status, message)
         let header = MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.xRequestID.rawName).map { String(cString: $0) }
         let language = MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.acceptLanguage.rawName).map { String(cString: $0) }
@@ -199,7 +218,7 @@ extension HTTPServer {
     }
 
     /// Turns a `Response` into an `MHD_Response` and queues it.
-    private func queue(_ response: Response, on connection: OpaquePointer, method: String) -> MHD_Result {
+    func queue(_ response: Response, on connection: OpaquePointer, method: String) -> MHD_Result {
         guard let mhdResponse = NativeResponse.make(from: response) else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
         return MHD_queue_response(connection, UInt32(clamping: response.status.code), mhdResponse)
@@ -212,7 +231,7 @@ final class ValueCollector {
 }
 
 /// `MHD_KeyValueIterator` appending to a `ValueCollector`; a key without value gives "".
-private let collectValue: MHD_KeyValueIterator = { cls, _, key, value in
+let collectValue: MHD_KeyValueIterator = { cls, _, key, value in
     guard let cls, let key else { return .YES }
     let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
     collector.pairs.append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))

@@ -46,6 +46,13 @@ public struct ServerConfiguration: Sendable {
     /// (issue 16 "every answer through one pipeline"). Called on a server thread, or in `stop`.
     /// libmicrohttpd's own 414 and 431 (past `connectionMemoryLimit`) never reach Swift code.
     public var finishServerAnswer: @Sendable (_ response: inout Response, _ request: ServerMadeAnswer) -> Void
+    /// Decides, from the head of a request whose method is not GET or HEAD, whether to read its
+    /// body and within which limits. Nil: every such request is answered 405 (`Allow: GET, HEAD`).
+    /// A `.refuse` response is sent as it is: the application gives it its request id and records it.
+    public var bodyPolicy: (@Sendable (RequestHead) -> BodyDecision)?
+    /// The answer for an accepted body that could not be read whole (too large, a malformed form,
+    /// no room for an upload), sent as it is (the application records it). Called on a server thread.
+    public var bodyRefusal: @Sendable (_ problem: BodyProblem, _ head: RequestHead) -> Response
     /// Called for each connection libmicrohttpd refuses (over `perAddressConnectionLimit`), on a
     /// server thread; keep it cheap: under a flood it runs for every attempt.
     public var onRefusedConnection: @Sendable () -> Void
@@ -80,6 +87,14 @@ public struct ServerConfiguration: Sendable {
         self.errorResponse = errorResponse
         self.finishServerAnswer = { _, _ in }
         self.onRefusedConnection = {}
+        self.bodyPolicy = nil
+        self.bodyRefusal = { problem, _ in
+            switch problem {
+            case .tooLarge: errorResponse(413, "The request body is too large.")
+            case .malformed: errorResponse(400, "The request body could not be read.")
+            case .storageFailed: errorResponse(500, "Something went wrong on our side.")
+            }
+        }
     }
 }
 

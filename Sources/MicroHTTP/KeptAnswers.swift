@@ -82,6 +82,12 @@ public final class KeptAnswers: Sendable {
         shards[KeptAnswers.shardIndex(hash)].insert(entry, hash: hash, now: now())
     }
 
+    /// Forgets every kept answer: the data they were made from changed before their `until`
+    /// (a report was just made, and it must be on every page at once).
+    public func removeAll() {
+        for shard in shards { shard.removeAll() }
+    }
+
     /// Entries and bytes held (tests and metrics).
     public var size: (entries: Int, bytes: Int) {
         shards.reduce((0, 0)) { total, shard in
@@ -173,5 +179,7 @@ extension KeptAnswers {
         }
 
         var size: (entries: Int, bytes: Int) { state.withLock { ($0.count, $0.bytes) } }
+
+        func removeAll() { state.withLock { $0 = State() } }
     }
 }

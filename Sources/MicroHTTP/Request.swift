@@ -5,7 +5,8 @@ import HTTPTypes
 /// `HTTPRequest`), plus what a handler of this server needs beyond the head: the decoded path,
 /// the decoded query items and the peer.
 public struct Request: Sendable {
-    /// The request method: `GET` or `HEAD` (the server answers any other method 405 itself).
+    /// The request method: `GET` or `HEAD`, or another one whose body the application's
+    /// `ServerConfiguration.bodyPolicy` accepted (the server answers the others itself).
     public var method: HTTPRequest.Method
     /// The percent-decoded path, e.g. `/pets/42`. Never contains a NUL byte (such requests get a 400).
     public var path: String
@@ -25,6 +26,8 @@ public struct Request: Sendable {
     /// The request target as it arrived, as the key of `KeptAnswers` (set by a server that keeps
     /// answers; nil otherwise and for targets too long to keep).
     public var targetKey: [UInt8]?
+    /// The body, read whole before the handler is called (`.none` for GET and HEAD).
+    public var body: RequestBody = .none
 
     /// Creates a request; the server builds these, tests may too.
     public init(

@@ -15,9 +15,25 @@ final class RequestContext: Sendable {
     let started = Atomic<Bool>(false)
     /// The handler's response, set by the Task, read by the MHD thread after resume.
     let response = Mutex<Response?>(nil)
+    /// The body being read, for a request the application's `bodyPolicy` accepted a body for.
+    /// Set on the first call and used on the connection's thread only (before the handler runs).
+    nonisolated(unsafe) var bodyReader: BodyReader?
+    /// The head the body policy saw (for the answer to a body that could not be read).
+    nonisolated(unsafe) var head: RequestHead?
 
-    /// The method of a request past phase 1, which answers every method but GET and HEAD itself.
-    var getOrHead: HTTPRequest.Method { method == "HEAD" ? .head : .get }
+    /// The method as swift-http-types has it (GET, HEAD, or one whose body the application accepted).
+    var requestMethod: HTTPRequest.Method {
+        switch method {
+        case "GET": .get
+        case "HEAD": .head
+        default: HTTPRequest.Method(method) ?? .get
+        }
+    }
+
+    deinit {
+        // The request completed: its uploaded files are no longer anyone's.
+        bodyReader?.discard()
+    }
 
     init(method: String, rawPath: String) {
         self.method = method

@@ -8,6 +8,9 @@ import Synchronization
 public struct GatewaySettings: Sendable {
     /// Total time for one upstream call.
     public var timeout: Duration = .seconds(5)
+    /// Total time for a write (creating a report, uploading its photo): longer than a read, since
+    /// a photo of a few megabytes travels with it.
+    public var writeTimeout: Duration = .seconds(30)
     /// How long a validated result is fresh: the snapshot is fetched at most once per TTL.
     public var ttl: Duration = .seconds(30)
     /// How old a copy may be when served because the upstream fails.
@@ -84,11 +87,11 @@ public struct Snapshot: Sendable {
 /// once per TTL whatever the visitors ask (single flight, `If-None-Match` revalidation, stale-if-
 /// error), indexed once; location, range, filters, order and paging are answered from it locally.
 public final class AnnouncementGateway: Sendable {
-    private let transport: UpstreamTransport
-    private let settings: GatewaySettings
+    let transport: UpstreamTransport
+    let settings: GatewaySettings
     private let logger: Logger
-    private let onEvent: @Sendable (GatewayEvent) -> Void
-    private let snapshots: ResultCache<Snapshot>
+    let onEvent: @Sendable (GatewayEvent) -> Void
+    let snapshots: ResultCache<Snapshot>
     private let details: ResultCache<Announcement>
     /// Ids the upstream answered 404 for, with when; each is remembered for one TTL.
     private let unknownIDs = Mutex<[String: ContinuousClock.Instant]>([:])
@@ -97,7 +100,7 @@ public final class AnnouncementGateway: Sendable {
     private let clock: @Sendable () -> ContinuousClock.Instant
 
     /// The cache key of the one snapshot.
-    private static let snapshotKey = "list"
+    static let snapshotKey = "list"
 
     /// Creates a gateway over `transport`; `now` tells the time for its TTLs (tests pass a manual clock).
     public init(
@@ -132,9 +135,10 @@ public final class AnnouncementGateway: Sendable {
 
     /// The snapshot: fresh from memory, or from the one shared upstream call (revalidated with the
     /// upstream's ETag), or a stale copy while the upstream fails.
-    public func snapshot(requestID: String) async throws(UpstreamFailure) -> Fetched<Snapshot> {
+    /// `refreshing`: a new call now, whatever the cache holds (after a write upstream).
+    public func snapshot(requestID: String, refreshing: Bool = false) async throws(UpstreamFailure) -> Fetched<Snapshot> {
         let path = UpstreamPaths.list
-        return try await snapshots.value(for: AnnouncementGateway.snapshotKey) { etag throws(UpstreamFailure) in
+        return try await snapshots.value(for: AnnouncementGateway.snapshotKey, refreshing: refreshing) { etag throws(UpstreamFailure) in
             let response = try await self.call(path, endpoint: "list", etag: etag, requestID: requestID, maxBytes: self.settings.maxJSONBytes)
             if response.status == 304, etag != nil { return .notModified }
             guard response.status == 200 else {
@@ -279,7 +283,7 @@ public final class AnnouncementGateway: Sendable {
     }
 
     /// Logs a failure with our and the upstream's request ids, counts it, and returns it for throwing.
-    private func failed(_ endpoint: String, _ failure: UpstreamFailure, requestID: String) -> UpstreamFailure {
+    func failed(_ endpoint: String, _ failure: UpstreamFailure, requestID: String) -> UpstreamFailure {
         if case .bodyTooLarge(let limit, _) = failure, endpoint != "image" {
             logger.error("upstream body over the size limit: raise the setting if the upstream really holds that much", metadata: [
                 "endpoint": "\(endpoint)", "limit_bytes": "\(limit)", "setting": "\(settings.maxJSONBytesSetting)",

@@ -49,7 +49,9 @@ final class ResultCache<Value: Sendable>: Sendable {
 
     private struct State {
         var entries: [String: Entry] = [:]
-        var inFlight: [String: Task<Fetched<Value>, any Error>] = [:]
+        var inFlight: [String: (number: Int, task: Task<Fetched<Value>, any Error>)] = [:]
+        /// Numbers the calls, so a call ending removes only its own `inFlight` entry.
+        var fetchCount = 0
         var totalCost = 0
     }
 
@@ -83,24 +85,34 @@ final class ResultCache<Value: Sendable>: Sendable {
 
     /// The value for `key`: fresh from the cache, or from one shared call of `fetch` (which gets the
     /// cached ETag), or — when that call fails — a copy no older than `staleMax`.
+    /// With `refreshing`, a new call is made whatever the cache holds or is fetching (one that
+    /// started earlier may have left out what was just written upstream), without an ETag.
     func value(
         for key: String,
+        refreshing: Bool = false,
         fetch: @escaping @Sendable (_ etag: String?) async throws(UpstreamFailure) -> FetchOutcome<Value>
     ) async throws(UpstreamFailure) -> Fetched<Value> {
         let now = clock()
         let lookup: CacheLookup<Value> = state.withLock { state in
-            if var entry = state.entries[key], now - entry.confirmedAt < ttl {
+            if !refreshing, var entry = state.entries[key], now - entry.confirmedAt < ttl {
                 entry.lastUsed = now
                 state.entries[key] = entry
                 return .hit(Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, confirmedAt: entry.confirmedAt, staleBecause: nil))
             }
-            if let running = state.inFlight[key] { return .wait(running) }
-            let etag = state.entries[key]?.etag
+            if !refreshing, let running = state.inFlight[key] { return .wait(running.task) }
+            let etag = refreshing ? nil : state.entries[key]?.etag
+            state.fetchCount += 1
+            let number = state.fetchCount
             let created = Task { () async throws -> Fetched<Value> in
-                defer { _ = self.state.withLock { $0.inFlight.removeValue(forKey: key) } }
+                defer {
+                    self.state.withLock { state in
+                        // Only its own entry: a refresh may have replaced it with a newer call.
+                        if state.inFlight[key]?.number == number { state.inFlight.removeValue(forKey: key) }
+                    }
+                }
                 return try await self.refresh(key: key, etag: etag, fetch: fetch)
             }
-            state.inFlight[key] = created
+            state.inFlight[key] = (number, created)
             return .wait(created)
         }
         let task: Task<Fetched<Value>, any Error>

@@ -7,6 +7,14 @@ enum UpstreamPaths {
     /// filters are answered locally from one snapshot).
     static let list = "/api/v1/announcements"
 
+    /// `POST /api/v1/announcements`: where a report is created.
+    static let announcements = "/api/v1/announcements"
+
+    /// `POST /api/v1/announcements/{id}/photos`: where a report's photo goes.
+    static func photos(id: String) -> String {
+        "/api/v1/announcements/" + URLText.encodeComponent(id) + "/photos"
+    }
+
     /// `/api/v1/announcements/{id}` with the id percent-encoded.
     static func details(id: String) -> String {
         "/api/v1/announcements/" + URLText.encodeComponent(id)

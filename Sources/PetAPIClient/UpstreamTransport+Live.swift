@@ -35,8 +35,9 @@ extension UpstreamTransport {
         do {
             return try await withDeadline(request.timeout) {
                 var outgoing = HTTPClientRequest(url: url)
-                outgoing.method = .GET
+                outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
                 outgoing.headers.add(name: "Accept", value: "application/json, image/*;q=0.9")
+                if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
                 for field in request.headers { outgoing.headers.add(name: field.name.rawName, value: field.value) }
                 let deadline = NIODeadline.now() + .milliseconds(request.timeout.milliseconds)
                 let response = try await client.execute(outgoing, deadline: deadline)

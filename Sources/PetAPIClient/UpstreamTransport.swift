@@ -18,8 +18,13 @@ public struct UpstreamResponse: Sendable {
     }
 }
 
-/// A GET to the upstream: path with query, extra headers, total timeout and body cap.
+/// A call to the upstream: a GET (or a POST with a body), path with query, extra headers, total
+/// timeout and cap on the answer's body.
 public struct UpstreamRequest: Sendable {
+    /// GET for reads; POST for the report flow's writes.
+    public var method: HTTPRequest.Method = .get
+    /// The body of a POST (its `Content-Type` is among `headers`).
+    public var body: [UInt8]?
     /// Path and query, e.g. `/api/v1/announcements?lat=52.2297&lng=21.0122&range=10`.
     public var pathAndQuery: String
     /// Extra header fields (request id, If-None-Match).
@@ -41,7 +46,7 @@ public struct UpstreamRequest: Sendable {
 /// The upstream as a small client value (style.md "Wrap each external system"): the live one is
 /// AsyncHTTPClient (`UpstreamTransport.live`); unit tests pass closures.
 public struct UpstreamTransport: Sendable {
-    /// Performs one GET; throws only `UpstreamFailure` (transport-level: unreachable, timeout, too large, truncated).
+    /// Performs one call (a GET, or a POST with its body); throws only `UpstreamFailure` (transport-level: unreachable, timeout, too large, truncated).
     public var get: @Sendable (UpstreamRequest) async throws(UpstreamFailure) -> UpstreamResponse
     /// Releases connections; called once at shutdown.
     public var shutdown: @Sendable () async -> Void

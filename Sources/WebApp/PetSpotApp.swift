@@ -86,6 +86,9 @@ public final class PetSpotApp: Sendable {
         let metrics = Metrics()
         var settings = GatewaySettings()
         settings.timeout = .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 1000))
+        // A write carries a photo of a few megabytes and waits for the upstream to store it: six
+        // times the read timeout (30 s by default).
+        settings.writeTimeout = .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 6000))
         settings.ttl = .milliseconds(Int64(configuration.cacheTTLSeconds * 1000))
         settings.staleMax = .milliseconds(Int64(configuration.staleMaxSeconds * 1000))
         settings.maxJSONBytes = configuration.upstreamMaxBodyMegabytes * 1024 * 1024
@@ -113,6 +116,8 @@ public final class PetSpotApp: Sendable {
                                method: hit.method.rawValue, path: hit.path, seconds: hit.seconds)
             }
         )
+        let reports = ReportHandlers.make(configuration: configuration, site: site, gateway: gateway, keptAnswers: keptAnswers,
+                                          logger: logger.with(label: "report"), now: now)
         let router = Router(
             site: site,
             staticFiles: staticFiles,
@@ -123,7 +128,9 @@ public final class PetSpotApp: Sendable {
             gateway: gateway,
             metrics: metrics,
             keptAnswers: keptAnswers,
-            readinessWindow: .seconds(max(60, Int64(configuration.cacheTTLSeconds * 2)))
+            readinessWindow: .seconds(max(60, Int64(configuration.cacheTTLSeconds * 2))),
+            reports: reports,
+            writes: AnnouncementWrites(reports: reports)
         )
         let pipeline = Pipeline(router: router, metrics: metrics, logger: logger, keptAnswers: keptAnswers)
         var serverConfiguration = ServerConfiguration(
@@ -140,6 +147,12 @@ public final class PetSpotApp: Sendable {
             }
         )
         serverConfiguration.onRefusedConnection = { metrics.recordRefusedConnection() }
+        // Request bodies: only the report form and the API writes, decided before any byte is read.
+        let writePolicy = WritePolicy(site: site, identity: reports.identity) { response, head, route, requestID in
+            pipeline.finishEarly(response, head: head, routeName: route, requestID: requestID)
+        }
+        serverConfiguration.bodyPolicy = { writePolicy.decide($0) }
+        serverConfiguration.bodyRefusal = { writePolicy.refusal($0, $1) }
         serverConfiguration.onHeaderDeadline = { metrics.recordCutConnections($0) }
         // The server's own answers get what every answer gets: a request id, the metric (route
         // "server") and the log line.

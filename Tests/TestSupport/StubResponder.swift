@@ -46,6 +46,10 @@ struct StubResponder: Sendable {
         let prefix = "/api/v1/announcements/"
         let notFound = StubHTTP.error(status: 404, code: "NOT_FOUND", message: "Resource not found", requestID: requestID)
         let response: Response
+        if request.method == .post {
+            guard let write = snapshot.writes[path] else { return notFound }
+            return .json(Array(write.body.utf8), status: HTTPResponse.Status(code: write.status))
+        }
         if path == "/api/v1/announcements" {
             response = .json(Array(snapshot.list.utf8))
         } else if path.hasPrefix(prefix) {

@@ -23,6 +23,11 @@ final class StubState: Sendable {
         var totalCount = 0
         var countsByPath: [String: Int] = [:]
         var lastRequest: Request?
+        /// Programmed answers to POSTs by path (status and JSON body); absent paths answer 404.
+        var writes: [String: (status: Int, body: String)] = [:]
+        /// The body of the last POST to each path: JSON bytes, or a form's file bytes by field.
+        var postedJSON: [String: [UInt8]] = [:]
+        var postedFiles: [String: [UInt8]] = [:]
     }
 
     private let values = Mutex(Values())
@@ -42,8 +47,14 @@ final class StubState: Sendable {
     func record(_ request: Request) -> Values {
         values.withLock { state in
             state.totalCount += 1
-            state.countsByPath[request.path, default: 0] += 1
+            // Writes count apart from reads of the same path: `POST /api/v1/announcements`.
+            state.countsByPath[(request.method == .post ? "POST " : "") + request.path, default: 0] += 1
             state.lastRequest = request
+            switch request.body {
+            case .bytes(let bytes): state.postedJSON[request.path] = bytes
+            case .form(let form): for file in form.files { state.postedFiles[request.path + "#" + file.fieldName] = file.read() ?? [] }
+            case .none: break
+            }
             return state
         }
     }

@@ -41,7 +41,9 @@ public final class StubUpstream: Sendable {
         var logger = Logger(label: "upstream-stub")
         // Quiet by default: the stub's access log would drown the test output.
         logger.logLevel = .warning
-        let configuration = ServerConfiguration(host: "127.0.0.1", port: 0, threadCount: 2)
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, threadCount: 2)
+        // POSTs of any size are read, so tests can program the write API's answers (`setWrite`).
+        configuration.bodyPolicy = { _ in .accept(BodyLimits(maxBytes: 64 * 1024 * 1024)) }
         let server = HTTPServer(configuration: configuration, logger: logger) { request in
             await StubResponder(state: state).respond(to: request)
         }
@@ -87,6 +89,21 @@ public final class StubUpstream: Sendable {
     }
 
     /// Switches the fault mode for every following request.
+    /// Answers POSTs to `path` with `status` and the JSON `body` (the write API: create, photo upload).
+    public func setWrite(path: String, status: Int, body: String) {
+        state.mutate { $0.writes[path] = (status, body) }
+    }
+
+    /// The JSON body of the last POST to `path`.
+    public func postedJSON(path: String) -> [UInt8]? {
+        state.read { $0.postedJSON[path] }
+    }
+
+    /// The bytes of the file in form field `field` of the last POST to `path`.
+    public func postedFile(path: String, field: String) -> [UInt8]? {
+        state.read { $0.postedFiles[path + "#" + field] }
+    }
+
     public func setFault(_ fault: Fault) {
         state.mutate { $0.fault = fault }
     }

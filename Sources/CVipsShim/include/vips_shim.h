@@ -43,7 +43,14 @@ int petspot_vips_webp(const void *bytes, size_t length, int max_width, int max_h
                       int64_t max_pixels, void **output, size_t *output_length,
                       int *output_width, int *output_height);
 
-/// Releases a buffer made by `petspot_vips_webp`.
+/// Makes a JPEG (quality `quality`) of the first frame of `bytes` whose longest side is at most
+/// `max_side` (never enlarged), EXIF orientation applied, sRGB, transparency flattened on white,
+/// all metadata stripped: what a visitor's photo becomes before it is sent upstream. Refuses
+/// images whose header declares more than `max_pixels`. On success `*output` holds
+/// `*output_length` bytes the caller releases with `petspot_vips_free`.
+int petspot_vips_jpeg(const void *bytes, size_t length, int max_side, int quality, int64_t max_pixels,
+                      void **output, size_t *output_length, int *output_width, int *output_height);
+/// Releases a buffer made by `petspot_vips_webp` or `petspot_vips_jpeg`.
 void petspot_vips_free(void *buffer);
 
 /// Copies libvips's error text (for the log) into `text` and clears it. libvips keeps one error

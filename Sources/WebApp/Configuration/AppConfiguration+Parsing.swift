@@ -114,7 +114,7 @@ extension AppConfiguration {
                 "Most megapixels a photo may declare.") { text, name, configuration in
             configuration.maxPhotoMegapixels = try integer(text, in: 1...1000, setting: name)
         },
-    ] + mapSettings
+    ] + mapSettings + reportSettings
 
     /// Environment variable of each flag.
     public static let environmentNames: [String: String] = Dictionary(uniqueKeysWithValues: settings.map { ($0.flag, $0.environment) })
@@ -188,7 +188,7 @@ extension AppConfiguration {
         return url
     }
 
-    private static func isIPAddress(_ text: String) -> Bool {
+    static func isIPAddress(_ text: String) -> Bool {
         var v4 = in_addr()
         var v6 = in6_addr()
         return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1

@@ -73,6 +73,12 @@ public struct AppConfiguration: Sendable, Equatable {
     /// Where Debian installs browser libraries: Leaflet and Leaflet.markercluster are read from
     /// its `leaflet/` folder (`PETSPOT_JAVASCRIPT_DIR`).
     public var javascriptDirectory: String = "/usr/share/javascript"
+    /// Accepted reports per client address per 10 minutes; 0: no limit (`PETSPOT_REPORT_LIMIT`).
+    public var reportLimit: Int = 5
+    /// Reverse proxies whose `X-Forwarded-For` names the client (`PETSPOT_TRUSTED_PROXIES`).
+    public var trustedProxies: [String] = []
+    /// Memory for photos kept while a refused report is corrected, in MiB (`PETSPOT_REPORT_PHOTO_CACHE_MB`).
+    public var reportPhotoCacheMegabytes: Int = 64
 
     /// The OpenStreetMap standard tile layer, the default tile server.
     public static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"

@@ -83,7 +83,9 @@ final class SiteContext: Sendable {
             isPolish: language.language == .pl,
             alternateEnglishURL: baseURL + english,
             alternatePolishURL: baseURL + polish,
-            alternateDefaultURL: baseURL + unchosen
+            alternateDefaultURL: baseURL + unchosen,
+            reportURL: QueryString.url(Route.report.path, location.linkItems),
+            reportFoundURL: QueryString.url(Route.report.path, [("status", "found")] + location.linkItems)
         )
     }
 

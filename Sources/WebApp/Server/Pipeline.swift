@@ -29,6 +29,14 @@ struct Pipeline: Sendable {
         return finish(routed, request: request, routeName: routeName, requestID: requestID, started: started)
     }
 
+    /// Finishes an answer the server gave before reading a request's body (a 405, 403, 413 from
+    /// `WritePolicy`) like every other: security headers, the request id, the log line, the metric.
+    func finishEarly(_ response: Response, head: RequestHead, routeName: String, requestID: String) -> Response {
+        let request = Request(method: HTTPRequest.Method(head.method) ?? .post, path: head.path ?? "/", rawPath: head.path ?? "/",
+                              headers: head.headers, authority: head.authority, clientAddress: head.clientAddress)
+        return finish(response, request: request, routeName: routeName, requestID: requestID, started: ContinuousClock.now)
+    }
+
     /// Security headers on the response (kept for the next request of this target when the
     /// handler marked it reusable), the request id, then the metrics and the log line.
     private func finish(_ routed: Response, request: Request, routeName: String, requestID: String, started: ContinuousClock.Instant) -> Response {

@@ -21,6 +21,12 @@ enum Route: Equatable, Sendable {
     case apiGeoJSON
     /// `/tiles/{z}/{x}/{y}.png`: a map tile through our cache (issue 13); only valid addresses parse.
     case tile(TileAddress)
+    /// `/report`: the report form (GET) and its target (POST), docs/report-flow.md.
+    case report
+    /// `/report/photo`: send a report's photo again, or replace it, with its management code.
+    case reportPhoto
+    /// `POST /api/v1/announcements/{id}/photos`: a report's photo through our photo treatment.
+    case apiPhotos(id: String)
     case healthz
     case readyz
     case metrics
@@ -59,8 +65,11 @@ enum Route: Equatable, Sendable {
             switch parts.count {
             case 3: self = .apiList
             case 4 where !parts[3].isEmpty: self = .apiDetails(id: parts[3])
+            case 5 where !parts[3].isEmpty && parts[4] == "photos": self = .apiPhotos(id: parts[3])
             default: return nil
             }
+        case "report" where parts.count == 1: self = .report
+        case "report" where parts.count == 2 && parts[1] == "photo": self = .reportPhoto
         case "healthz" where parts.count == 1: self = .healthz
         case "readyz" where parts.count == 1: self = .readyz
         case "metrics" where parts.count == 1: self = .metrics
@@ -84,10 +93,23 @@ enum Route: Equatable, Sendable {
         case .apiDetails(let id): return "/api/v1/announcements/\(URLText.encodeComponent(id))"
         case .apiGeoJSON: return "/api/v1/announcements.geojson"
         case .tile(let tile): return "/tiles/\(tile.z)/\(tile.x)/\(tile.y).png"
+        case .report: return "/report"
+        case .reportPhoto: return "/report/photo"
+        case .apiPhotos(let id): return "/api/v1/announcements/\(URLText.encodeComponent(id))/photos"
         case .healthz: return "/healthz"
         case .readyz: return "/readyz"
         case .metrics: return "/metrics"
         case .favicon: return "/favicon.ico"
+        }
+    }
+
+    /// The methods this route answers (`Allow` of its 405): every route takes GET and HEAD but the
+    /// photo upload, and the report routes and the API list take POST too.
+    var allowedMethods: String {
+        switch self {
+        case .report, .reportPhoto, .apiList: return "GET, HEAD, POST"
+        case .apiPhotos: return "POST"
+        default: return "GET, HEAD"
         }
     }
 
@@ -111,6 +133,9 @@ enum Route: Equatable, Sendable {
         case .apiDetails: return "api_details"
         case .apiGeoJSON: return "api_geojson"
         case .tile: return "tile"
+        case .report: return "report"
+        case .reportPhoto: return "report_photo"
+        case .apiPhotos: return "api_photos"
         case .healthz: return "healthz"
         case .readyz: return "readyz"
         case .metrics: return "metrics"

@@ -33,6 +33,10 @@ struct Router: Sendable {
     let keptAnswers: KeptAnswers?
     /// `/readyz` is ready when the upstream answered within this window (or the cache is warm).
     let readinessWindow: Duration
+    /// The report flow's pages (docs/report-flow.md).
+    let reports: ReportHandlers
+    /// The JSON API's writes.
+    let writes: AnnouncementWrites
 
     /// The route's metric name and the response, when it can be given at once on the server
     /// thread; nil when the request must wait for something.
@@ -72,6 +76,13 @@ struct Router: Sendable {
         guard let route = Route(path: request.path) else {
             return ("not_found", .answer(site.errorPage(status: 404, .errorNoPage, for: request)))
         }
+        // Only the routes that take a body get one (`WritePolicy` refuses the others before reading).
+        if request.method == .post, !route.allowedMethods.contains("POST") {
+            var refused = site.errorPage(status: 405, .errorMethod, ("method", "POST"), for: request)
+            refused.headers[.allow] = route.allowedMethods
+            return (route.metricName, .answer(refused))
+        }
+        let isPost = request.method == .post
         let plan: RoutePlan
         let errorPage: @Sendable (HTTPResponse.Status, TextKey) -> Response = { [site] status, key in site.errorPage(status: status, key, for: request) }
         switch route {
@@ -110,8 +121,22 @@ struct Router: Sendable {
         case .favicon:
             plan = .answer(staticFiles.response(for: "favicon.svg", request: request)
                 ?? site.errorPage(status: 404, .errorNoFile, for: request))
+        case .apiList where isPost:
+            plan = .wait { [writes] in await writes.create(request, requestID: requestID) }
         case .apiList:
             plan = api.list(request, requestID: requestID)
+        case .apiPhotos(let id):
+            if isPost {
+                plan = .wait { [writes] in await writes.photo(request, id: id, requestID: requestID) }
+            } else {
+                var refused = AnnouncementsAPI.error(405, code: "METHOD_NOT_ALLOWED", message: "Use POST to send a photo.", requestID: requestID)
+                refused.headers[.allow] = route.allowedMethods
+                plan = .answer(refused)
+            }
+        case .report:
+            plan = isPost ? .wait { [reports] in await reports.submit(request, requestID: requestID) } : .answer(reports.form(request))
+        case .reportPhoto:
+            plan = isPost ? .wait { [reports] in await reports.sendPhoto(request, requestID: requestID) } : .answer(reports.photoForm(request))
         case .apiDetails(let id):
             plan = api.details(request, id: id, requestID: requestID)
         case .apiGeoJSON:

@@ -43,6 +43,12 @@ struct LayoutModel: Sendable {
     var alternateEnglishURL: String = "/?lang=en"
     var alternatePolishURL: String = "/?lang=pl"
     var alternateDefaultURL: String = "/"
+    /// "Report a pet" in the navigation (keeping the location, which prefills the form's place).
+    var reportURL: String = "/report"
+    /// The same form with "found" chosen (`?status=found`).
+    var reportFoundURL: String = "/report?status=found"
+    /// True on the report pages (`aria-current`), which load Leaflet and the report script.
+    var isReport: Bool = false
 }
 
 /// The permission-denied banner (product-spec §4, seed 002).

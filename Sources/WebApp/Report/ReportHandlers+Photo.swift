@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import HTTPTypes
+import MicroHTTP
+import PetAPIClient
+import PetDomain
+
+/// `/report/photo`: a report's photo sent again (its upload failed) or replaced, with the
+/// management code. The upstream never limits wrong codes (6 digits, 900,000 values), so we do:
+/// at most 10 wrong codes per client address per 10 minutes and 20 per announcement per hour,
+/// then 429 without asking the upstream.
+extension ReportHandlers {
+    /// `GET /report/photo?id=…`: the form to replace a report's photo.
+    func photoForm(_ request: Request) -> Response {
+        let language = (try? PageLanguage.of(request)) ?? PageLanguage.fromHeader(request)
+        return photoPage(id: request.query["id"] ?? "", language: language, status: .ok)
+    }
+
+    /// `POST /report/photo`: checks the code's shape and the limits, makes the photo safe, sends it.
+    func sendPhoto(_ request: Request, requestID: String) async -> Response {
+        let form = request.body.form ?? FormBody()
+        let language = (try? PageLanguage.of(request)) ?? PageLanguage.fromHeader(request)
+        let texts = site.texts(language)
+        let id = (form["id"] ?? "").trimmingCharacters(in: .whitespaces)
+        let code = (form["managementPassword"] ?? "").trimmingCharacters(in: .whitespaces)
+        let address = identity.address(peer: request.clientAddress, headers: request.headers)
+        var state = ReportFormState(draft: ReportDraft(), submission: "")
+        guard !id.isEmpty, code.utf8.count == 6, code.utf8.allSatisfy({ (48...57).contains($0) }) else {
+            return photoPage(id: id, language: language, status: .unprocessableContent,
+                             codeError: id.isEmpty ? nil : texts(.photoErrorCodeFormat), problem: id.isEmpty ? texts(.photoErrorNoReport) : nil)
+        }
+        if let wait = guessesByAddress.retryAfter(address) ?? guessesByPet.retryAfter(id) {
+            let seconds = RateLimit.seconds(wait)
+            var response = photoPage(id: id, language: language, status: .tooManyRequests,
+                                     problem: texts.counted(.photoProblemThrottled, max(1, (seconds + 59) / 60)))
+            response.headers[.retryAfter] = String(seconds)
+            return response
+        }
+        guard let photo = await self.photo(from: form, texts: texts, state: &state) else {
+            return photoPage(id: id, language: language, status: .unprocessableContent, photoError: state.errors.first?.message,
+                             kept: state.keptPhoto)
+        }
+        let authorization = AnnouncementGateway.basicAuthorization(id: id, password: code)
+        switch await service.upload(id: id, authorization: authorization, photo: photo, requestID: requestID) {
+        case .uploaded:
+            if let kept = state.keptPhoto { keptPhotos.remove(kept.reference) }
+            await service.publish(requestID: requestID)
+            return resultPage(ReportRecord(id: id, managementPassword: code, photoUploaded: true), language: language, status: .ok)
+        case .refused(let status, let error) where status == .forbidden || error.code == "UNAUTHORIZED":
+            guessesByAddress.record(address)
+            guessesByPet.record(id)
+            logger.notice("wrong management code", metadata: ["pet_id": "\(id)", "request_id": "\(requestID)"])
+            return photoPage(id: id, language: language, status: .forbidden, codeError: texts(.photoErrorCode), kept: state.keptPhoto)
+        case .refused(let status, _) where status == .notFound:
+            return photoPage(id: id, language: language, status: .notFound, problem: texts(.photoErrorNoReport), kept: state.keptPhoto)
+        case .refused(_, let error):
+            return photoPage(id: id, language: language, status: .unprocessableContent,
+                             photoError: texts(.reportErrorUpstream, ("message", error.message ?? error.code)), kept: state.keptPhoto)
+        case .failed(let failure):
+            let key: TextKey = failure == .timeout ? .reportProblemTimeout : .reportProblemUpstream
+            return photoPage(id: id, language: language, status: failure.visitorStatus == 404 ? .badGateway : failure.visitorStatus,
+                             problem: texts(key), kept: state.keptPhoto)
+        }
+    }
+
+    private func photoPage(id: String, language: PageLanguage, status: HTTPResponse.Status, codeError: String? = nil,
+                           photoError: String? = nil, problem: String? = nil, kept: (reference: String, name: String)? = nil) -> Response {
+        let texts = site.texts(language)
+        var layout = site.layout(title: texts(.pageTitle, ("title", texts(.photoTitle))), description: texts(.reportDescription),
+                                 canonicalPath: nil, location: .unknown(language),
+                                 pageURL: { QueryString.url(Route.reportPhoto.path, [("id", Optional(id))] + $0.linkItems) })
+        layout.isReport = true
+        let model = PhotoFormModel(
+            layout: layout, action: QueryString.url(Route.reportPhoto.path, language.linkItems), petID: id, problem: problem,
+            codeError: codeError, photoError: photoError, keptPhoto: kept?.reference,
+            keptPhotoText: kept.map { texts(.reportPhotoKept, ("name", $0.name)) }
+        )
+        return ReportHandlers.private(site.page(model, template: "report-photo", language: language, status: status))
+    }
+}

@@ -1,0 +1,167 @@
+import Testing
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPTypes
+import MicroHTTP
+import TestSupport
+
+/// Request bodies: the application's policy decides from the head; forms are parsed by
+/// libmicrohttpd's post processor, files streamed to temporary files.
+@Suite struct RequestBodyTests {
+    /// A server that accepts bodies up to `maxBytes` on `/upload` and echoes what it read.
+    private func configuration(maxBytes: Int = 1024 * 1024, maxFieldBytes: Int = 64 * 1024) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.bodyPolicy = { head in
+            guard head.method == "POST", head.path == "/upload" else {
+                var refusal = Response.text("no\n", status: 405)
+                refusal.headers[.allow] = "GET, HEAD"
+                return .refuse(refusal)
+            }
+            return .accept(BodyLimits(maxBytes: maxBytes, maxFieldBytes: maxFieldBytes))
+        }
+        return configuration
+    }
+
+    /// Writes what the handler saw: each field as `name=value`, each file as `file:name:fileName:count:firstByte`.
+    private let echo: Handler = { request in
+        switch request.body {
+        case .none: return .text("none\n")
+        case .bytes(let bytes): return .text("bytes:\(bytes.count):\(String(decoding: bytes, as: UTF8.self))\n")
+        case .form(let form):
+            var lines = form.fields.map { "\($0.name)=\($0.value)" }
+            for file in form.files {
+                let bytes = file.read() ?? []
+                lines.append("file:\(file.fieldName):\(file.fileName):\(file.byteCount):\(bytes.first.map(String.init) ?? "-")")
+                lines.append("exists:\(FileManager.default.fileExists(atPath: file.path))")
+            }
+            return .text(lines.joined(separator: "\n") + "\n")
+        }
+    }
+
+    @Test func multipart_fields_and_a_file_reach_the_handler_whole() async throws {
+        try await withServer(configuration: configuration(), handler: echo) { _, base in
+            var form = Multipart()
+            form.field("petName", "Burek \"the dog\" <b>")
+            form.field("description", "Zażółć gęślą jaźń\nline two")
+            let photo = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+            form.file("photo", fileName: "dog.jpg", contentType: "image/jpeg", bytes: photo)
+            let answer = try await post(url(base, "/upload"), body: form.body, contentType: form.contentType)
+            #expect(answer.status == 200)
+            #expect(answer.text.contains("petName=Burek \"the dog\" <b>\n"))
+            #expect(answer.text.contains("description=Zażółć gęślą jaźń\nline two\n"))
+            #expect(answer.text.contains("file:photo:dog.jpg:300000:3\n"))
+            #expect(answer.text.contains("exists:true"))
+        }
+    }
+
+    @Test func an_empty_file_input_is_left_out_of_the_files() async throws {
+        try await withServer(configuration: configuration(), handler: echo) { _, base in
+            var form = Multipart()
+            form.field("a", "1")
+            form.file("photo", fileName: "", bytes: [])
+            let answer = try await post(url(base, "/upload"), body: form.body, contentType: form.contentType)
+            #expect(answer.status == 200)
+            #expect(answer.text == "a=1\n")
+        }
+    }
+
+    @Test func urlencoded_forms_are_decoded_by_the_post_processor() async throws {
+        try await withServer(configuration: configuration(), handler: echo) { _, base in
+            let body = Data("name=Z%C5%82ota+Rybka&empty=&sign=%2B1".utf8)
+            let answer = try await post(url(base, "/upload"), body: body, contentType: "application/x-www-form-urlencoded")
+            #expect(answer.status == 200)
+            #expect(answer.text.contains("name=Złota Rybka\n"))
+            #expect(answer.text.contains("sign=+1\n"))
+        }
+    }
+
+    @Test func other_bodies_arrive_as_bytes() async throws {
+        try await withServer(configuration: configuration(), handler: echo) { _, base in
+            let answer = try await post(url(base, "/upload"), body: Data("{\"a\":1}".utf8), contentType: "application/json")
+            #expect(answer.text == "bytes:7:{\"a\":1}\n")
+        }
+    }
+
+    @Test func a_declared_length_over_the_limit_is_refused_before_the_body_is_read() async throws {
+        try await withServer(configuration: configuration(maxBytes: 1000), handler: echo) { server, _ in
+            // Only the head is sent: the 413 must come without the body.
+            let reply = await rawSend(port: server.port, text: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                          + "Content-Length: 5000000\r\n\r\n")
+            #expect(reply.hasPrefix("HTTP/1.1 413"))
+            #expect(reply.lowercased().contains("connection: close"))
+        }
+    }
+
+    @Test func a_chunked_body_growing_past_the_limit_is_refused() async throws {
+        try await withServer(configuration: configuration(maxBytes: 1000), handler: echo) { server, _ in
+            let chunk = String(repeating: "x", count: 800)
+            let hex = String(chunk.utf8.count, radix: 16)
+            let reply = await rawSend(port: server.port, text: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                          + "Transfer-Encoding: chunked\r\n\r\n\(hex)\r\n\(chunk)\r\n\(hex)\r\n\(chunk)\r\n0\r\n\r\n")
+            #expect(reply.hasPrefix("HTTP/1.1 413"))
+        }
+    }
+
+    @Test func form_fields_past_their_own_limit_are_refused() async throws {
+        try await withServer(configuration: configuration(maxFieldBytes: 100), handler: echo) { _, base in
+            var form = Multipart()
+            form.field("description", String(repeating: "a", count: 500))
+            let answer = try await post(url(base, "/upload"), body: form.body, contentType: form.contentType)
+            #expect(answer.status == 413)
+        }
+    }
+
+    @Test func a_cut_multipart_body_is_a_400() async throws {
+        try await withServer(configuration: configuration(), handler: echo) { _, base in
+            let body = Data("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nvalue".utf8)
+            let answer = try await post(url(base, "/upload"), body: body, contentType: "multipart/form-data; boundary=b")
+            #expect(answer.status == 400)
+        }
+    }
+
+    @Test func the_policy_refuses_other_paths_and_methods_without_reading() async throws {
+        try await withServer(configuration: configuration(), handler: echo) { _, base in
+            let answer = try await post(url(base, "/elsewhere"), body: Data("x".utf8), contentType: "text/plain")
+            #expect(answer.status == 405)
+            #expect(answer.header("allow") == "GET, HEAD")
+        }
+    }
+
+    @Test func without_a_policy_every_post_is_a_405() async throws {
+        try await withServer(handler: echo) { _, base in
+            let answer = try await post(url(base, "/upload"), body: Data("x".utf8), contentType: "text/plain")
+            #expect(answer.status == 405)
+        }
+    }
+
+    @Test func uploaded_files_are_deleted_once_the_request_completes() async throws {
+        let paths = PathBox()
+        let remember: Handler = { request in
+            paths.add(request.body.form?.files.map(\.path) ?? [])
+            return .text("ok\n")
+        }
+        try await withServer(configuration: configuration(), handler: remember) { _, base in
+            var form = Multipart()
+            form.file("photo", fileName: "a.bin", bytes: Array(repeating: 1, count: 4096))
+            let answer = try await post(url(base, "/upload"), body: form.body, contentType: form.contentType)
+            #expect(answer.status == 200)
+            let seen = paths.all
+            #expect(seen.count == 1)
+            // The completion notice follows the answer: wait for it (bounded), then check.
+            for _ in 0..<200 where seen.contains(where: { FileManager.default.fileExists(atPath: $0) }) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(!seen.contains { FileManager.default.fileExists(atPath: $0) })
+        }
+    }
+}
+
+/// Paths seen by a handler, for a test to look at after the request.
+private final class PathBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var paths: [String] = []
+    func add(_ more: [String]) { lock.lock(); paths += more; lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return paths }
+}
