@@ -136,6 +136,10 @@ enum TextKey: String, CaseIterable, Sendable {
     case queryPage = "query.page"
     case queryLang = "query.lang"
     case queryWidth = "query.width"
+    case feedAuthor = "feed.author"
+    case feedTitleNearby = "feed.titleNearby"
+    case feedEntryTitle = "feed.entryTitle"
+    case feedHeadTitle = "feed.headTitle"
 
     /// Keys whose text is counted (`key[one] = …`): looked up with a number.
     static let countedKeys: Set<TextKey> = [.mapLabel, .age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin, .listNoSuchPage]

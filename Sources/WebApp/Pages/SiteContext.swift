@@ -16,6 +16,8 @@ final class SiteContext: Sendable {
     private let fragments = Mutex<CardFragments?>(nil)
     /// Located pages by shape, rendered once each with markers (they hold no upstream data).
     let shells = PageShells(maxBytes: 8 * 1024 * 1024)
+    /// Atom entries of the current snapshot, written once per language (`/pets.atom`).
+    let feedEntries = FeedEntries()
     /// `Cache-Control` of pages and API answers made from fresh data (issue 11 "edge caches").
     let cacheControl: String
     init(configuration: AppConfiguration, renderer: PageRenderer) {
