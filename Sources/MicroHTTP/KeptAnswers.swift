@@ -103,7 +103,9 @@ public final class KeptAnswers: Sendable {
             // Headers are looked up only for an entry that has a validator (most have an ETag only).
             var notModified = false
             if entry.etag != nil || entry.lastModified != nil {
-                let header = { (name: HTTPField.Name) in MHD_lookup_connection_value(connection, .HEADER_KIND, name.rawName).map { String(cString: $0) } }
+                let header = { (name: HTTPField.Name) in
+                    MHD_lookup_connection_value(connection, .HEADER_KIND, name.rawName).map { String(cString: $0) }
+                }
                 let ifNoneMatch = header(.ifNoneMatch)
                 notModified = HTTPDate.notModified(ifNoneMatch: ifNoneMatch,
                                                    ifModifiedSince: ifNoneMatch == nil && entry.lastModified != nil ? header(.ifModifiedSince) : nil,

@@ -183,7 +183,8 @@ struct FeedTests {
 
     @Test func hostile_upstream_text_stays_text_in_the_feed() async throws {
         var rows = EscapingTests.hostileRows()
-        rows.append(PageJSON.item("xss-control", name: "Bell\u{7}and\u{1}nul", overrides: ["breed": "]]><evil/>", "createdAt": "2025-11-09T10:00:00.000Z"]))
+        rows.append(PageJSON.item("xss-control", name: "Bell\u{7}and\u{1}nul",
+                                  overrides: ["breed": "]]><evil/>", "createdAt": "2025-11-09T10:00:00.000Z"]))
         try await withApp(listJSON: PageJSON.list(rows)) { app in
             let (feed, response) = try await Self.feed(app, "/pets.atom")
             let xml = response.text

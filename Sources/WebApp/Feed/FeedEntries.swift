@@ -13,6 +13,8 @@ final class FeedEntries: Sendable {
         let afterDistance: [UInt8]
         /// `createdAt` in whole seconds since 1970: the entry's `published`/`updated`.
         let created: Int64
+        /// `created` as RFC 3339, for the feed's `updated` when this entry is its newest.
+        let createdText: String
     }
 
     private struct Kept {
@@ -21,6 +23,13 @@ final class FeedEntries: Sendable {
     }
 
     private let kept = Mutex<[Language: Kept]>([:])
+    /// The tag URI authority of the public base URL (`FeedSearch.authority(ofBaseURL:)`), found once.
+    let authority: String
+
+    /// Entries for a site whose public base URL is `baseURL`.
+    init(baseURL: String) {
+        authority = FeedSearch.authority(ofBaseURL: baseURL)
+    }
 
     /// The fragments of `all` (the snapshot's items, by index position) in `language`, made by
     /// `make` when none are kept for this generation.

@@ -31,13 +31,14 @@ extension PageHandlers {
     private func feedResponse(_ snapshot: Fetched<Snapshot>, search: FeedSearch, headerChoseLanguage: Bool) -> Response {
         let language = search.location.language.language
         let texts = site.texts(search.location.language)
-        let authority = FeedSearch.authority(ofBaseURL: site.baseURL)
+        let authority = site.feedEntries.authority
         let index = snapshot.value.index
         let found = index.page(search.filters.query(location: search.location), offset: 0, limit: FeedSearch.maxEntries)
         let fragments = site.feedEntries.fragments(generation: snapshot.value.generation, language: language, all: found.all) {
             entryFragment($0, texts: texts, authority: authority)
         }
-        let updated = found.positions.first.map { fragments[$0].created } ?? FeedSearch.emptyUpdated.wholeSeconds
+        let newest = found.positions.first.map { fragments[$0] }
+        let updated = newest?.created ?? FeedSearch.emptyUpdated.wholeSeconds
         var body: [UInt8] = []
         body.reserveCapacity(1024 + found.positions.reduce(0) { $0 + fragments[$1].beforeDistance.count + fragments[$1].afterDistance.count + 32 })
         body += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n".utf8
@@ -46,7 +47,7 @@ extension PageHandlers {
         XMLText.element("title", feedTitle(search, texts: texts), into: &body)
         XMLText.link(rel: "self", type: "application/atom+xml", href: site.baseURL + search.path, into: &body)
         XMLText.link(rel: "alternate", type: "text/html", href: site.baseURL + search.listPath, into: &body)
-        XMLText.element("updated", AtomDate.string(updated), into: &body)
+        XMLText.element("updated", newest?.createdText ?? AtomDate.string(updated), into: &body)
         body += "<author>".utf8
         XMLText.element("name", texts(.feedAuthor), into: &body)
         body += "</author>\n".utf8
@@ -86,8 +87,9 @@ extension PageHandlers {
             XMLText.link(rel: "enclosure", type: nil, href: photo.hasPrefix("/") ? site.baseURL + photo : photo, into: &before)
         }
         let created = pet.createdAt.wholeSeconds
-        XMLText.element("published", AtomDate.string(created), into: &before)
-        XMLText.element("updated", AtomDate.string(created), into: &before)
+        let createdText = AtomDate.string(created)
+        XMLText.element("published", createdText, into: &before)
+        XMLText.element("updated", createdText, into: &before)
         before += "<summary>".utf8
         XMLText.escape(FeedSearch.summary(pet, texts: texts), into: &before)
         var after: [UInt8] = Array("</summary>\n".utf8)
@@ -95,7 +97,7 @@ extension PageHandlers {
             after += "<georss:point>\(point.latitude) \(point.longitude)</georss:point>\n".utf8
         }
         after += "</entry>\n".utf8
-        return FeedEntries.Fragment(beforeDistance: before, afterDistance: after, created: created)
+        return FeedEntries.Fragment(beforeDistance: before, afterDistance: after, created: created, createdText: createdText)
     }
 }
 
