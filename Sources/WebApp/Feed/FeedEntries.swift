@@ -2,10 +2,11 @@ import Foundation
 import PetDomain
 import Synchronization
 
-/// The Atom `<entry>` of every announcement of the snapshot, written once per snapshot generation
+/// The Atom `<entry>` of each announcement of the snapshot, written once per snapshot generation
 /// and language (style.md "Precompute per data change"): a feed request only picks entries and
 /// writes the searcher's distance into each summary, so a feed for a new location costs about
-/// what a list page does.
+/// what a list page does. Written when first asked for (an entry that no feed's newest 50 reach is
+/// never written), so memory follows what is read, not the size of the snapshot.
 final class FeedEntries: Sendable {
     /// One entry's XML, split where the search's distance goes (the end of its summary).
     struct Fragment: Sendable {
@@ -19,7 +20,8 @@ final class FeedEntries: Sendable {
 
     private struct Kept {
         let generation: Int
-        let fragments: [Fragment]
+        /// By position in the snapshot's items; nil until first asked for.
+        var fragments: [Fragment?]
     }
 
     private let kept = Mutex<[Language: Kept]>([:])
@@ -31,16 +33,31 @@ final class FeedEntries: Sendable {
         authority = FeedSearch.authority(ofBaseURL: baseURL)
     }
 
-    /// The fragments of `all` (the snapshot's items, by index position) in `language`, made by
-    /// `make` when none are kept for this generation.
-    func fragments(generation: Int, language: Language, all: [Announcement], make: (Announcement) -> Fragment) -> [Fragment] {
-        if let hit = kept.withLock({ $0[language] }), hit.generation == generation { return hit.fragments }
-        // Made outside the lock (once per generation; two first requests may both make them).
-        let made = all.map(make)
-        kept.withLock { state in
-            if (state[language]?.generation ?? Int.min) <= generation { state[language] = Kept(generation: generation, fragments: made) }
+    /// The fragments of the items of `all` at `positions`, in that order, in `language`; those not
+    /// written yet for this generation are made by `make` (outside the lock) and kept.
+    func fragments(generation: Int, language: Language, all: [Announcement], positions: [Int],
+                   make: (Announcement) -> Fragment) -> [Fragment] {
+        var found: [Fragment?] = kept.withLock { state in
+            guard let current = state[language], current.generation == generation else { return Array(repeating: nil, count: positions.count) }
+            return positions.map { current.fragments[$0] }
         }
-        return made
+        var made: [(position: Int, fragment: Fragment)] = []
+        for slot in found.indices where found[slot] == nil {
+            let fragment = make(all[positions[slot]])
+            found[slot] = fragment
+            made.append((positions[slot], fragment))
+        }
+        if !made.isEmpty {
+            kept.withLock { state in
+                let keptGeneration = state[language]?.generation ?? Int.min
+                guard keptGeneration <= generation else { return }  // a request still on an older snapshot
+                if keptGeneration < generation {
+                    state[language] = Kept(generation: generation, fragments: Array(repeating: nil, count: all.count))
+                }
+                for (position, fragment) in made { state[language]?.fragments[position] = fragment }
+            }
+        }
+        return found.compactMap { $0 }
     }
 }
 

@@ -34,13 +34,14 @@ extension PageHandlers {
         let authority = site.feedEntries.authority
         let index = snapshot.value.index
         let found = index.page(search.filters.query(location: search.location), offset: 0, limit: FeedSearch.maxEntries)
-        let fragments = site.feedEntries.fragments(generation: snapshot.value.generation, language: language, all: found.all) {
+        let fragments = site.feedEntries.fragments(generation: snapshot.value.generation, language: language, all: found.all,
+                                                   positions: found.positions) {
             entryFragment($0, texts: texts, authority: authority)
         }
-        let newest = found.positions.first.map { fragments[$0] }
+        let newest = fragments.first
         let updated = newest?.created ?? FeedSearch.emptyUpdated.wholeSeconds
         var body: [UInt8] = []
-        body.reserveCapacity(1024 + found.positions.reduce(0) { $0 + fragments[$1].beforeDistance.count + fragments[$1].afterDistance.count + 32 })
+        body.reserveCapacity(1024 + fragments.reduce(0) { $0 + $1.beforeDistance.count + $1.afterDistance.count + 32 })
         body += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n".utf8
         body += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:georss=\"http://www.georss.org/georss\" xml:lang=\"\(language.rawValue)\">\n".utf8
         XMLText.element("id", search.id(authority: authority), into: &body)
@@ -51,8 +52,7 @@ extension PageHandlers {
         body += "<author>".utf8
         XMLText.element("name", texts(.feedAuthor), into: &body)
         body += "</author>\n".utf8
-        for (slot, position) in found.positions.enumerated() {
-            let fragment = fragments[position]
+        for (slot, fragment) in fragments.enumerated() {
             body += fragment.beforeDistance
             if let km = found.distancesKm[slot] {
                 XMLText.escape(FeedSearch.summarySeparator + texts.distance(km: km), into: &body)
