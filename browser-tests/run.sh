@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Browser and standards checks (issue 6): real Chromium, Nu Html Checker, axe-core.
+# Browser and standards checks (issue 6): real Chromium, Nu Html Checker, axe-core; Atom feeds
+# against RFC 4287's RELAX NG schema (jing) and through feedparser.
 #
 #   PETSPOT_BIN=.build/debug/petspot-web browser-tests/run.sh [pytest args…]
 #   PETSPOT_BIN=… browser-tests/run.sh screenshots      (writes docs/screenshots/*.png)
@@ -34,6 +35,13 @@ if ! command -v java >/dev/null 2>&1; then
   if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq default-jre-headless >/dev/null \
     || { echo "run.sh: could not install java" >&2; echo "browser: 0 passed, 1 failed"; exit 1; }
+fi
+
+if ! command -v jing >/dev/null 2>&1; then
+  echo "run.sh: installing jing for the Atom feed's RELAX NG schema (test_feeds.py)" >&2
+  if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq jing >/dev/null \
+    || { echo "run.sh: could not install jing" >&2; echo "browser: 0 passed, 1 failed"; exit 1; }
 fi
 
 stamp="$venv/.requirements.sha"

@@ -11,7 +11,9 @@
 #   - runs wrk -t2 -c64 -d${DURATION}s --latency against ours and against nginx for:
 #       warm /pets (requested once first), /pets at a random location per request
 #       (scripts/bench/random-location.lua; nginx serves one located page, /pets?lat=52.2297&lng=21.0122),
-#       /pets/{id} for one known id, and the JSON list /api/v1/announcements;
+#       /pets/{id} for one known id, the JSON list /api/v1/announcements, and the Atom feed:
+#       warm /pets.atom and /pets.atom at a random location per request (the same Lua script;
+#       nginx serves one located feed, /pets.atom?lat=52.2297&lng=21.0122);
 #   - records upstream calls during each row (diff of the upstream's /__stats), non-2xx responses
 #     and socket errors reported by wrk, and our server's peak RSS (VmRSS sampled every 0.5 s).
 # Then the photo rows (issue 12; PHOTOS=0 skips them), once, with 38 items whose 20 photos are
@@ -47,6 +49,7 @@ WRK_TIMEOUT=${WRK_TIMEOUT:-10s}
 FIRST_PAGE_TIMEOUT=${FIRST_PAGE_TIMEOUT:-30}
 SCRATCH=.build-release
 LOCATED_URL="/pets?lat=52.2297&lng=21.0122"
+LOCATED_FEED_URL="/pets.atom?lat=52.2297&lng=21.0122"
 LUA="$PWD/scripts/bench/random-location.lua"
 
 if [ -n "${PETSPOT_BIN:-}" ]; then
@@ -207,10 +210,12 @@ for items in $SIZES; do
   fetch located "$LOCATED_URL"
   if [ -n "$known_id" ]; then fetch details "/pets/$known_id"; else status[details]=000; ctype[details]=-; fi
   fetch api /api/v1/announcements
+  fetch feed /pets.atom
+  fetch feedloc "$LOCATED_FEED_URL"
 
   ng_port=$(free_port)
   start_nginx "$work/nginx-$items" "$ng_port" "$root" "warm=${ctype[warm]}" "located=${ctype[located]}" \
-    "details=${ctype[details]}" "api=${ctype[api]}"
+    "details=${ctype[details]}" "api=${ctype[api]}" "feed=${ctype[feed]}" "feedloc=${ctype[feedloc]}"
   if ! cmp -s <(curl -s --max-time 60 "http://127.0.0.1:$ng_port/b/warm") "$root/b/warm"; then
     echo "   nginx does not serve the expected bytes; see $work/nginx-$items/error.log" >&2
   fi
@@ -251,6 +256,9 @@ for items in $SIZES; do
   if [ -n "$known_id" ]; then measure details "/pets/{id}" "/pets/$known_id"
   else row "$items" "/pets/{id}" - - - - - - - "no id from upstream" -; fi
   measure api "/api/v1/announcements" /api/v1/announcements
+  curl -s -o /dev/null --max-time 60 "http://127.0.0.1:$port/pets.atom" || true   # warm (kept on its second answer)
+  measure feed "warm /pets.atom" /pets.atom
+  measure feedloc "/pets.atom random location" /pets.atom lua
 
   stop_pid "$server"; server=""
   stop_pid "$nginx_pid"; nginx_pid=""
@@ -349,8 +357,8 @@ echo "- machine: $(nproc) cores, $(awk -F': ' '/^model name/ {print $2; exit}' /
 echo "- load average at start: $load_start; at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ); git commit: $(git rev-parse --short HEAD 2>/dev/null || echo -)$(git diff --quiet HEAD -- Sources Templates Public Package.swift 2>/dev/null || echo ' (sources modified)'); binary: $BIN"
 echo "- DURATION=${DURATION}s, TTL=${TTL}s (--cache-ttl), SEED=$SEED, upstream: scripts/bench/upstream.py (Python, ThreadingHTTPServer)"
-echo "- wrk: wrk -t2 -c64 -d${DURATION}s --timeout $WRK_TIMEOUT --latency URL (random location: -s scripts/bench/random-location.lua, WRK_PATH=/pets; nginx gets the same script with its own path, so the same request sizes)"
-echo "- nginx: $("$NGINX" -v 2>&1 | sed 's/.*version: //'), daemon off, worker_processes auto (one per core), access_log off, sendfile on; it serves the bytes our server returned for /pets, $LOCATED_URL, /pets/{id} and /api/v1/announcements, with the same Content-Type"
+echo "- wrk: wrk -t2 -c64 -d${DURATION}s --timeout $WRK_TIMEOUT --latency URL (random location: -s scripts/bench/random-location.lua, WRK_PATH=/pets or /pets.atom; nginx gets the same script with its own path, so the same request sizes)"
+echo "- nginx: $("$NGINX" -v 2>&1 | sed 's/.*version: //'), daemon off, worker_processes auto (one per core), access_log off, sendfile on; it serves the bytes our server returned for /pets, $LOCATED_URL, /pets/{id}, /api/v1/announcements, /pets.atom and $LOCATED_FEED_URL, with the same Content-Type"
 echo "- non-2xx: wrk's 'Non-2xx or 3xx responses' (status >= 400) plus socket errors (connect/read/write/timeout); ratio = ours / nginx req/s"
 echo "- upstream calls: requests the upstream saw during that row (ours + nginx runs; nginx never calls it); first-page row: during startup"
 echo "- RSS: max VmRSS of our server sampled every 0.5 s during our wrk run"

@@ -30,6 +30,8 @@ extension KeptAnswers {
         let path: String
         let until: ContinuousClock.Instant
         let etag: String?
+        /// The `Last-Modified` in seconds since 1970, for `If-Modified-Since` (nil when absent).
+        let lastModified: Int64?
         let cost: Int
         private let body: KeptBody
         /// Every header as `name NUL value NUL`, in order.
@@ -46,6 +48,7 @@ extension KeptAnswers {
             self.path = path
             self.until = until
             etag = response.headers[.eTag]
+            lastModified = response.headers[.lastModified].flatMap(HTTPDate.parse)
             body = KeptBody(copying: response.body)
             var text: [CChar] = []
             var offsets: [(name: Int, value: Int, isContentType: Bool)] = []

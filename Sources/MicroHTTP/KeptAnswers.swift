@@ -10,7 +10,8 @@ import Synchronization
 /// The application decides what may be kept: a response whose `reusableUntil` is set (a page made
 /// from fresh data, identical for every visitor of that URL) is kept by `keep` for the request's
 /// `targetKey`, and served here until that instant. Only `GET`/`HEAD` reach this path; a matching
-/// `If-None-Match` gets the bodiless 304, and every answer gets its own request id.
+/// `If-None-Match` (or, without one, an `If-Modified-Since` no earlier than a kept `Last-Modified`)
+/// gets the bodiless 304, and every answer gets its own request id.
 ///
 /// The key is the request target as it arrived (raw path, then the raw query items in order), so
 /// two spellings of one page are two entries of the same bytes; the application's own page cache
@@ -23,7 +24,7 @@ public final class KeptAnswers: Sendable {
     public struct Hit: Sendable {
         /// The route name the application gave with the kept response.
         public let route: String
-        /// 200, or 304 for a matching `If-None-Match`.
+        /// 200, or 304 for a matching `If-None-Match` / `If-Modified-Since`.
         public let status: HTTPResponse.Status
         public let requestID: String
         public let method: HTTPRequest.Method
@@ -105,10 +106,17 @@ public final class KeptAnswers: Sendable {
             let key = UnsafeRawBufferPointer(rebasing: buffer[..<length])
             let hash = KeptAnswers.hash(key)
             guard let entry = shards[KeptAnswers.shardIndex(hash)].entry(for: key, hash: hash, now: now()) else { return nil }
-            let notModified = entry.etag.map { etag in
-                MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.ifNoneMatch.rawName)
-                    .map { EntityTag.matches(ifNoneMatch: String(cString: $0), etag: etag) } ?? false
-            } ?? false
+            // Headers are looked up only for an entry that has a validator (most have an ETag only).
+            var notModified = false
+            if entry.etag != nil || entry.lastModified != nil {
+                let header = { (name: HTTPField.Name) in
+                    MHD_lookup_connection_value(connection, .HEADER_KIND, name.rawName).map { String(cString: $0) }
+                }
+                let ifNoneMatch = header(.ifNoneMatch)
+                notModified = HTTPDate.notModified(ifNoneMatch: ifNoneMatch,
+                                                   ifModifiedSince: ifNoneMatch == nil && entry.lastModified != nil ? header(.ifModifiedSince) : nil,
+                                                   etag: entry.etag, lastModified: entry.lastModified)
+            }
             let id = requestID(MHD_lookup_connection_value(connection, .HEADER_KIND, KeptAnswers.requestIDName).map { String(cString: $0) })
             let status: HTTPResponse.Status = notModified ? .notModified : entry.status
             guard let result = entry.queue(on: connection, status: status, notModified: notModified, requestID: id) else { return nil }

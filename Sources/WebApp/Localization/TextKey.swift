@@ -186,6 +186,10 @@ enum TextKey: String, CaseIterable, Sendable {
     case photoErrorCodeFormat = "photo.error.codeFormat"
     case photoErrorNoReport = "photo.error.noReport"
     case photoProblemThrottled = "photo.problem.throttled"
+    case feedAuthor = "feed.author"
+    case feedTitleNearby = "feed.titleNearby"
+    case feedEntryTitle = "feed.entryTitle"
+    case feedHeadTitle = "feed.headTitle"
 
     /// Keys whose text is counted (`key[one] = …`): looked up with a number.
     static let countedKeys: Set<TextKey> = [.mapLabel, .age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin, .listNoSuchPage,

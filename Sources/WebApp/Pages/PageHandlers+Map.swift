@@ -37,7 +37,7 @@ extension PageHandlers {
                 description: texts(.mapDescription),
                 canonicalPath: filters.url(.map, location: .unknown), location: location,
                 pageURL: { filters.url(.map, location: $0) }, isMap: true, hasMap: true
-            ),
+            ).withFeed(filters: filters, location: location, texts: texts),
             banner: banner(location, sameURLWithoutDenied: filters.url(.map, location: location)),
             staleNotice: staleNotice(snapshot, location),
             heading: texts(.mapHeading, ("title", title)),

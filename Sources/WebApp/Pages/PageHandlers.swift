@@ -65,7 +65,7 @@ struct PageHandlers: Sendable {
                 description: texts(.landingDescription),
                 canonicalPath: Route.landing.path, location: location,
                 pageURL: { QueryString.url(Route.landing.path, $0.linkItems) }, isHome: true
-            ),
+            ).withFeed(filters: ListFilters(status: nil, species: nil, sort: .newest, page: 1), location: location, texts: texts),
             banner: banner(location, sameURLWithoutDenied: QueryString.url(Route.landing.path, location.language.linkItems)),
             staleNotice: stale,
             cards: cards,
@@ -137,7 +137,7 @@ struct PageHandlers: Sendable {
                 description: texts(.listDescription),
                 canonicalPath: filters.url(page: filters.page, location: .unknown), location: location,
                 pageURL: { filters.url(page: filters.page, location: $0) }, isList: true
-            ),
+            ).withFeed(filters: filters, location: location, texts: texts),
             banner: banner(location, sameURLWithoutDenied: filters.url(page: filters.page, location: location)),
             staleNotice: stale,
             heading: title,

@@ -16,6 +16,8 @@ final class SiteContext: Sendable {
     private let fragments = Mutex<CardFragments?>(nil)
     /// Located pages by shape, rendered once each with markers (they hold no upstream data).
     let shells = PageShells(maxBytes: 8 * 1024 * 1024)
+    /// Atom entries of the current snapshot, written once per language (`/pets.atom`).
+    let feedEntries: FeedEntries
     /// `Cache-Control` of pages and API answers made from fresh data (issue 11 "edge caches").
     let cacheControl: String
     init(configuration: AppConfiguration, renderer: PageRenderer) {
@@ -24,6 +26,7 @@ final class SiteContext: Sendable {
         // Three quarters of the page budget; the server's kept answers (repeated URLs) take the rest.
         rendered = RenderedPages(maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 * 3 / 4)
         cacheControl = SiteContext.cacheControl(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
+        feedEntries = FeedEntries(baseURL: configuration.effectivePublicBaseURL)
     }
 
     /// Pages are a pure function of the URL and the snapshot, which is fresh for one TTL: any cache

@@ -1,7 +1,7 @@
 import HTTPTypes
 import MicroHTTP
 
-/// ETags and `If-None-Match` → 304, shared by static files, pages and the JSON API.
+/// ETags, `If-None-Match` and `If-Modified-Since` → 304, shared by static files, pages and the JSON API.
 enum ConditionalGet {
     /// A strong ETag of the body (see `EntityTag`).
     static func etag(for body: [UInt8]) -> String { EntityTag.strong(for: body) }
@@ -21,10 +21,14 @@ enum ConditionalGet {
     }
 
     /// `response` as it is, or its bodiless 304 when the request's `If-None-Match` matches its ETag
-    /// (for responses kept with their headers already set).
+    /// or, without `If-None-Match`, its `If-Modified-Since` is no earlier than its `Last-Modified`
+    /// (for responses kept with their headers already set; the same rule as `KeptAnswers`).
     static func answer(_ response: Response, request: Request) -> Response {
-        guard response.status == 200, let tag = response.headers[.eTag],
-              EntityTag.matches(ifNoneMatch: request.headers[.ifNoneMatch], etag: tag) else { return response }
+        guard response.status == 200, let tag = response.headers[.eTag] else { return response }
+        let lastModified = response.headers[.lastModified].flatMap(HTTPDate.parse)
+        guard HTTPDate.notModified(ifNoneMatch: request.headers[.ifNoneMatch],
+                                   ifModifiedSince: lastModified == nil ? nil : request.headers[.ifModifiedSince],
+                                   etag: tag, lastModified: lastModified) else { return response }
         var notModified = response
         notModified.status = 304
         notModified.body = []

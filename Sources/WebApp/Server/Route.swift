@@ -8,6 +8,8 @@ enum Route: Equatable, Sendable {
     /// `/map`: the list's announcements as pins (issue 13).
     case map
     case details(id: String)
+    /// `/pets.atom`: the list's search as an Atom feed (README "Follow a search").
+    case feed
     /// Old web app links (`/lost-pets…`), answered 301 (product-spec §4).
     case legacyList
     case legacyDetails(id: String)
@@ -55,6 +57,7 @@ enum Route: Equatable, Sendable {
             default: return nil
             }
         case "map" where parts.count == 1: self = .map
+        case "pets.atom" where parts.count == 1: self = .feed
         case "tiles" where parts.count == 4:
             guard let tile = TileAddress(z: parts[1], x: parts[2], yFile: parts[3]) else { return nil }
             self = .tile(tile)
@@ -85,6 +88,7 @@ enum Route: Equatable, Sendable {
         case .list: return "/pets"
         case .map: return "/map"
         case .details(let id): return "/pets/\(URLText.encodeComponent(id))"
+        case .feed: return "/pets.atom"
         case .legacyList: return "/lost-pets"
         case .legacyDetails(let id): return "/lost-pets/\(URLText.encodeComponent(id))"
         case .image(let path): return "/images/" + Route.encodedSegments(path)
@@ -126,6 +130,7 @@ enum Route: Equatable, Sendable {
         case .list: return "list"
         case .map: return "map"
         case .details: return "details"
+        case .feed: return "feed"
         case .legacyList, .legacyDetails: return "legacy_redirect"
         case .image: return "image"
         case .staticFile, .favicon: return "static"

@@ -49,6 +49,18 @@ struct LayoutModel: Sendable {
     var reportFoundURL: String = "/report?status=found"
     /// True on the report pages (`aria-current`), which load Leaflet and the report script.
     var isReport: Bool = false
+    /// The Atom feed of the page's search (`<link rel="alternate" type="application/atom+xml">`,
+    /// and "Follow this search" on the list) and its title; nil on pages without a search.
+    var feedURL: String?
+    var feedTitle: String?
+
+    /// This layout with the feed of the search of `filters` and `location`, titled after the search.
+    func withFeed(filters: ListFilters, location: VisitorLocation, texts: Texts) -> LayoutModel {
+        var copy = self
+        copy.feedURL = FeedSearch.link(filters: filters, location: location)
+        copy.feedTitle = texts(.feedHeadTitle, ("title", filters.title(texts)))
+        return copy
+    }
 }
 
 /// The permission-denied banner (product-spec §4, seed 002).

@@ -1,0 +1,129 @@
+import Foundation
+import HTTPTypes
+import MicroHTTP
+import PetAPIClient
+import PetDomain
+
+extension PageHandlers {
+    /// `GET /pets.atom` (docs/feeds.md): the list's search as an Atom 1.0 feed (RFC 4287) of its
+    /// newest `FeedSearch.maxEntries` announcements. The same parser and 400 pages as `/pets`, the
+    /// same snapshot and index, and the same rendered-page reuse (`SiteContext.cachedPage`), so a
+    /// repeated feed URL is a kept answer like a repeated page.
+    func feed(_ request: Request, requestID: String) -> RoutePlan {
+        let location: VisitorLocation
+        let filters: ListFilters
+        do {
+            (location, filters) = try ListFilters.parseWithLocation(request, defaultRangeKm: PageHandlers.listRangeKm)
+        } catch {
+            return .answer(site.badQuery(error, path: Route.feed.path, query: request.query))
+        }
+        let search = FeedSearch(filters: filters, location: location)
+        // The canonical path joins every spelling; whether the header chose the language changes
+        // the answer's headers (`Vary`), so it is part of the key too.
+        let key = "feed|" + search.location.pageKey(search.path) + (location.language.explicit ? "" : "|vary")
+        return listPlan(request, requestID: requestID, location: location) { snapshot in
+            site.cachedPage(request, key: key, snapshot: snapshot) {
+                feedResponse(snapshot, search: search, headerChoseLanguage: !location.language.explicit)
+            }
+        }
+    }
+
+    private func feedResponse(_ snapshot: Fetched<Snapshot>, search: FeedSearch, headerChoseLanguage: Bool) -> Response {
+        let language = search.location.language.language
+        let texts = site.texts(search.location.language)
+        let authority = site.feedEntries.authority
+        let index = snapshot.value.index
+        let found = index.page(search.filters.query(location: search.location), offset: 0, limit: FeedSearch.maxEntries)
+        let fragments = site.feedEntries.fragments(generation: snapshot.value.generation, language: language, all: found.all,
+                                                   positions: found.positions) {
+            entryFragment($0, texts: texts, authority: authority)
+        }
+        let newest = fragments.first
+        let updated = newest?.created ?? FeedSearch.emptyUpdated.wholeSeconds
+        var body: [UInt8] = []
+        body.reserveCapacity(1024 + fragments.reduce(0) { $0 + $1.beforeDistance.count + $1.afterDistance.count + 32 })
+        body += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n".utf8
+        body += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:georss=\"http://www.georss.org/georss\" xml:lang=\"\(language.rawValue)\">\n".utf8
+        XMLText.element("id", search.id(authority: authority), into: &body)
+        XMLText.element("title", feedTitle(search, texts: texts), into: &body)
+        XMLText.link(rel: "self", type: "application/atom+xml", href: site.baseURL + search.path, into: &body)
+        XMLText.link(rel: "alternate", type: "text/html", href: site.baseURL + search.listPath, into: &body)
+        XMLText.element("updated", newest?.createdText ?? AtomDate.string(updated), into: &body)
+        body += "<author>".utf8
+        XMLText.element("name", texts(.feedAuthor), into: &body)
+        body += "</author>\n".utf8
+        for (slot, fragment) in fragments.enumerated() {
+            body += fragment.beforeDistance
+            if let km = found.distancesKm[slot] {
+                XMLText.escape(FeedSearch.summarySeparator + texts.distance(km: km), into: &body)
+            }
+            body += fragment.afterDistance
+        }
+        body += "</feed>\n".utf8
+        var headers: HTTPFields = [.contentType: "application/atom+xml; charset=utf-8", .contentLanguage: language.rawValue,
+                                   .lastModified: HTTPDate.format(updated)]
+        if headerChoseLanguage { headers.append(HTTPField(name: .vary, value: "Accept-Language")) }
+        return Response(status: 200, headers: headers, body: body)
+    }
+
+    /// "Missing dogs · PetSpot", or "Missing dogs within 15 km of 52.23° N, 21.012° E · PetSpot".
+    private func feedTitle(_ search: FeedSearch, texts: Texts) -> String {
+        let title = search.filters.title(texts)
+        guard let origin = search.location.origin, let range = search.location.rangeKm else { return texts(.pageTitle, ("title", title)) }
+        let near = texts(.feedTitleNearby, ("title", title), ("range", String(range)), ("point", texts.coordinate(origin)))
+        return texts(.pageTitle, ("title", near))
+    }
+
+    /// One announcement's `<entry>`, in `texts`' language, split where a search's distance goes.
+    /// No phone number, e-mail or contact name: feeds are harvested (docs/feeds.md "Privacy").
+    private func entryFragment(_ pet: Announcement, texts: Texts, authority: String) -> FeedEntries.Fragment {
+        var before: [UInt8] = []
+        before += "<entry>\n".utf8
+        XMLText.element("id", FeedSearch.entryID(pet.id, authority: authority), into: &before)
+        XMLText.element("title", FeedSearch.entryTitle(pet, texts: texts), into: &before)
+        let details = SiteContext.withLanguage(Route.details(id: pet.id).path, PageLanguage(language: texts.language, explicit: true))
+        XMLText.link(rel: "alternate", type: "text/html", href: site.baseURL + details, into: &before)
+        if let photo = PhotoLinks(pet.photo, width: FeedSearch.photoWidth)?.src {
+            XMLText.link(rel: "enclosure", type: nil, href: photo.hasPrefix("/") ? site.baseURL + photo : photo, into: &before)
+        }
+        let created = pet.createdAt.wholeSeconds
+        let createdText = AtomDate.string(created)
+        XMLText.element("published", createdText, into: &before)
+        XMLText.element("updated", createdText, into: &before)
+        before += "<summary>".utf8
+        XMLText.escape(FeedSearch.summary(pet, texts: texts), into: &before)
+        var after: [UInt8] = Array("</summary>\n".utf8)
+        if let point = pet.place.coordinate {
+            after += "<georss:point>\(point.latitude) \(point.longitude)</georss:point>\n".utf8
+        }
+        after += "</entry>\n".utf8
+        return FeedEntries.Fragment(beforeDistance: before, afterDistance: after, created: created, createdText: createdText)
+    }
+}
+
+extension FeedSearch {
+    /// The photo variant an entry links as its enclosure: the cards' width, already made for lists.
+    static let photoWidth = 640
+    /// Between the parts of an entry's summary.
+    static let summarySeparator = " · "
+
+    /// "Missing dog: Burek" / "Zaginiony pies: Burek".
+    ///
+    /// The one place an entry title is made: a place name ("… in Mokotów") belongs here, as one
+    /// more slot of `feed.entryTitle`, when announcements carry one.
+    static func entryTitle(_ pet: Announcement, texts: Texts) -> String {
+        let phrase = texts.phrase(pet.status, pet.species)
+        let capitalized = phrase.prefix(1).uppercased() + phrase.dropFirst()
+        return texts(.feedEntryTitle, ("phrase", capitalized), ("name", texts.name(pet)))
+    }
+
+    /// "Species: Dog · Breed: Labrador · Sex: Male · Last seen: Nov 09, 2025" (the search's
+    /// distance is appended per feed).
+    static func summary(_ pet: Announcement, texts: Texts) -> String {
+        var parts = ["\(texts(.rowSpecies)): \(texts.species(pet.species))"]
+        if let breed = pet.breed { parts.append("\(texts(.rowBreed)): \(breed)") }
+        parts.append("\(texts(.rowSex)): \(texts.sex(pet.sex))")
+        parts.append("\(texts(.rowLastSeen)): \(texts.date(pet.lastSeenDate))")
+        return parts.joined(separator: summarySeparator)
+    }
+}
