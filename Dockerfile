@@ -60,6 +60,7 @@ FROM debian:bookworm-slim AS runtime
 # fails on any library the binary needs and the image lacks. libjs-leaflet and
 # libjs-leaflet.markercluster: the map's browser libraries, which the server reads from
 # /usr/share/javascript/leaflet at startup and serves under /static/vendor/leaflet/ (issue 13).
+# tzdata: the report form's "today" is Warsaw's (docs/report-flow.md "Dates").
 # Versions unpinned as above.
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
@@ -70,6 +71,7 @@ RUN export DEBIAN_FRONTEND=noninteractive \
         libjs-leaflet.markercluster \
         libmicrohttpd12 \
         libvips42 \
+        tzdata \
     && rm -rf /var/lib/apt/lists/*
 
 # A fixed numeric uid/gid so Kubernetes' runAsNonRoot can verify it without reading /etc/passwd.

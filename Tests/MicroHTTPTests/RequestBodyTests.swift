@@ -165,3 +165,19 @@ private final class PathBox: @unchecked Sendable {
     func add(_ more: [String]) { lock.lock(); paths += more; lock.unlock() }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return paths }
 }
+
+extension RequestBodyTests {
+    @Test func a_body_that_trickles_past_its_deadline_is_cut() async throws {
+        var configuration = ServerConfiguration(headerTimeout: .seconds(5))
+        configuration.bodyPolicy = { _ in .accept(BodyLimits(maxBytes: 1_000_000, deadline: .seconds(1))) }
+        try await withServer(configuration: configuration, handler: { _ in .text("ok\n") }) { server, _ in
+            // Headers and 10 of the 1,000 promised bytes, then a byte now and then: the body's
+            // deadline is absolute, so the server cuts the connection (bounded wait, no timing asserted).
+            let cut = await Task.detached {
+                RawHTTP.trickleBody(port: server.port, head: "POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n",
+                                    interval: .milliseconds(300), limit: .seconds(20))
+            }.value
+            #expect(cut, "the connection was still open when the test gave up")
+        }
+    }
+}

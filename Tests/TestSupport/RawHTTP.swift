@@ -72,6 +72,33 @@ public enum RawHTTP {
         return nil
     }
 
+    /// A slow upload: sends `head` (ending with its blank line), then one body byte every
+    /// `interval`, for at most `limit`. True when the server closed the connection first.
+    public static func trickleBody(port: Int, head: String, interval: Duration, limit: Duration) -> Bool {
+        guard let socketFD = openIdle(port: port) else { return false }
+        defer { close(socketFD) }
+        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
+        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        signal(SIGPIPE, SIG_IGN)
+        let clock = ContinuousClock()
+        let end = clock.now + limit
+        var text = head + "0123456789"
+        while clock.now < end {
+            let bytes = Array(text.utf8)
+            let written = bytes.withUnsafeBytes { Glibc.send(socketFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0 { return true }
+            text = "x"
+            let next = clock.now + interval
+            var buffer = [UInt8](repeating: 0, count: 512)
+            while clock.now < next {
+                let count = recv(socketFD, &buffer, buffer.count, 0)
+                if count == 0 { return true }
+                if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return true }
+            }
+        }
+        return false
+    }
+
     /// Binds `socketFD` to the loopback address `source` (e.g. `127.0.0.2`: a second client
     /// address on one machine), any port.
     private static func bind(_ socketFD: Int32, to source: String) -> Bool {

@@ -278,3 +278,24 @@ extension ServerIntegration {
         }
     }
 }
+
+extension ServerIntegration.ReportFlowTests {
+    @Test func an_iphone_heic_photo_reaches_the_upstream_as_a_jpeg() async throws {
+        try await withApp { app in
+            app.stub.setWrite(path: Self.created, status: 201, body: createdBody(id: "p-heic"))
+            app.stub.setWrite(path: Self.photos("p-heic"), status: 201, body: "{}")
+            var form = ReportForm()
+            form.photo = try photoFixture("upright.heic")
+            form.photoName = "IMG_0001.HEIC"
+
+            let answer = try await app.submit(form)
+
+            #expect(answer.status == 201)
+            let sent = try #require(app.stub.postedFile(path: Self.photos("p-heic"), field: "photo"))
+            #expect(Array(sent.prefix(3)) == [0xFF, 0xD8, 0xFF], "a JPEG, which every browser shows")
+            let image = try ImageResizer.inspect(sent, x: 45, y: 1)
+            #expect(image.width == 90 && image.height == 120)
+            #expect(!image.hasMetadata)
+        }
+    }
+}
