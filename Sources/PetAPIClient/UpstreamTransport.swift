@@ -46,7 +46,8 @@ public struct UpstreamRequest: Sendable {
 /// The upstream as a small client value (style.md "Wrap each external system"): the live one is
 /// AsyncHTTPClient (`UpstreamTransport.live`); unit tests pass closures.
 public struct UpstreamTransport: Sendable {
-    /// Performs one call (a GET, or a POST with its body); throws only `UpstreamFailure` (transport-level: unreachable, timeout, too large, truncated).
+    /// Performs one call (a GET, or a POST with its body); throws only `UpstreamFailure`
+    /// (transport-level: unreachable, timeout, too large, truncated).
     public var get: @Sendable (UpstreamRequest) async throws(UpstreamFailure) -> UpstreamResponse
     /// Releases connections; called once at shutdown.
     public var shutdown: @Sendable () async -> Void

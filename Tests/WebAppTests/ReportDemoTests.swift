@@ -56,8 +56,8 @@ extension ServerIntegration {
                 let password = try #require(object["managementPassword"] as? String)
                 #expect(password.count == 6)
 
-                let refused = try await post(try app.url("/api/v1/announcements"), body: Data(json.replacingOccurrences(of: #""age":2"#, with: #""age":0"#).utf8),
-                                             contentType: "application/json")
+                let ageZero = Data(json.replacingOccurrences(of: #""age":2"#, with: #""age":0"#).utf8)
+                let refused = try await post(try app.url("/api/v1/announcements"), body: ageZero, contentType: "application/json")
                 #expect(refused.status == 400)
                 #expect(refused.text.contains(#""code":"INVALID_FORMAT""#) && refused.text.contains(#""field":"age""#))
 

@@ -14,7 +14,8 @@ extension ServerIntegration {
 
         @Test func the_form_is_one_page_in_both_languages_with_every_upstream_field() async throws {
             try await withApp { app in
-                for (query, heading) in [("", "Report a lost pet"), ("?lang=pl", "Zgłoś zaginione zwierzę"), ("?status=found", "Report a found pet")] {
+                let headings = [("", "Report a lost pet"), ("?lang=pl", "Zgłoś zaginione zwierzę"), ("?status=found", "Report a found pet")]
+                for (query, heading) in headings {
                     let page = try await app.get("/report" + query)
                     #expect(page.status == 200)
                     #expect(page.header("Cache-Control") == "no-store")
@@ -160,7 +161,9 @@ extension ServerIntegration {
                 #expect(failed.text.contains(#"data-testid="report-problem""#))
                 #expect(inputValue(failed.text, name: "petName") == "Burek")
                 #expect(inputValue(failed.text, name: "keptPhoto") != nil)
-                #expect(logs.lines.contains { $0.contains("upstream write failed") && $0.contains("upstream_request_id=") && !$0.contains("upstream_request_id=-") })
+                #expect(logs.lines.contains {
+                    $0.contains("upstream write failed") && $0.contains("upstream_request_id=") && !$0.contains("upstream_request_id=-")
+                })
 
                 app.stub.setWrite(path: Self.created, status: 201, body: createdBody(id: "p-slow"))
                 app.stub.setFault(.slow(.seconds(2)))

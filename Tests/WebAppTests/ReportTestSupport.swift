@@ -51,7 +51,8 @@ func inputValue(_ html: String, name: String) -> String? {
 
 /// The `data-field` of every field error on a page.
 func fieldErrors(_ html: String) -> [String] {
-    html.components(separatedBy: "data-testid=\"field-error\" data-field=\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+    html.components(separatedBy: "data-testid=\"field-error\" data-field=\"").dropFirst()
+        .compactMap { $0.split(separator: "\"").first.map(String.init) }
 }
 
 /// The text of the element with `data-testid="management-password"`.

@@ -55,7 +55,8 @@ struct AnnouncementWrites: Sendable {
         switch await reports.photos.makeSafe(file) {
         case .success(let photo): safe = photo
         case .failure(.tooLarge):
-            return AnnouncementsAPI.error(413, code: "PAYLOAD_TOO_LARGE", message: "The photo is larger than 20 MB.", field: "photo", requestID: requestID)
+            return AnnouncementsAPI.error(413, code: "PAYLOAD_TOO_LARGE", message: "The photo is larger than 20 MB.", field: "photo",
+                                          requestID: requestID)
         case .failure(.busy):
             return AnnouncementsAPI.error(503, code: "SERVICE_BUSY", message: "Too many photos are being processed. Please try again shortly.",
                                           requestID: requestID)

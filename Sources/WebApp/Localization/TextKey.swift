@@ -192,7 +192,8 @@ enum TextKey: String, CaseIterable, Sendable {
     case feedHeadTitle = "feed.headTitle"
 
     /// Keys whose text is counted (`key[one] = …`): looked up with a number.
-    static let countedKeys: Set<TextKey> = [.mapLabel, .age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin, .listNoSuchPage,
+    static let countedKeys: Set<TextKey> = [.mapLabel, .age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin,
+                                           .listNoSuchPage,
                                            .reportProblems, .reportProblemThrottled, .photoProblemThrottled]
 
     /// True for a counted text.

@@ -47,7 +47,8 @@ struct WritePolicy: Sendable {
             let isForm = type.hasPrefix("multipart/form-data") || (takesURLEncoded && type.hasPrefix("application/x-www-form-urlencoded"))
             guard isForm else {
                 let response = isAPI
-                    ? AnnouncementsAPI.error(415, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the photo as multipart/form-data.", requestID: requestID)
+                    ? AnnouncementsAPI.error(415, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the photo as multipart/form-data.",
+                                             requestID: requestID)
                     : site.errorPage(status: 415, .reportNotAForm, for: request(head))
                 return .refuse(finish(response, head, route.metricName, requestID))
             }
