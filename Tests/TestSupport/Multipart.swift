@@ -47,11 +47,5 @@ public func post(
     request.httpBody = body
     request.setValue(contentType, forHTTPHeaderField: "Content-Type")
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-    let (data, response) = try await session.data(for: request)
-    guard let http = response as? HTTPURLResponse else { throw TestClientError(description: "not an HTTP response") }
-    var lowered: [String: String] = [:]
-    for (key, value) in http.allHeaderFields {
-        if let key = key as? String, let value = value as? String { lowered[key.lowercased()] = value }
-    }
-    return Fetched(status: http.statusCode, headers: lowered, body: data)
+    return try await send(request, session: session)
 }

@@ -45,11 +45,8 @@ public enum RawHTTP {
     /// never ending the headers, for at most `limit`. Returns how many header lines were sent
     /// before the server closed the connection, or nil when it was still open at `limit`.
     public static func trickle(port: Int, interval: Duration, limit: Duration) -> Int? {
-        guard let socketFD = openIdle(port: port) else { return 0 }
+        guard let socketFD = openPolled(port: port) else { return 0 }
         defer { close(socketFD) }
-        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
-        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        signal(SIGPIPE, SIG_IGN)
         let clock = ContinuousClock()
         let end = clock.now + limit
         var lines = 0
@@ -60,26 +57,38 @@ public enum RawHTTP {
             if written < 0 { return lines }
             lines += 1
             text = "X-Trickle-\(lines): x\r\n"
-            // Wait `interval`, watching for the server's end of the stream.
-            let next = clock.now + interval
-            var buffer = [UInt8](repeating: 0, count: 512)
-            while clock.now < next {
-                let count = recv(socketFD, &buffer, buffer.count, 0)
-                if count == 0 { return lines }  // closed by the server
-                if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return lines }
-            }
+            if closedWithin(interval, socketFD: socketFD) { return lines }
         }
         return nil
+    }
+
+    /// A connection whose reads give up after 50 ms (so a trickle can watch for the server's end).
+    private static func openPolled(port: Int) -> Int32? {
+        guard let socketFD = openIdle(port: port) else { return nil }
+        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
+        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        signal(SIGPIPE, SIG_IGN)
+        return socketFD
+    }
+
+    /// Waits `interval`, reading what the server sends; true when it ended the stream meanwhile.
+    private static func closedWithin(_ interval: Duration, socketFD: Int32) -> Bool {
+        let clock = ContinuousClock()
+        let next = clock.now + interval
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while clock.now < next {
+            let count = recv(socketFD, &buffer, buffer.count, 0)
+            if count == 0 { return true }
+            if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return true }
+        }
+        return false
     }
 
     /// A slow upload: sends `head` (ending with its blank line), then one body byte every
     /// `interval`, for at most `limit`. True when the server closed the connection first.
     public static func trickleBody(port: Int, head: String, interval: Duration, limit: Duration) -> Bool {
-        guard let socketFD = openIdle(port: port) else { return false }
+        guard let socketFD = openPolled(port: port) else { return false }
         defer { close(socketFD) }
-        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
-        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        signal(SIGPIPE, SIG_IGN)
         let clock = ContinuousClock()
         let end = clock.now + limit
         var text = head + "0123456789"
@@ -88,13 +97,7 @@ public enum RawHTTP {
             let written = bytes.withUnsafeBytes { Glibc.send(socketFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if written < 0 { return true }
             text = "x"
-            let next = clock.now + interval
-            var buffer = [UInt8](repeating: 0, count: 512)
-            while clock.now < next {
-                let count = recv(socketFD, &buffer, buffer.count, 0)
-                if count == 0 { return true }
-                if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return true }
-            }
+            if closedWithin(interval, socketFD: socketFD) { return true }
         }
         return false
     }

@@ -34,6 +34,11 @@ public func fetch(
     var request = URLRequest(url: url)
     request.httpMethod = method
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    return try await send(request, session: session)
+}
+
+/// Sends `request` over `session` and reads the answer as tests see it.
+public func send(_ request: URLRequest, session: URLSession = TestSessions.plain) async throws -> Fetched {
     let (data, response) = try await session.data(for: request)
     guard let http = response as? HTTPURLResponse else { throw TestClientError(description: "not an HTTP response") }
     var lowered: [String: String] = [:]
