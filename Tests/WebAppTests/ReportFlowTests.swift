@@ -302,3 +302,44 @@ extension ServerIntegration.ReportFlowTests {
         }
     }
 }
+
+extension ServerIntegration.ReportFlowTests {
+    @Test func x_forwarded_for_names_the_client_only_behind_a_trusted_proxy() async throws {
+        for trusted in [true, false] {
+            try await withApp(configure: { configuration in
+                configuration.reportLimit = 1
+                if trusted { configuration.trustedProxies = ["127.0.0.1"] }
+            }) { app in
+                app.stub.setWrite(path: Self.created, status: 201, body: createdBody(id: "p-xff"))
+                app.stub.setWrite(path: Self.photos("p-xff"), status: 201, body: "{}")
+                var form = ReportForm()
+                form.photo = try photoFixture("oriented-gps.jpg")
+                let first = try await app.submit(form, headers: ["X-Forwarded-For": "203.0.113.7"])
+                let second = try await app.submit(form, headers: ["X-Forwarded-For": "203.0.113.8"])
+                #expect(first.status == 201)
+                // Behind a trusted proxy these are two visitors; otherwise one peer that sent a header.
+                #expect(second.status == (trusted ? 201 : 429), "trusted: \(trusted)")
+            }
+        }
+    }
+
+    @Test func wrong_codes_for_one_report_are_limited_whatever_the_address() async throws {
+        try await withApp(configure: { $0.trustedProxies = ["127.0.0.1"] }) { app in
+            app.stub.setWrite(path: Self.photos("p-10"), status: 403, body: #"{"error":{"code":"UNAUTHORIZED"}}"#)
+            var statuses: [Int] = []
+            for attempt in 0..<21 {
+                var retry = Multipart()
+                retry.field("id", "p-10")
+                retry.field("managementPassword", String(format: "%06d", attempt))
+                retry.file("photo", fileName: "a.jpg", contentType: "image/jpeg", bytes: try photoFixture("upright.png"))
+                // Three guesses per address: the address limit (10) is never reached, the report's (20) is.
+                let headers = ["X-Forwarded-For": "198.51.100.\(attempt / 3 + 1)"]
+                let answer = try await post(try app.url("/report/photo"), body: retry.body, contentType: retry.contentType, headers: headers)
+                statuses.append(answer.status)
+            }
+            #expect(statuses.prefix(20).allSatisfy { $0 == 403 })
+            #expect(statuses.last == 429)
+            #expect(app.stub.requestCount(path: "POST " + Self.photos("p-10")) == 20)
+        }
+    }
+}
