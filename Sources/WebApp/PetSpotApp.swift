@@ -45,18 +45,21 @@ public final class PetSpotApp: Sendable {
     /// configured, and prepares (but does not start) the server. Throws `StartupError` naming the setting.
     /// `now` is the monotonic clock every TTL is judged by (snapshot, details, kept pages and
     /// answers); tests pass one they move by hand instead of waiting for real time to pass.
+    /// `startDate` is the wall-clock date of `now`'s first reading: "today" of report ages is that
+    /// date plus the time `now` has moved since (`DayClock`, docs/report-age.md).
     public static func build(
         configuration: AppConfiguration,
         logger: Logger,
         transport: UpstreamTransport? = nil,
         embeddedUpstream: EmbeddedUpstream? = nil,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        startDate: Date = Date()
     ) async throws -> PetSpotApp {
         let staticFiles = try StaticFiles(directory: configuration.publicDirectory)
             .adding(MapLibraries.load(javascriptDirectory: configuration.javascriptDirectory))
         let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory)
         return try compose(configuration: configuration, logger: logger, transport: transport, embeddedUpstream: embeddedUpstream,
-                           now: now, staticFiles: staticFiles, renderer: renderer)
+                           now: now, days: DayClock(startDate: startDate, now: now), staticFiles: staticFiles, renderer: renderer)
     }
 
     /// Everything of `build` after its one `await`, kept synchronous: as one async function, the
@@ -68,6 +71,7 @@ public final class PetSpotApp: Sendable {
         transport: UpstreamTransport?,
         embeddedUpstream: EmbeddedUpstream?,
         now: @escaping @Sendable () -> ContinuousClock.Instant,
+        days: DayClock,
         staticFiles: StaticFiles,
         renderer: PageRenderer
     ) throws -> PetSpotApp {
@@ -98,7 +102,7 @@ public final class PetSpotApp: Sendable {
             now: now,
             onEvent: { metrics.record($0) }
         )
-        let site = SiteContext(configuration: configuration, renderer: renderer)
+        let site = SiteContext(configuration: configuration, renderer: renderer, days: days)
         let tiles = try TileProxy.make(configuration: configuration, metrics: metrics, logger: logger.with(label: "tiles"))
         let answers = AnswerRecord(metrics: metrics, logger: logger)
         let keptAnswers = KeptAnswers(

@@ -40,6 +40,7 @@ func withApp<T>(
     listJSON: String = #"{"data":[]}"#,
     configure: (inout AppConfiguration) -> Void = { _ in },
     logs: LogCapture? = nil,
+    startDate: Date = Date(),
     _ body: (TestApp) async throws -> T
 ) async throws -> T {
     let stub = try StubUpstream.start()
@@ -61,7 +62,7 @@ func withApp<T>(
     let clock = ManualClock()
     do {
         app = try await PetSpotApp.build(configuration: configuration, logger: logger, embeddedUpstream: DemoUpstream.embedded,
-                                         now: clock.reading)
+                                         now: clock.reading, startDate: startDate)
         try app.start()
     } catch {
         await stub.stop()

@@ -95,7 +95,12 @@ enum TextKey: String, CaseIterable, Sendable {
     case rowDistance = "row.distance"
     case rowMicrochip = "row.microchip"
     case rowReward = "row.reward"
-    case rowContact = "row.contact"
+    case rowContactName = "row.contactName"
+    case reportAgeToday = "reportAge.today"
+    case reportAgeYesterday = "reportAge.yesterday"
+    case reportAgeDays = "reportAge.days"
+    case reportAgeOn = "reportAge.on"
+    case detailsOutdated = "details.outdated"
     case errorHeading400 = "error.heading.400"
     case errorHeading404 = "error.heading.404"
     case errorHeading405 = "error.heading.405"
@@ -138,7 +143,8 @@ enum TextKey: String, CaseIterable, Sendable {
     case queryWidth = "query.width"
 
     /// Keys whose text is counted (`key[one] = …`): looked up with a number.
-    static let countedKeys: Set<TextKey> = [.mapLabel, .age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin, .listNoSuchPage]
+    static let countedKeys: Set<TextKey> = [.mapLabel, .age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin, .listNoSuchPage,
+                                             .reportAgeDays]
 
     /// True for a counted text.
     var isCounted: Bool { TextKey.countedKeys.contains(self) }

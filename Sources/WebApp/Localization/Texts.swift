@@ -96,6 +96,16 @@ struct Texts: Sendable {
         return years == 0 ? self(.ageUnder) : counted(.age, years)
     }
 
+    /// "Reported today", "Reported 3 days ago", "Reported on Nov 05, 2025" / "Zgłoszono 5 dni temu".
+    func reportAge(_ age: ReportAge) -> String {
+        switch age {
+        case .today: self(.reportAgeToday)
+        case .yesterday: self(.reportAgeYesterday)
+        case .daysAgo(let days): counted(.reportAgeDays, days)
+        case .on(let day): self(.reportAgeOn, ("date", date(day)))
+        }
+    }
+
     /// "♂ Male" / "♂ Samiec".
     func sex(_ sex: Sex) -> String {
         switch sex {

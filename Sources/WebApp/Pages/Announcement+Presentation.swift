@@ -14,8 +14,8 @@ extension Announcement {
         return atWord.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters)) + "…"
     }
 
-    /// The card for lists, with the distance when the visitor is located.
-    func card(origin: Coordinate?, location: VisitorLocation, texts: Texts) -> CardModel {
+    /// The card for lists, with the distance when the visitor is located and the report's age on `day`.
+    func card(origin: Coordinate?, location: VisitorLocation, texts: Texts, day: Int) -> CardModel {
         let links = PhotoLinks(photo, width: 640)
         let name = texts.name(self)
         return CardModel(
@@ -33,7 +33,8 @@ extension Announcement {
             placeText: texts.place(place),
             distanceText: origin.flatMap { distanceKm(from: $0) }.map { texts.distance(km: $0) },
             rewardText: reward.map(texts.reward),
-            excerpt: excerpt()
+            excerpt: excerpt(),
+            reportAgeText: texts.reportAge(DayClock.age(of: createdAt, on: day))
         )
     }
 
@@ -65,8 +66,11 @@ extension Announcement {
         }
         rows.append(DetailRow(label: texts(.rowMicrochip), value: microchipNumber.map(Format.microchip) ?? Format.missingValue, href: nil))
         rows.append(DetailRow(label: texts(.rowReward), value: reward.map(texts.reward) ?? Format.missingValue, href: nil))
-        // Phone and email are shown (as links) in the template's contact section, not twice here.
-        rows.append(DetailRow(label: texts(.rowContact), value: Format.optional(contactName), href: nil))
+        // Phone and email are shown (as links) in the template's contact section, not twice here;
+        // the row names the contact person, so it is there only when the data has one (dialect D).
+        if let contactName {
+            rows.append(DetailRow(label: texts(.rowContactName), value: contactName, href: nil))
+        }
         return rows
     }
 }

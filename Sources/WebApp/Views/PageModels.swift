@@ -74,6 +74,7 @@ struct CardModel: Sendable {
     var distanceText: String?        // "2.3 km away" when located
     let rewardText: String?          // "Reward 500 PLN"
     let excerpt: String?             // description shortened to ~140 characters
+    var reportAgeText: String = ""   // "Reported 3 days ago" / "Zgłoszono 3 dni temu"
 }
 
 /// What a card slot of the landing and list pages holds: a model to render with
@@ -188,6 +189,10 @@ struct DetailsPageModel: Sendable {
     var photoFullText: String = ""
     /// "Sharing this page helps more people recognise Max."
     var shareLead: String = ""
+    /// "Reported 3 days ago" (docs/report-age.md).
+    var reportAgeText: String = ""
+    /// The notice of a report older than `ReportAge.outdatedAfterDays`; nil otherwise.
+    var outdatedNotice: String?
 }
 
 /// Every error page (400, 404, 405, 502, 504, 500).
