@@ -18,7 +18,7 @@ struct DetailsPageTests {
 
     /// The `<dd>` value of the details row labelled `label` (tags stripped, entities decoded).
     static func row(_ label: String, in html: String) -> String? {
-        PageHTML.captures(#"<dt>\#(label)</dt>\s*<dd>(.*?)</dd>"#, in: html).first.map {
+        PageHTML.captures(#"<dt>\#(label)</dt>\s*<dd[^>]*>(.*?)</dd>"#, in: html).first.map {
             PageHTML.unescape($0.replacingOccurrences(of: #"<[^>]+>"#, with: "", options: .regularExpression))
         }
     }

@@ -96,6 +96,8 @@ enum TextKey: String, CaseIterable, Sendable {
     case rowMicrochip = "row.microchip"
     case rowReward = "row.reward"
     case rowContactName = "row.contactName"
+    case rowAddress = "row.address"
+    case placeNameNear = "placeName.near"
     case reportAgeToday = "reportAge.today"
     case reportAgeYesterday = "reportAge.yesterday"
     case reportAgeDays = "reportAge.days"

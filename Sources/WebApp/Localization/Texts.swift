@@ -106,6 +106,13 @@ struct Texts: Sendable {
         }
     }
 
+    /// "Krzyki, Wrocław" within 2 km of the place, else "about 4 km from Burzenin" / "ok. 4 km od
+    /// miejscowości Burzenin" (docs/place-names.md); nil without a place.
+    func placeName(_ place: NearestPlace?) -> String? {
+        guard let place else { return nil }
+        return place.isAtPlace ? place.label : self(.placeNameNear, ("km", String(place.roundedKm)), ("place", place.label))
+    }
+
     /// "♂ Male" / "♂ Samiec".
     func sex(_ sex: Sex) -> String {
         switch sex {

@@ -34,7 +34,8 @@ extension Announcement {
             distanceText: origin.flatMap { distanceKm(from: $0) }.map { texts.distance(km: $0) },
             rewardText: reward.map(texts.reward),
             excerpt: excerpt(),
-            reportAgeText: texts.reportAge(DayClock.age(of: createdAt, on: day))
+            reportAgeText: texts.reportAge(DayClock.age(of: createdAt, on: day)),
+            placeName: texts.placeName(nearestPlace)
         )
     }
 
@@ -55,7 +56,12 @@ extension Announcement {
         ]
         let placeText = texts.place(place)
         // Without an address the place text is the coordinates: show them once, in their own row.
-        if place.coordinate.map(texts.coordinate) != placeText {
+        // With a place name, that is the place and an address gets its own row.
+        let hasAddress = place.coordinate.map(texts.coordinate) != placeText
+        if let name = texts.placeName(nearestPlace) {
+            rows.append(DetailRow(label: texts(.rowPlace), value: name, href: nil, testID: "place-name"))
+            if hasAddress { rows.append(DetailRow(label: texts(.rowAddress), value: placeText, href: nil)) }
+        } else if hasAddress {
             rows.append(DetailRow(label: texts(.rowPlace), value: placeText, href: nil))
         }
         if let coordinate = place.coordinate {

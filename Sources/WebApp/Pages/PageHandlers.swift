@@ -220,7 +220,7 @@ struct PageHandlers: Sendable {
         let name = texts.name(pet)
         let phrase = texts.phrase(pet.status, pet.species)
         let shareText = texts(.detailsShareText, ("name", name), ("phrase", phrase), ("date", texts.date(pet.lastSeenDate)),
-                              ("place", texts.place(pet.place)))
+                              ("place", texts.placeName(pet.nearestPlace) ?? texts.place(pet.place)))
         let photo = PhotoLinks(pet.photo, width: 1280)
         return DetailsPageModel(
             layout: site.layout(

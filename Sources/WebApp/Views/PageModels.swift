@@ -75,6 +75,7 @@ struct CardModel: Sendable {
     let rewardText: String?          // "Reward 500 PLN"
     let excerpt: String?             // description shortened to ~140 characters
     var reportAgeText: String = ""   // "Reported 3 days ago" / "Zgłoszono 3 dni temu"
+    var placeName: String?           // "Krzyki, Wrocław", "about 4 km from Burzenin"; nil → placeText
 }
 
 /// What a card slot of the landing and list pages holds: a model to render with
@@ -157,6 +158,8 @@ struct DetailRow: Sendable {
     let label: String
     let value: String
     let href: String?
+    /// A `data-testid` for the value (the place name's `place-name`).
+    var testID: String?
 }
 
 /// `/pets/{id}` details page.
