@@ -32,6 +32,7 @@ RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get install -y -q --no-install-recommends \
         libmicrohttpd-dev \
         libvips-dev \
+        libqrencode-dev \
         libcurl4-openssl-dev \
         pkg-config \
     && rm -rf /var/lib/apt/lists/*
@@ -69,6 +70,7 @@ RUN export DEBIAN_FRONTEND=noninteractive \
         libjs-leaflet \
         libjs-leaflet.markercluster \
         libmicrohttpd12 \
+        libqrencode4 \
         libvips42 \
     && rm -rf /var/lib/apt/lists/*
 

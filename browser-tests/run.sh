@@ -36,6 +36,13 @@ if ! command -v java >/dev/null 2>&1; then
     || { echo "run.sh: could not install java" >&2; echo "browser: 0 passed, 1 failed"; exit 1; }
 fi
 
+if ! command -v zbarimg >/dev/null 2>&1 || ! command -v pdfinfo >/dev/null 2>&1; then
+  echo "run.sh: installing zbar-tools and poppler-utils (the poster's QR code and page count)" >&2
+  if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq zbar-tools poppler-utils >/dev/null \
+    || { echo "run.sh: could not install zbar-tools" >&2; echo "browser: 0 passed, 1 failed"; exit 1; }
+fi
+
 stamp="$venv/.requirements.sha"
 want="$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)"
 if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then

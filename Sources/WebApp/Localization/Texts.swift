@@ -113,6 +113,19 @@ struct Texts: Sendable {
         return place.isAtPlace ? place.label : self(.placeNameNear, ("km", String(place.roundedKm)), ("place", place.label))
     }
 
+    /// The poster's status line (docs/poster.md): "LOST" / "FOUND" in English; in Polish the verb
+    /// agrees with the pet's sex ("ZAGINĄŁ", "ZAGINĘŁA", and the neuter "ZAGINĘŁO ZWIERZĘ" when unknown);
+    /// "ZNALEZIONO" is impersonal and agrees with nothing.
+    func posterHeadline(_ status: AnnouncementStatus, sex: Sex) -> String {
+        switch (status, sex) {
+        case (.missing, .male): self(.posterMissingMale)
+        case (.missing, .female): self(.posterMissingFemale)
+        case (.missing, .unknown): self(.posterMissingUnknown)
+        case (.found, _): self(.posterFound)
+        case (.closed, _): self(.posterClosed)
+        }
+    }
+
     /// "♂ Male" / "♂ Samiec".
     func sex(_ sex: Sex) -> String {
         switch sex {

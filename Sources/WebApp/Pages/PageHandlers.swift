@@ -258,7 +258,8 @@ struct PageHandlers: Sendable {
             photoFullText: texts(.detailsOpenPhotoFull, ("name", name)),
             shareLead: texts(.detailsShareLead, ("name", name)),
             reportAgeText: texts.reportAge(DayClock.age(of: pet.createdAt, on: day)),
-            outdatedNotice: ReportAge.isOutdated(createdAt: pet.createdAt, today: day, zone: DayClock.zone) ? texts(.detailsOutdated) : nil
+            outdatedNotice: ReportAge.isOutdated(createdAt: pet.createdAt, today: day, zone: DayClock.zone) ? texts(.detailsOutdated) : nil,
+            posterURL: QueryString.url(Route.poster(id: pet.id).path, location.language.linkItems)
         )
     }
 

@@ -7,7 +7,7 @@ import Foundation
 struct PageRenderer: Sendable {
     /// Page templates that must exist; checked at startup (platform-notes: a missing folder gives an
     /// empty library and an unknown name renders nil, silently).
-    static let requiredTemplates = ["layout", "landing", "list", "map", "details", "error"]
+    static let requiredTemplates = ["layout", "landing", "list", "map", "details", "error", "poster"]
 
     /// The templates compiled once per language, by `Language.index` (issue 14).
     private let templates: [CompiledTemplates]

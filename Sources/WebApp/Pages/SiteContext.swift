@@ -18,6 +18,8 @@ final class SiteContext: Sendable {
     let shells = PageShells(maxBytes: 8 * 1024 * 1024)
     /// `Cache-Control` of pages and API answers made from fresh data (issue 11 "edge caches").
     let cacheControl: String
+    /// The posters' QR codes, per share URL and snapshot.
+    let posterCodes = PosterCodes()
     /// The day report ages are worded for; part of every reuse decision (`DayClock.reuseKey`).
     let days: DayClock
 

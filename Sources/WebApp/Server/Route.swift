@@ -8,6 +8,8 @@ enum Route: Equatable, Sendable {
     /// `/map`: the list's announcements as pins (issue 13).
     case map
     case details(id: String)
+    /// `/pets/{id}/poster`: the printable A4 poster with a QR code (docs/poster.md).
+    case poster(id: String)
     /// Old web app links (`/lost-pets…`), answered 301 (product-spec §4).
     case legacyList
     case legacyDetails(id: String)
@@ -39,6 +41,7 @@ enum Route: Equatable, Sendable {
             case 1: self = .list
             case 2 where !parts[1].isEmpty: self = .details(id: parts[1])
             case 2: self = .list
+            case 3 where !parts[1].isEmpty && parts[2] == "poster": self = .poster(id: parts[1])
             default: return nil
             }
         case "lost-pets":
@@ -76,6 +79,7 @@ enum Route: Equatable, Sendable {
         case .list: return "/pets"
         case .map: return "/map"
         case .details(let id): return "/pets/\(URLText.encodeComponent(id))"
+        case .poster(let id): return "/pets/\(URLText.encodeComponent(id))/poster"
         case .legacyList: return "/lost-pets"
         case .legacyDetails(let id): return "/lost-pets/\(URLText.encodeComponent(id))"
         case .image(let path): return "/images/" + Route.encodedSegments(path)
@@ -104,6 +108,7 @@ enum Route: Equatable, Sendable {
         case .list: return "list"
         case .map: return "map"
         case .details: return "details"
+        case .poster: return "poster"
         case .legacyList, .legacyDetails: return "legacy_redirect"
         case .image: return "image"
         case .staticFile, .favicon: return "static"

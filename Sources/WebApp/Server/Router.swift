@@ -83,6 +83,8 @@ struct Router: Sendable {
             plan = pages.map(request, requestID: requestID)
         case .details(let id):
             plan = pages.details(request, id: id, requestID: requestID)
+        case .poster(let id):
+            plan = pages.poster(request, id: id, requestID: requestID)
         case .legacyList:
             plan = .answer(Router.redirect(to: Route.list.path, query: request))
         case .legacyDetails(let id):
