@@ -48,9 +48,10 @@ public struct QRCode: Sendable, Equatable {
     /// Reads an `svgPath` back into modules (tests check the SVG says exactly the matrix).
     public static func modules(fromSVGPath path: String, width: Int, quiet: Int = 4) -> [Bool]? {
         var modules = [Bool](repeating: false, count: width * width)
-        for square in path.split(separator: "z") {
+        for square in path.split(separator: "z", omittingEmptySubsequences: true) {
             let numbers = square.split(whereSeparator: { "Mhv ".contains($0) }).compactMap { Int($0) }
-            guard numbers.count == 4, numbers[3] == -numbers[2] else { return nil }
+            // "M x y h run v1 h-run": x, y, run, 1, -run.
+            guard numbers.count == 5, numbers[3] == 1, numbers[4] == -numbers[2] else { return nil }
             let (x, y, run) = (numbers[0] - quiet, numbers[1] - quiet, numbers[2])
             guard y >= 0, y < width, x >= 0, run > 0, x + run <= width else { return nil }
             for column in x..<(x + run) { modules[y * width + column] = true }
