@@ -207,10 +207,17 @@ for items in $SIZES; do
   fetch located "$LOCATED_URL"
   if [ -n "$known_id" ]; then fetch details "/pets/$known_id"; else status[details]=000; ctype[details]=-; fi
   fetch api /api/v1/announcements
+  # The poster (docs/poster.md): the first one of a pet (its QR code made, the page rendered), then warm.
+  first_poster=-
+  if [ -n "$known_id" ]; then
+    first_poster=$(curl -s -o /dev/null --max-time 60 -w '%{time_total}' "http://127.0.0.1:$port/pets/$known_id/poster" \
+      | awk '{ printf "%.1f ms", $1 * 1000 }')
+    fetch poster "/pets/$known_id/poster"
+  else status[poster]=000; ctype[poster]=-; fi
 
   ng_port=$(free_port)
   start_nginx "$work/nginx-$items" "$ng_port" "$root" "warm=${ctype[warm]}" "located=${ctype[located]}" \
-    "details=${ctype[details]}" "api=${ctype[api]}"
+    "details=${ctype[details]}" "api=${ctype[api]}" "poster=${ctype[poster]}"
   if ! cmp -s <(curl -s --max-time 60 "http://127.0.0.1:$ng_port/b/warm") "$root/b/warm"; then
     echo "   nginx does not serve the expected bytes; see $work/nginx-$items/error.log" >&2
   fi
@@ -251,6 +258,8 @@ for items in $SIZES; do
   if [ -n "$known_id" ]; then measure details "/pets/{id}" "/pets/$known_id"
   else row "$items" "/pets/{id}" - - - - - - - "no id from upstream" -; fi
   measure api "/api/v1/announcements" /api/v1/announcements
+  row "$items" "first /pets/{id}/poster of a pet (request time): $first_poster" - - - - - - - - -
+  if [ -n "$known_id" ]; then measure poster "warm /pets/{id}/poster" "/pets/$known_id/poster"; fi
 
   stop_pid "$server"; server=""
   stop_pid "$nginx_pid"; nginx_pid=""
