@@ -105,7 +105,8 @@ public final class PlaceFinder: Sendable {
         if lngSpan >= 180 || point.latitude + latSpan >= 90 || point.latitude - latSpan <= -90 {
             columnRange = 0...(PlaceFinder.columns - 1)
         } else {
-            columnRange = Int(((point.longitude - lngSpan) / PlaceFinder.cellDegrees).rounded(.down))...Int(((point.longitude + lngSpan) / PlaceFinder.cellDegrees).rounded(.down))
+            let west = Int(((point.longitude - lngSpan) / PlaceFinder.cellDegrees).rounded(.down))
+            columnRange = west...Int(((point.longitude + lngSpan) / PlaceFinder.cellDegrees).rounded(.down))
         }
         var best = -1, bestKm = maxKm
         for row in lowRow...highRow {

@@ -48,7 +48,8 @@ struct PosterPageTests {
             #expect(PageHTML.texts(ofTestID: "place-name", in: english.text) == ["Krzyki, Wrocław"])
             #expect(PageHTML.texts(ofTestID: "poster-url", in: english.text) == ["https://petspot.example/pets/lost-female?lang=en"])
 
-            let polish = [("lost-female", "ZAGINĘŁA"), ("lost-male", "ZAGINĄŁ"), ("lost-unknown", "ZAGINĘŁO ZWIERZĘ"), ("found-cat", "ZNALEZIONO")]
+            let polish = [("lost-female", "ZAGINĘŁA"), ("lost-male", "ZAGINĄŁ"), ("lost-unknown", "ZAGINĘŁO ZWIERZĘ"),
+                          ("found-cat", "ZNALEZIONO")]
             for (id, expected) in polish {
                 let html = try await app.get("/pets/\(id)/poster?lang=pl").text
                 #expect(Self.headline(html) == expected, "\(id)")

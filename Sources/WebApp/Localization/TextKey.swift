@@ -152,8 +152,9 @@ enum TextKey: String, CaseIterable, Sendable {
     case queryWidth = "query.width"
 
     /// Keys whose text is counted (`key[one] = …`): looked up with a number.
-    static let countedKeys: Set<TextKey> = [.mapLabel, .age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin, .listNoSuchPage,
-                                             .reportAgeDays]
+    static let countedKeys: Set<TextKey> = [
+        .mapLabel, .age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin, .listNoSuchPage, .reportAgeDays,
+    ]
 
     /// True for a counted text.
     var isCounted: Bool { TextKey.countedKeys.contains(self) }

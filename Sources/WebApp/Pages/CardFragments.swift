@@ -93,7 +93,8 @@ final class CardFragments: Sendable {
             let item = page.all[position]
             // Nil only when the item's own text holds a marker character (never in real data):
             // that card is rendered whole, each time.
-            if let located = CardFragments.split(render(CardFragments.markedCard(item, texts: texts, day: day)), hasDistance: item.place.coordinate != nil) {
+            let marked = render(CardFragments.markedCard(item, texts: texts, day: day))
+            if let located = CardFragments.split(marked, hasDistance: item.place.coordinate != nil) {
                 made.append((position, located))
                 cards.append(.located(located))
             } else {

@@ -207,7 +207,8 @@ struct PageHandlers: Sendable {
                                           retryURL: Self.sameURL(request), location: location, pageURL: pageURL)
                 }
                 // Fetched apart from the snapshot (not in the list): rendered for this request only.
-                return site.finish(site.page(detailsModel(fetched.value, fetched: fetched, location: location, day: site.days.today), template: "details",
+                return site.finish(site.page(detailsModel(fetched.value, fetched: fetched, location: location, day: site.days.today),
+                                             template: "details",
                                              language: location.language),
                                    request: request, stale: fetched.isStale)
             }
