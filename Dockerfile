@@ -32,6 +32,7 @@ RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get install -y -q --no-install-recommends \
         libmicrohttpd-dev \
         libvips-dev \
+        libqrencode-dev \
         libcurl4-openssl-dev \
         pkg-config \
     && rm -rf /var/lib/apt/lists/*
@@ -70,6 +71,7 @@ RUN export DEBIAN_FRONTEND=noninteractive \
         libjs-leaflet \
         libjs-leaflet.markercluster \
         libmicrohttpd12 \
+        libqrencode4 \
         libvips42 \
         tzdata \
     && rm -rf /var/lib/apt/lists/*
@@ -86,6 +88,7 @@ COPY --from=build --chown=root:root /build/swift-backtrace /usr/local/libexec/sw
 WORKDIR /app
 COPY --chown=root:root Public ./Public
 COPY --chown=root:root Templates ./Templates
+COPY --chown=root:root Data ./Data
 
 # Listen on every interface inside the container; the rest are the server's defaults made explicit.
 # SWIFT_BACKTRACE: print a symbolicated backtrace to the log on a crash (no core dumps, no prompts).
@@ -93,6 +96,7 @@ ENV HOST=0.0.0.0 \
     PORT=8080 \
     PETSPOT_PUBLIC_DIR=/app/Public \
     PETSPOT_TEMPLATES_DIR=/app/Templates \
+    PETSPOT_PLACES_FILE=/app/Data/places.tsv \
     SWIFT_BACKTRACE=enable=yes,sanitize=yes,threads=all,images=all,interactive=no,swift-backtrace=/usr/local/libexec/swift-backtrace
 
 USER 10001:10001

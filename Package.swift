@@ -54,6 +54,14 @@ let package = Package(
         // The thin Swift wrapper over libvips and the bounded conversion pool: with MicroHTTP,
         // the only Swift code that touches C pointers.
         .target(name: "ImageResizer", dependencies: ["CVipsShim"], swiftSettings: strictSettings),
+        // libqrencode, from Debian's libqrencode-dev, found through pkg-config (the poster's QR code).
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        // The QR code as a matrix of modules and an SVG path: the only Swift code that calls libqrencode.
+        .target(name: "QRCode", dependencies: ["CQREncode"], swiftSettings: strictSettings),
         // The validated domain: Foundation only, no I/O.
         .target(name: "PetDomain", swiftSettings: strictSettings),
         // The upstream backend: HTTP client, timeouts, cache, error mapping.
@@ -98,6 +106,7 @@ let package = Package(
                 "PetDomain",
                 "PetAPIClient",
                 "ImageResizer",
+                "QRCode",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
@@ -165,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAppTests",
-            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer",
+            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer", "QRCode",
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "Logging", package: "swift-log"), .product(name: "Mustache", package: "swift-mustache")],
             resources: [.copy("Fixtures")],

@@ -14,6 +14,8 @@ PAGE_TYPES = {
     "details": ("server", f"/pets/{MAX_ID}", 200),
     "details-no-photo": ("server", f"/pets/{NO_PHOTO_ID}", 200),
     "map": ("server", "/map", 200),
+    "poster": ("server", f"/pets/{MAX_ID}/poster", 200),
+    "poster-no-photo": ("server", f"/pets/{NO_PHOTO_ID}/poster", 200),
     "map-located": ("server", "/map?lat=52.2297&lng=21.0122&range=500", 200),
     "map-empty": ("server", "/map?status=closed&species=rabbit", 200),
     "error-400-map": ("server", "/map?status=lost", 400),
@@ -25,11 +27,12 @@ PAGE_TYPES = {
     "xss-list": ("xss_server", "/pets", 200),
     "xss-details": ("xss_server", "/pets/xss-1", 200),
     "xss-map": ("xss_server", "/map", 200),
+    "xss-poster": ("xss_server", "/pets/xss-1/poster", 200),
 }
 
 # Issue 14: the same checks on the Polish pages (?lang=pl chooses it), one of each kind.
 POLISH = ["landing-located", "list-banner", "list-located", "list-page-2", "list-empty", "details",
-          "details-no-photo", "error-400", "error-404-path", "error-502", "map", "map-located", "map-empty"]
+          "details-no-photo", "error-400", "error-404-path", "error-502", "map", "map-located", "map-empty", "poster"]
 PAGE_TYPES.update({
     f"pl-{name}": (PAGE_TYPES[name][0], PAGE_TYPES[name][1] + ("&" if "?" in PAGE_TYPES[name][1] else "?") + "lang=pl",
                    PAGE_TYPES[name][2])

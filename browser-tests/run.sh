@@ -43,6 +43,12 @@ if ! command -v jing >/dev/null 2>&1; then
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq jing >/dev/null \
     || { echo "run.sh: could not install jing" >&2; echo "browser: 0 passed, 1 failed"; exit 1; }
 fi
+if ! command -v zbarimg >/dev/null 2>&1 || ! command -v pdfinfo >/dev/null 2>&1; then
+  echo "run.sh: installing zbar-tools and poppler-utils (the poster's QR code and page count)" >&2
+  if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq zbar-tools poppler-utils >/dev/null \
+    || { echo "run.sh: could not install zbar-tools" >&2; echo "browser: 0 passed, 1 failed"; exit 1; }
+fi
 
 stamp="$venv/.requirements.sha"
 want="$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)"

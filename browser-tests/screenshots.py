@@ -51,6 +51,38 @@ def shoot(browser, server, name, path, geo, viewport=DESKTOP, wait_for=None, ful
     return page
 
 
+def first_dog_with_photo(browser, server) -> str:
+    """The details path of the first dog card that has a photo."""
+    context = browser.new_context()
+    page = context.new_page()
+    set_geolocation(context, page, "unavailable")
+    context.add_init_script(ALREADY_ASKED)
+    page.goto(server.url("/pets?species=dog"))
+    href = page.locator('[data-testid="pet-card"]:has(img[data-photo]) a.pet-card-link').first.get_attribute("href")
+    context.close()
+    return href
+
+
+def shoot_posters(browser, server, href) -> None:
+    """The poster (docs/poster.md) in both languages, as it looks on screen."""
+    for lang in ["en", "pl"]:
+        shoot(browser, server, f"poster-{lang}", f"{href}/poster?lang={lang}", "settled",
+              wait_for='[data-testid="poster-qr"]', full_page=True)
+
+
+def posters_only() -> None:
+    """`screenshots.py posters`: only the poster shots."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    server = Server()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            shoot_posters(browser, server, first_dog_with_photo(browser, server))
+            browser.close()
+    finally:
+        server.stop()
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     server = Server()
@@ -62,15 +94,10 @@ def main() -> None:
             shoot(browser, server, "list-location-denied", "/pets", "denied",
                   wait_for='[data-testid="location-banner"]')
             # A details page with a real photo: the first card of the list that has one.
-            context = browser.new_context()
-            page = context.new_page()
-            set_geolocation(context, page, "unavailable")
-            context.add_init_script(ALREADY_ASKED)
-            page.goto(server.url("/pets?species=dog"))
-            href = page.locator('[data-testid="pet-card"]:has(img[data-photo]) a.pet-card-link').first.get_attribute("href")
-            context.close()
+            href = first_dog_with_photo(browser, server)
             shoot(browser, server, "details", href + f"?lat={HERE[0]}&lng={HERE[1]}", "settled",
                   wait_for='[data-testid="pet-details"]', full_page=True)
+            shoot_posters(browser, server, href)
             shoot(browser, server, "list-360px", "/pets", "granted", viewport=PHONE,
                   wait_for='[data-testid="distance"]', scale=2)
             # The map: pins, clusters, the visitor and the range circle (location granted → reload).
@@ -107,4 +134,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    posters_only() if sys.argv[1:] == ["posters"] else main()

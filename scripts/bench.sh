@@ -212,10 +212,17 @@ for items in $SIZES; do
   fetch api /api/v1/announcements
   fetch feed /pets.atom
   fetch feedloc "$LOCATED_FEED_URL"
+  # The poster (docs/poster.md): the first one of a pet (its QR code made, the page rendered), then warm.
+  first_poster=-
+  if [ -n "$known_id" ]; then
+    first_poster=$(curl -s -o /dev/null --max-time 60 -w '%{time_total}' "http://127.0.0.1:$port/pets/$known_id/poster" \
+      | awk '{ printf "%.1f ms", $1 * 1000 }')
+    fetch poster "/pets/$known_id/poster"
+  else status[poster]=000; ctype[poster]=-; fi
 
   ng_port=$(free_port)
   start_nginx "$work/nginx-$items" "$ng_port" "$root" "warm=${ctype[warm]}" "located=${ctype[located]}" \
-    "details=${ctype[details]}" "api=${ctype[api]}" "feed=${ctype[feed]}" "feedloc=${ctype[feedloc]}"
+    "details=${ctype[details]}" "api=${ctype[api]}" "feed=${ctype[feed]}" "feedloc=${ctype[feedloc]}" "poster=${ctype[poster]}"
   if ! cmp -s <(curl -s --max-time 60 "http://127.0.0.1:$ng_port/b/warm") "$root/b/warm"; then
     echo "   nginx does not serve the expected bytes; see $work/nginx-$items/error.log" >&2
   fi
@@ -259,6 +266,8 @@ for items in $SIZES; do
   curl -s -o /dev/null --max-time 60 "http://127.0.0.1:$port/pets.atom" || true   # warm (kept on its second answer)
   measure feed "warm /pets.atom" /pets.atom
   measure feedloc "/pets.atom random location" /pets.atom lua
+  row "$items" "first /pets/{id}/poster of a pet (request time): $first_poster" - - - - - - - - -
+  if [ -n "$known_id" ]; then measure poster "warm /pets/{id}/poster" "/pets/$known_id/poster"; fi
 
   stop_pid "$server"; server=""
   stop_pid "$nginx_pid"; nginx_pid=""

@@ -21,6 +21,7 @@ ensure_packages() {
 # them; and the map libraries the server reads at startup (issue 13: Leaflet and markercluster).
 ensure_build_packages() {
   ensure_packages libmicrohttpd-dev libvips-dev pkg-config
+  ensure_packages libqrencode-dev  # the poster's QR code (docs/poster.md)
   ensure_map_packages
 }
 

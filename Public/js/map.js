@@ -146,8 +146,17 @@
         var photo = body.querySelector("img[data-photo]");
         if (photo) {
           // The list's photo script watches the list's own images, not this copy.
-          photo.addEventListener("error", function () {
-            photo.parentNode.replaceChild(placeholder(container.getAttribute("data-placeholder")), photo);
+          var failed = function () {
+            if (photo.parentNode) {
+              photo.parentNode.replaceChild(placeholder(container.getAttribute("data-placeholder")), photo);
+            }
+          };
+          photo.addEventListener("error", failed);
+          // A 404 with the placeholder picture loads: photos.js tells it apart by its status.
+          photo.addEventListener("load", function () {
+            if (window.petspotPhotoNotFound && window.petspotPhotoNotFound(photo)) {
+              failed();
+            }
           });
         }
         return body;

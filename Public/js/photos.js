@@ -21,10 +21,31 @@
     img.parentNode.replaceChild(placeholder(), img);
   }
 
+  /* A photo the upstream no longer has is answered 404 with a placeholder picture (docs/poster.md
+     "small fixes"), which browsers show as a loaded image: the page puts its own worded placeholder
+     instead. The status comes from Resource Timing (same-origin photos only). */
+  function answeredNotFound(img) {
+    if (!window.performance || typeof performance.getEntriesByName !== "function") {
+      return false;
+    }
+    var entries = performance.getEntriesByName(img.currentSrc || img.src);
+    var last = entries[entries.length - 1];
+    return !!last && last.responseStatus === 404;
+  }
+  window.petspotPhotoNotFound = answeredNotFound;
+
   function watch(img) {
     img.addEventListener("error", function () {
       replace(img);
     });
+    img.addEventListener("load", function () {
+      if (answeredNotFound(img)) {
+        replace(img);
+      }
+    });
+    if (img.complete && img.naturalWidth > 0 && answeredNotFound(img)) {
+      replace(img);
+    }
     // The error may have fired before this script ran (scripts are deferred).
     if (img.complete && img.naturalWidth === 0 && img.getAttribute("src")) {
       if (typeof img.decode === "function") {

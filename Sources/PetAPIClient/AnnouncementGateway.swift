@@ -29,6 +29,9 @@ public struct GatewaySettings: Sendable {
     public var maxDetailsCallsInFlight: Int = 8
     /// Most ids remembered as unknown to the upstream (each for one TTL).
     public var maxRememberedUnknownIDs: Int = 10_000
+    /// Names the nearest place of every item once, when its snapshot (or details answer) is made;
+    /// nil leaves `nearestPlace` empty (docs/place-names.md).
+    public var places: PlaceFinder?
 
     /// The defaults.
     public init() {}
@@ -72,9 +75,9 @@ public struct Snapshot: Sendable {
 
     private static let counter = Atomic<Int>(0)
 
-    /// Indexes `outcome` under a new generation number.
-    public init(_ outcome: ListOutcome) {
-        index = AnnouncementIndex(items: outcome.items)
+    /// Indexes `outcome` under a new generation number, each item with its nearest place in `places`.
+    public init(_ outcome: ListOutcome, places: PlaceFinder? = nil) {
+        index = AnnouncementIndex(items: places == nil ? outcome.items : outcome.items.map { $0.withNearestPlace(places) })
         skippedCount = outcome.skipped.count
         generation = Snapshot.counter.add(1, ordering: .relaxed).newValue
     }
@@ -152,7 +155,7 @@ public final class AnnouncementGateway: Sendable {
                 throw self.failed("list", .malformedBody(detail: error.message, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
             }
             self.report(outcome, requestID: requestID)
-            let snapshot = Snapshot(outcome)
+            let snapshot = Snapshot(outcome, places: self.settings.places)
             self.onEvent(.snapshot(items: snapshot.index.count))
             return .fresh(snapshot, etag: response.headers[.eTag], cost: response.body.count)
         }
@@ -196,7 +199,7 @@ public final class AnnouncementGateway: Sendable {
                 for warning in warnings {
                     self.logger.notice("dropped an optional value", metadata: ["id": "\(warning.id)", "field": "\(warning.field)", "detail": "\(warning.detail)", "request_id": "\(requestID)"])
                 }
-                return .fresh(announcement, etag: response.headers[.eTag], cost: response.body.count)
+                return .fresh(announcement.withNearestPlace(self.settings.places), etag: response.headers[.eTag], cost: response.body.count)
             case .failure(.body(let failure)):
                 throw self.failed("details", .malformedBody(detail: failure.message, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
             case .failure(.invalid(let skipped)):

@@ -39,6 +39,9 @@ public struct Announcement: Sendable, Hashable, Identifiable {
     public var createdAt: Date
     /// When the report was last changed; never before `createdAt`.
     public var updatedAt: Date
+    /// The populated place nearest the coordinates, found once per snapshot (`PlaceFinder`,
+    /// docs/place-names.md); nil without coordinates, without place data, or far from any place.
+    public var nearestPlace: NearestPlace?
 
     /// Creates an announcement from already-validated values (the demo data set and tests use this).
     public init(
@@ -95,6 +98,14 @@ public struct Announcement: Sendable, Hashable, Identifiable {
             }
         }
         return digits > 0 ? target : nil
+    }
+
+    /// This announcement with its nearest place looked up in `finder` (nil finder: unchanged).
+    public func withNearestPlace(_ finder: PlaceFinder?) -> Announcement {
+        guard let finder, let point = place.coordinate else { return self }
+        var named = self
+        named.nearestPlace = finder.nearest(to: point)
+        return named
     }
 
     /// Great-circle distance in kilometres from `origin`; nil for a city-only place (dialect B).

@@ -48,6 +48,8 @@ public enum AnnouncementGeoJSON {
             writer.string(item.species.apiValue)
             writer.key("createdAt")
             writer.string(Timestamp.isoString(item.createdAt))
+            writer.key("placeName")
+            writer.string(Format.placeName(item.nearestPlace))
             writer.key("url")
             writer.string(links.page(item))
             writer.key("photo")

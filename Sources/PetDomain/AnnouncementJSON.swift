@@ -6,6 +6,7 @@ import Foundation
 /// Every one of the backend's 18 keys is always present, with explicit `null`s. Extra keys appear
 /// only when they carry something dialect A cannot express: `contactName` (dialect D);
 /// `location` (a city or address) and, for a city-only place (dialect B), `locationRadius`; and
+/// `placeName` on every item (the nearest populated place in English wording, or `null`);
 /// `distanceKm` on every item whenever an origin is given (then `null` for city-only places),
 /// rounded to 0.1 km like the pages show it (product-spec §3). Reward is its display text
 /// (`"1,500.50 PLN"`), which our decoder reads back to the same amount. `photoUrl` is what `PhotoLinks`
@@ -111,6 +112,9 @@ public enum AnnouncementJSON {
     }
 
     private static func writeExtras(_ item: Announcement, origin: Coordinate?, into writer: inout JSONWriter) {
+        // Always present, `null` without a place (docs/place-names.md): the English page wording.
+        writer.key("placeName")
+        writer.string(Format.placeName(item.nearestPlace))
         if let contactName = item.contactName {
             writer.key("contactName")
             writer.string(contactName)

@@ -90,6 +90,13 @@ public enum Format {
         }
     }
 
+    /// "Krzyki, Wrocław" within `NearestPlace.nearbyKm` of the place, else "about 4 km from Burzenin";
+    /// nil without a place (docs/place-names.md). The JSON API's `placeName`; pages word it per language.
+    public static func placeName(_ place: NearestPlace?) -> String? {
+        guard let place else { return nil }
+        return place.isAtPlace ? place.label : "about \(place.roundedKm) km from \(place.label)"
+    }
+
     /// The "Show on the map" target: OpenStreetMap with a marker at the point (product-spec §3 map),
     /// e.g. `https://www.openstreetmap.org/?mlat=52.22970&mlon=21.01220#map=16/52.22970/21.01220`.
     /// Five decimals (about a metre) and only digits, `-` and `.`, so it needs no escaping.

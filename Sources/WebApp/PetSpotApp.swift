@@ -5,6 +5,7 @@ import MicroHTTP
 import PetAPIClient
 import PetDomain
 import ServiceLifecycle
+import Synchronization
 
 /// The whole web front, built from a configuration: the composition root shared by the executable
 /// and the integration tests (style.md).
@@ -45,18 +46,23 @@ public final class PetSpotApp: Sendable {
     /// configured, and prepares (but does not start) the server. Throws `StartupError` naming the setting.
     /// `now` is the monotonic clock every TTL is judged by (snapshot, details, kept pages and
     /// answers); tests pass one they move by hand instead of waiting for real time to pass.
+    /// `startDate` is the wall-clock date of `now`'s first reading: "today" of report ages is that
+    /// date plus the time `now` has moved since (`DayClock`, docs/report-age.md).
     public static func build(
         configuration: AppConfiguration,
         logger: Logger,
         transport: UpstreamTransport? = nil,
         embeddedUpstream: EmbeddedUpstream? = nil,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        startDate: Date = Date()
     ) async throws -> PetSpotApp {
         let staticFiles = try StaticFiles(directory: configuration.publicDirectory)
             .adding(MapLibraries.load(javascriptDirectory: configuration.javascriptDirectory))
         let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory)
+        let places = try PetSpotApp.loadPlaces(configuration.placesFile, logger: logger)
         return try compose(configuration: configuration, logger: logger, transport: transport, embeddedUpstream: embeddedUpstream,
-                           now: now, staticFiles: staticFiles, renderer: renderer)
+                           now: now, days: DayClock(startDate: startDate, now: now), places: places, staticFiles: staticFiles,
+                           renderer: renderer)
     }
 
     /// Everything of `build` after its one `await`, kept synchronous: as one async function, the
@@ -68,6 +74,8 @@ public final class PetSpotApp: Sendable {
         transport: UpstreamTransport?,
         embeddedUpstream: EmbeddedUpstream?,
         now: @escaping @Sendable () -> ContinuousClock.Instant,
+        days: DayClock,
+        places: PlaceFinder?,
         staticFiles: StaticFiles,
         renderer: PageRenderer
     ) throws -> PetSpotApp {
@@ -94,6 +102,7 @@ public final class PetSpotApp: Sendable {
         settings.maxJSONBytes = configuration.upstreamMaxBodyMegabytes * 1024 * 1024
         settings.maxJSONBytesSetting = AppConfiguration.upstreamMaxBodySetting
         settings.maxDetailsCallsInFlight = configuration.maxDetailsCalls
+        settings.places = places
         let gateway = AnnouncementGateway(
             transport: transport ?? .live(baseURL: upstreamURL),
             settings: settings,
@@ -101,7 +110,7 @@ public final class PetSpotApp: Sendable {
             now: now,
             onEvent: { metrics.record($0) }
         )
-        let site = SiteContext(configuration: configuration, renderer: renderer)
+        let site = SiteContext(configuration: configuration, renderer: renderer, days: days)
         let tiles = try TileProxy.make(configuration: configuration, metrics: metrics, logger: logger.with(label: "tiles"))
         let answers = AnswerRecord(metrics: metrics, logger: logger)
         let keptAnswers = KeptAnswers(
@@ -123,7 +132,8 @@ public final class PetSpotApp: Sendable {
             staticFiles: staticFiles,
             pages: PageHandlers(site: site, gateway: gateway),
             api: AnnouncementsAPI(gateway: gateway, site: site),
-            images: try ImageProxy.make(configuration: configuration, gateway: gateway, metrics: metrics, logger: logger, now: now),
+            images: try ImageProxy.make(configuration: configuration, gateway: gateway, metrics: metrics, logger: logger, now: now,
+                                        placeholder: staticFiles.assets[AnnouncementsAPI.placeholderAsset]?.body),
             tiles: tiles,
             gateway: gateway,
             metrics: metrics,
@@ -265,6 +275,32 @@ extension Metrics {
         case .snapshot(let items):
             increment("petspot_snapshots_total")
             set("petspot_snapshot_items", to: items)
+        }
+    }
+}
+
+extension PetSpotApp {
+    /// Place data already parsed in this process, by path: immutable, so apps built again in one
+    /// process (the tests build hundreds) share it instead of parsing 4 MB each time.
+    private static let loadedPlaces = Mutex<[String: PlaceFinder]>([:])
+
+    /// The place-name data (docs/place-names.md), read once at startup; nil when the setting is
+    /// empty. A missing or malformed file stops startup, naming the setting.
+    static func loadPlaces(_ path: String, logger: Logger) throws -> PlaceFinder? {
+        guard !path.isEmpty else { return nil }
+        if let loaded = loadedPlaces.withLock({ $0[path] }) { return loaded }
+        let setting = "--places-file / PETSPOT_PLACES_FILE"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw StartupError(setting: setting, problem: "cannot read '\(path)' (set it empty to run without place names)")
+        }
+        do {
+            let started = ContinuousClock.now
+            let finder = try PlaceFinder(tsv: String(decoding: data, as: UTF8.self))
+            logger.info("place names loaded", metadata: ["places": "\(finder.count)", "elapsed": "\(ContinuousClock.now - started)"])
+            loadedPlaces.withLock { $0[path] = finder }
+            return finder
+        } catch {
+            throw StartupError(setting: setting, problem: "'\(path)': \(error)")
         }
     }
 }

@@ -93,13 +93,20 @@ extension ServerIntegration {
             }
         }
 
-        @Test func a_missing_image_is_a_404() async throws {
+        @Test func a_missing_image_is_a_404_with_the_placeholder_png_as_its_body() async throws {
             try await withApp { app in
+                let placeholder = try Data(contentsOf: repositoryRoot.appendingPathComponent("Public/img/photo-placeholder.png"))
                 let response = try await app.get("/images/missing.png")
 
                 #expect(response.status == 404)
-                #expect(response.header("Content-Type")?.hasPrefix("text/html") == true)
-                #expect(!response.text.contains("NOT_FOUND"))
+                #expect(response.header("Content-Type") == "image/png")
+                #expect(response.body == placeholder)
+                #expect(Array(response.body.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+                // Kept like other misses: the second ask does not reach the upstream.
+                let again = try await app.get("/images/missing.png?w=640")
+                #expect(again.status == 404)
+                #expect(again.body == placeholder)
+                #expect(app.stub.requestCount(path: "/images/missing.png") == 1)
             }
         }
 

@@ -11,6 +11,8 @@ import Testing
         .image(path: "a//b.png"), .image(path: "/x.png"), .staticFile(path: "css//site.css"), .staticFile(path: "100%.txt"),
         // Issue 13.
         .map, .apiGeoJSON, .tile(TileAddress(z: 0, x: 0, y: 0)!), .tile(TileAddress(z: 19, x: 524_287, y: 3)!),
+        // docs/poster.md.
+        .poster(id: "a b?c&d"), .poster(id: "poster"),
     ])
     func a_routes_path_parses_back_to_the_same_route(route: Route) throws {
         let decoded = try #require(PercentDecoding.decode(route.path))

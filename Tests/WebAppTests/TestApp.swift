@@ -40,6 +40,7 @@ func withApp<T>(
     listJSON: String = #"{"data":[]}"#,
     configure: (inout AppConfiguration) -> Void = { _ in },
     logs: LogCapture? = nil,
+    startDate: Date = Date(),
     _ body: (TestApp) async throws -> T
 ) async throws -> T {
     let stub = try StubUpstream.start()
@@ -51,6 +52,7 @@ func withApp<T>(
     configuration.publicBaseURL = URL(string: "https://petspot.example")
     configuration.publicDirectory = repositoryRoot.appendingPathComponent("Public").path
     configuration.templatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
+    configuration.placesFile = TestPlaces.file
     configuration.upstreamTimeoutSeconds = 1
     // Never the real tile server: a loopback port nothing listens on, unless a test sets its stub's.
     configuration.tileURLTemplate = "http://127.0.0.1:9/{z}/{x}/{y}.png"
@@ -61,7 +63,7 @@ func withApp<T>(
     let clock = ManualClock()
     do {
         app = try await PetSpotApp.build(configuration: configuration, logger: logger, embeddedUpstream: DemoUpstream.embedded,
-                                         now: clock.reading)
+                                         now: clock.reading, startDate: startDate)
         try app.start()
     } catch {
         await stub.stop()
@@ -101,4 +103,9 @@ final class LogCapture: LogHandler, @unchecked Sendable {
         let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         lock.withLock { captured.append("\(event.level) \(event.message) \(fields)") }
     }
+}
+
+/// The committed place-name data (the app keeps it parsed per path, so the tests' apps share one copy).
+enum TestPlaces {
+    static let file = repositoryRoot.appendingPathComponent("Data/places.tsv").path
 }

@@ -23,7 +23,9 @@ struct AnnouncementsAPI: Sendable {
     /// mobile apps declare `photoUrl` a required string and fail the whole list on a `null`, and
     /// the backend's list never holds one (issue 17). PNG, not SVG: the apps' native image
     /// decoders do not read SVG.
-    static let placeholderPhotoURL = Route.staticFile(path: "img/photo-placeholder.png").path
+    static let placeholderPhotoURL = Route.staticFile(path: placeholderAsset).path
+    /// The placeholder's file below `Public/` (also the body of a missing photo's 404).
+    static let placeholderAsset = "img/photo-placeholder.png"
 
     /// `photoUrl` on the API: our proxy for upstream photos, the placeholder without one.
     static let photoLinks = AnnouncementJSON.PhotoLinks(url: { SiteContext.publicURL(of: $0) }, placeholder: placeholderPhotoURL)

@@ -53,11 +53,15 @@ final class ImageProxy: Sendable {
     /// The app's monotonic clock, which kept answers expire by (a photo's own freshness is wall
     /// time: it outlives the process in the disk cache).
     let now: @Sendable () -> ContinuousClock.Instant
+    /// The body of a missing photo's 404: `Public/img/photo-placeholder.png`, so an `<img>` or an
+    /// app shows a neutral picture instead of a broken image; nil answers the HTML 404 page.
+    let placeholder: [UInt8]?
     private let inFlight = Mutex<[PhotoKey: Task<Outcome, Never>]>([:])
 
     init(gateway: AnnouncementGateway, cache: PhotoCache, pool: ConversionPool, settings: Settings, metrics: Metrics, logger: Logger,
-         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }, placeholder: [UInt8]? = nil) {
         self.now = now
+        self.placeholder = placeholder
         self.gateway = gateway
         self.cache = cache
         self.pool = pool
@@ -104,7 +108,13 @@ final class ImageProxy: Sendable {
             if left >= 1 { response.reusableUntil = self.now() + .milliseconds(Int64(left * 1000)) }
             return ConditionalGet.answer(response, request: request)
         case .missing:
-            return errorPage(404, .errorPhotoNotFound)
+            guard let placeholder else { return errorPage(404, .errorPhotoNotFound) }
+            // Still a 404 (the photo is gone), but with a picture as its body. The miss is kept for
+            // the photo TTL (`PhotoCache`), so caches may keep this answer as long.
+            var response = Response(status: .notFound, body: placeholder)
+            response.headers[.contentType] = "image/png"
+            response.headers[.cacheControl] = cacheControl
+            return response
         case .failed(let status):
             var response = errorPage(status, .errorPhotoFailed)
             if status == 503 { response.headers[.retryAfter] = "1" }
@@ -235,7 +245,7 @@ extension ImageProxy {
     /// The proxy as configured: memory and disk budgets, TTL, pixel limit; libvips started now,
     /// so a missing library shows at startup, not on the first photo.
     static func make(configuration: AppConfiguration, gateway: AnnouncementGateway, metrics: Metrics, logger: Logger,
-                     now: @escaping @Sendable () -> ContinuousClock.Instant) throws -> ImageProxy {
+                     now: @escaping @Sendable () -> ContinuousClock.Instant, placeholder: [UInt8]? = nil) throws -> ImageProxy {
         guard ImageResizer.start() else {
             throw StartupError(setting: "libvips", problem: "libvips did not start (is libvips42 installed?)")
         }
@@ -245,6 +255,7 @@ extension ImageProxy {
         var settings = Settings()
         settings.ttlSeconds = configuration.photoTTLSeconds
         settings.maxPixels = configuration.maxPhotoMegapixels * 1_000_000
-        return ImageProxy(gateway: gateway, cache: cache, pool: .shared, settings: settings, metrics: metrics, logger: logger, now: now)
+        return ImageProxy(gateway: gateway, cache: cache, pool: .shared, settings: settings, metrics: metrics, logger: logger, now: now,
+                          placeholder: placeholder)
     }
 }

@@ -52,6 +52,11 @@ extension AppConfiguration {
         Setting("templates-dir", "PETSPOT_TEMPLATES_DIR", "`Templates`", "Templates folder.") { text, _, configuration in
             configuration.templatesDirectory = text
         },
+        Setting("places-file", "PETSPOT_PLACES_FILE",
+                "`Data/places.tsv` (GeoNames places, CC BY 4.0, made by `scripts/geonames/make-places.py`); empty: no place names",
+                "Place names data file.") { text, _, configuration in
+            configuration.placesFile = text
+        },
         Setting("threads", "PETSPOT_THREADS", "`4`", "Server threads.") { text, name, configuration in
             configuration.threadCount = try integer(text, in: 1...64, setting: name)
         },

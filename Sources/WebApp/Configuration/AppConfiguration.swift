@@ -31,6 +31,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var publicDirectory: String = "Public"
     /// Folder of Mustache templates (`PETSPOT_TEMPLATES_DIR`).
     public var templatesDirectory: String = "Templates"
+    /// GeoNames places for place names (`PETSPOT_PLACES_FILE`); empty turns place names off.
+    public var placesFile: String = "Data/places.tsv"
     /// libmicrohttpd worker threads (`PETSPOT_THREADS`).
     public var threadCount: Int = 4
     /// Largest upstream JSON body accepted, in MiB (`PETSPOT_UPSTREAM_MAX_BODY_MB`): the whole list

@@ -95,7 +95,21 @@ enum TextKey: String, CaseIterable, Sendable {
     case rowDistance = "row.distance"
     case rowMicrochip = "row.microchip"
     case rowReward = "row.reward"
-    case rowContact = "row.contact"
+    case rowContactName = "row.contactName"
+    case rowAddress = "row.address"
+    case placeNameNear = "placeName.near"
+    case posterTitle = "poster.title"
+    case posterQRLabel = "poster.qrLabel"
+    case posterMissingMale = "poster.missing.male"
+    case posterMissingFemale = "poster.missing.female"
+    case posterMissingUnknown = "poster.missing.unknown"
+    case posterFound = "poster.found"
+    case posterClosed = "poster.closed"
+    case reportAgeToday = "reportAge.today"
+    case reportAgeYesterday = "reportAge.yesterday"
+    case reportAgeDays = "reportAge.days"
+    case reportAgeOn = "reportAge.on"
+    case detailsOutdated = "details.outdated"
     case errorHeading400 = "error.heading.400"
     case errorHeading404 = "error.heading.404"
     case errorHeading405 = "error.heading.405"
@@ -192,9 +206,10 @@ enum TextKey: String, CaseIterable, Sendable {
     case feedHeadTitle = "feed.headTitle"
 
     /// Keys whose text is counted (`key[one] = …`): looked up with a number.
-    static let countedKeys: Set<TextKey> = [.mapLabel, .age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin,
-                                           .listNoSuchPage,
-                                           .reportProblems, .reportProblemThrottled, .photoProblemThrottled]
+    static let countedKeys: Set<TextKey> = [
+        .mapLabel, .age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin, .listNoSuchPage, .reportAgeDays,
+        .reportProblems, .reportProblemThrottled, .photoProblemThrottled,
+    ]
 
     /// True for a counted text.
     var isCounted: Bool { TextKey.countedKeys.contains(self) }

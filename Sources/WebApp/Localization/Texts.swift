@@ -96,6 +96,36 @@ struct Texts: Sendable {
         return years == 0 ? self(.ageUnder) : counted(.age, years)
     }
 
+    /// "Reported today", "Reported 3 days ago", "Reported on Nov 05, 2025" / "Zgłoszono 5 dni temu".
+    func reportAge(_ age: ReportAge) -> String {
+        switch age {
+        case .today: self(.reportAgeToday)
+        case .yesterday: self(.reportAgeYesterday)
+        case .daysAgo(let days): counted(.reportAgeDays, days)
+        case .on(let day): self(.reportAgeOn, ("date", date(day)))
+        }
+    }
+
+    /// "Krzyki, Wrocław" within 2 km of the place, else "about 4 km from Burzenin" / "ok. 4 km od
+    /// miejscowości Burzenin" (docs/place-names.md); nil without a place.
+    func placeName(_ place: NearestPlace?) -> String? {
+        guard let place else { return nil }
+        return place.isAtPlace ? place.label : self(.placeNameNear, ("km", String(place.roundedKm)), ("place", place.label))
+    }
+
+    /// The poster's status line (docs/poster.md): "LOST" / "FOUND" in English; in Polish the verb
+    /// agrees with the pet's sex ("ZAGINĄŁ", "ZAGINĘŁA", and the neuter "ZAGINĘŁO ZWIERZĘ" when unknown);
+    /// "ZNALEZIONO" is impersonal and agrees with nothing.
+    func posterHeadline(_ status: AnnouncementStatus, sex: Sex) -> String {
+        switch (status, sex) {
+        case (.missing, .male): self(.posterMissingMale)
+        case (.missing, .female): self(.posterMissingFemale)
+        case (.missing, .unknown): self(.posterMissingUnknown)
+        case (.found, _): self(.posterFound)
+        case (.closed, _): self(.posterClosed)
+        }
+    }
+
     /// "♂ Male" / "♂ Samiec".
     func sex(_ sex: Sex) -> String {
         switch sex {

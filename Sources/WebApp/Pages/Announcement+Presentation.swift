@@ -14,8 +14,8 @@ extension Announcement {
         return atWord.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters)) + "…"
     }
 
-    /// The card for lists, with the distance when the visitor is located.
-    func card(origin: Coordinate?, location: VisitorLocation, texts: Texts) -> CardModel {
+    /// The card for lists, with the distance when the visitor is located and the report's age on `day`.
+    func card(origin: Coordinate?, location: VisitorLocation, texts: Texts, day: Int) -> CardModel {
         let links = PhotoLinks(photo, width: 640)
         let name = texts.name(self)
         return CardModel(
@@ -33,7 +33,9 @@ extension Announcement {
             placeText: texts.place(place),
             distanceText: origin.flatMap { distanceKm(from: $0) }.map { texts.distance(km: $0) },
             rewardText: reward.map(texts.reward),
-            excerpt: excerpt()
+            excerpt: excerpt(),
+            reportAgeText: texts.reportAge(DayClock.age(of: createdAt, on: day)),
+            placeName: texts.placeName(nearestPlace)
         )
     }
 
@@ -54,7 +56,12 @@ extension Announcement {
         ]
         let placeText = texts.place(place)
         // Without an address the place text is the coordinates: show them once, in their own row.
-        if place.coordinate.map(texts.coordinate) != placeText {
+        // With a place name, that is the place and an address gets its own row.
+        let hasAddress = place.coordinate.map(texts.coordinate) != placeText
+        if let name = texts.placeName(nearestPlace) {
+            rows.append(DetailRow(label: texts(.rowPlace), value: name, href: nil, testID: "place-name"))
+            if hasAddress { rows.append(DetailRow(label: texts(.rowAddress), value: placeText, href: nil)) }
+        } else if hasAddress {
             rows.append(DetailRow(label: texts(.rowPlace), value: placeText, href: nil))
         }
         if let coordinate = place.coordinate {
@@ -65,8 +72,11 @@ extension Announcement {
         }
         rows.append(DetailRow(label: texts(.rowMicrochip), value: microchipNumber.map(Format.microchip) ?? Format.missingValue, href: nil))
         rows.append(DetailRow(label: texts(.rowReward), value: reward.map(texts.reward) ?? Format.missingValue, href: nil))
-        // Phone and email are shown (as links) in the template's contact section, not twice here.
-        rows.append(DetailRow(label: texts(.rowContact), value: Format.optional(contactName), href: nil))
+        // Phone and email are shown (as links) in the template's contact section, not twice here;
+        // the row names the contact person, so it is there only when the data has one (dialect D).
+        if let contactName {
+            rows.append(DetailRow(label: texts(.rowContactName), value: contactName, href: nil))
+        }
         return rows
     }
 }

@@ -36,8 +36,10 @@ final class CardFragments: Sendable {
         language.language.index * 2 + (language.explicit ? 1 : 0)
     }
 
-    /// The snapshot generation these cards belong to.
+    /// The snapshot generation and day these cards belong to (`DayClock.reuseKey`).
     let generation: Int
+    /// The day the cards' report ages are worded for.
+    let day: Int
     /// Cards in stripes by position (position % stripeCount, at position / stripeCount): every
     /// page reads its cards here, and one lock for all server threads was the most contended lock
     /// of a random-location load (issue 11).
@@ -45,8 +47,9 @@ final class CardFragments: Sendable {
     private let stripes: Shards<Kept>
 
     /// Room for the cards of a snapshot of `count` items.
-    init(generation: Int, count: Int) {
+    init(generation: Int, day: Int, count: Int) {
         self.generation = generation
+        self.day = day
         let perStripe = (count + CardFragments.stripeCount - 1) / CardFragments.stripeCount
         stripes = Shards(count: CardFragments.stripeCount) {
             Kept(plain: Array(repeating: [[UInt8]?](repeating: nil, count: perStripe), count: Language.allCases.count * 2),
@@ -65,7 +68,7 @@ final class CardFragments: Sendable {
         var found: [[UInt8]?] = page.positions.map { position in withKept(position) { kept, index in kept.plain[variant][index] } }
         var made: [(Int, [UInt8])] = []
         for (index, position) in page.positions.enumerated() where found[index] == nil {
-            let bytes = render(page.all[position].card(origin: nil, location: .unknown(language), texts: texts))
+            let bytes = render(page.all[position].card(origin: nil, location: .unknown(language), texts: texts, day: day))
             found[index] = bytes
             made.append((position, bytes))
         }
@@ -90,11 +93,12 @@ final class CardFragments: Sendable {
             let item = page.all[position]
             // Nil only when the item's own text holds a marker character (never in real data):
             // that card is rendered whole, each time.
-            if let located = CardFragments.split(render(CardFragments.markedCard(item, texts: texts)), hasDistance: item.place.coordinate != nil) {
+            let marked = render(CardFragments.markedCard(item, texts: texts, day: day))
+            if let located = CardFragments.split(marked, hasDistance: item.place.coordinate != nil) {
                 made.append((position, located))
                 cards.append(.located(located))
             } else {
-                var model = item.card(origin: nil, location: .unknown, texts: texts)
+                var model = item.card(origin: nil, location: .unknown, texts: texts, day: day)
                 model.detailURL += linkQuery
                 model.distanceText = distances[index]
                 cards.append(.whole(render(model)))
@@ -107,8 +111,8 @@ final class CardFragments: Sendable {
     }
 
     /// The card model with markers where the link query and the distance go.
-    private static func markedCard(_ item: Announcement, texts: Texts) -> CardModel {
-        var card = item.card(origin: nil, location: .unknown, texts: texts)
+    private static func markedCard(_ item: Announcement, texts: Texts, day: Int) -> CardModel {
+        var card = item.card(origin: nil, location: .unknown, texts: texts, day: day)
         card.detailURL += linkMarker
         if item.place.coordinate != nil { card.distanceText = distanceMarker }
         return card

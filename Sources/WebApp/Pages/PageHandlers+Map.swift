@@ -19,16 +19,16 @@ extension PageHandlers {
         }
         let key = location.pageKey(filters.url(.map, location: location))
         return listPlan(request, requestID: requestID, location: location) { snapshot in
-            site.cachedPage(request, key: key, snapshot: snapshot) {
-                site.page(mapModel(snapshot, filters: filters, location: location), template: "map", language: location.language)
+            site.cachedPage(request, key: key, snapshot: snapshot) { day in
+                site.page(mapModel(snapshot, filters: filters, location: location, day: day), template: "map", language: location.language)
             }
         }
     }
 
-    private func mapModel(_ snapshot: Fetched<Snapshot>, filters: ListFilters, location: VisitorLocation) -> MapPageModel {
+    private func mapModel(_ snapshot: Fetched<Snapshot>, filters: ListFilters, location: VisitorLocation, day: Int) -> MapPageModel {
         let texts = site.texts(location.language)
         let found = snapshot.value.index.page(filters.query(location: location), offset: 0, limit: .max)
-        let places = found.items.map { $0.mapPlace(location: location, texts: texts) }
+        let places = found.items.map { $0.mapPlace(location: location, texts: texts, day: day) }
         let pinned = places.filter { $0.latitude != nil }.count
         let title = filters.title(texts)
         return MapPageModel(
@@ -62,9 +62,9 @@ extension Route {
 
 extension Announcement {
     /// The place of this announcement on the map page: its list entry, which is also its pin's popup.
-    func mapPlace(location: VisitorLocation, texts: Texts) -> MapPlaceModel {
+    func mapPlace(location: VisitorLocation, texts: Texts, day: Int) -> MapPlaceModel {
         MapPlaceModel(
-            card: card(origin: location.origin, location: location, texts: texts),
+            card: card(origin: location.origin, location: location, texts: texts, day: day),
             thumbnailURL: PhotoLinks(photo, width: 320)?.src,
             latitude: place.coordinate.map { String($0.latitude) },
             longitude: place.coordinate.map { String($0.longitude) },

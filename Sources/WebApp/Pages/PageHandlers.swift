@@ -33,16 +33,16 @@ struct PageHandlers: Sendable {
         }
         let key = location.pageKey(QueryString.url(Route.landing.path, location.linkItems))
         return listPlan(request, requestID: requestID, location: location) { snapshot in
-            site.cachedPage(request, key: key, snapshot: snapshot) {
-                landingPage(snapshot, location: location)
+            site.cachedPage(request, key: key, snapshot: snapshot) { day in
+                landingPage(snapshot, location: location, day: day)
             }
         }
     }
 
-    private func landingPage(_ snapshot: Fetched<Snapshot>, location: VisitorLocation) -> Response {
+    private func landingPage(_ snapshot: Fetched<Snapshot>, location: VisitorLocation, day: Int) -> Response {
         let query = AnnouncementQuery(sort: .newest, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
         let found = snapshot.value.index.page(query, offset: 0, limit: PageHandlers.landingCount)
-        let cards = site.cardHTML(found, location: location, generation: snapshot.value.generation)
+        let cards = site.cardHTML(found, location: location, generation: snapshot.value.generation, day: day)
         guard location.origin != nil, !snapshot.isStale else {
             return site.page(landingModel(location: location, cards: cards.html.map(RenderedCard.init(html:)), stale: staleNotice(snapshot, location)),
                              template: "landing", language: location.language)
@@ -89,13 +89,13 @@ struct PageHandlers: Sendable {
         }
         let key = location.pageKey(filters.url(page: filters.page, location: location))
         return listPlan(request, requestID: requestID, location: location) { snapshot in
-            site.cachedPage(request, key: key, snapshot: snapshot) {
-                listPage(snapshot, filters: filters, location: location)
+            site.cachedPage(request, key: key, snapshot: snapshot) { day in
+                listPage(snapshot, filters: filters, location: location, day: day)
             }
         }
     }
 
-    private func listPage(_ snapshot: Fetched<Snapshot>, filters: ListFilters, location: VisitorLocation) -> Response {
+    private func listPage(_ snapshot: Fetched<Snapshot>, filters: ListFilters, location: VisitorLocation, day: Int) -> Response {
         let query = AnnouncementQuery(status: filters.status, species: filters.species, sort: filters.sort,
                                       origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
         let found = snapshot.value.index.page(query, offset: (filters.page - 1) * PageHandlers.pageSize, limit: PageHandlers.pageSize)
@@ -108,7 +108,7 @@ struct PageHandlers: Sendable {
         }
         let summary = filters.summary(count: found.total, location: location, texts: texts)
         let pageSummary = texts(.paginationSummary, ("page", String(filters.page)), ("count", String(pageCount)))
-        let cards = site.cardHTML(found, location: location, generation: snapshot.value.generation)
+        let cards = site.cardHTML(found, location: location, generation: snapshot.value.generation, day: day)
         guard location.origin != nil, !snapshot.isStale else {
             let model = listModel(filters: filters, location: location, pageCount: pageCount, summary: summary, pageSummary: pageSummary,
                                   cards: cards.html.map(RenderedCard.init(html:)), stale: staleNotice(snapshot, location))
@@ -192,8 +192,8 @@ struct PageHandlers: Sendable {
         return .fromSnapshot(
             render: { snapshot in
                 guard let pet = snapshot.value.index.announcement(id: id) else { return nil }
-                return site.cachedPage(request, key: key, snapshot: snapshot) {
-                    site.page(detailsModel(pet, fetched: snapshot, location: location), template: "details", language: location.language)
+                return site.cachedPage(request, key: key, snapshot: snapshot) { day in
+                    site.page(detailsModel(pet, fetched: snapshot, location: location, day: day), template: "details", language: location.language)
                 }
             },
             otherwise: {
@@ -207,20 +207,21 @@ struct PageHandlers: Sendable {
                                           retryURL: Self.sameURL(request), location: location, pageURL: pageURL)
                 }
                 // Fetched apart from the snapshot (not in the list): rendered for this request only.
-                return site.finish(site.page(detailsModel(fetched.value, fetched: fetched, location: location), template: "details",
+                return site.finish(site.page(detailsModel(fetched.value, fetched: fetched, location: location, day: site.days.today),
+                                             template: "details",
                                              language: location.language),
                                    request: request, stale: fetched.isStale)
             }
         )
     }
 
-    private func detailsModel<Value>(_ pet: Announcement, fetched: Fetched<Value>, location: VisitorLocation) -> DetailsPageModel {
+    private func detailsModel<Value>(_ pet: Announcement, fetched: Fetched<Value>, location: VisitorLocation, day: Int) -> DetailsPageModel {
         let texts = site.texts(location.language)
         let canonicalPath = Route.details(id: pet.id).path
         let name = texts.name(pet)
         let phrase = texts.phrase(pet.status, pet.species)
         let shareText = texts(.detailsShareText, ("name", name), ("phrase", phrase), ("date", texts.date(pet.lastSeenDate)),
-                              ("place", texts.place(pet.place)))
+                              ("place", texts.placeName(pet.nearestPlace) ?? texts.place(pet.place)))
         let photo = PhotoLinks(pet.photo, width: 1280)
         return DetailsPageModel(
             layout: site.layout(
@@ -256,7 +257,10 @@ struct PageHandlers: Sendable {
             shareTitle: texts(.detailsShareTitle, ("name", name), ("phrase", phrase)),
             backURL: QueryString.url(Route.list.path, location.linkItems),
             photoFullText: texts(.detailsOpenPhotoFull, ("name", name)),
-            shareLead: texts(.detailsShareLead, ("name", name))
+            shareLead: texts(.detailsShareLead, ("name", name)),
+            reportAgeText: texts.reportAge(DayClock.age(of: pet.createdAt, on: day)),
+            outdatedNotice: ReportAge.isOutdated(createdAt: pet.createdAt, today: day, zone: DayClock.zone) ? texts(.detailsOutdated) : nil,
+            posterURL: QueryString.url(Route.poster(id: pet.id).path, location.language.linkItems)
         )
     }
 

@@ -7,7 +7,8 @@ import Foundation
 struct PageRenderer: Sendable {
     /// Page templates that must exist; checked at startup (platform-notes: a missing folder gives an
     /// empty library and an unknown name renders nil, silently).
-    static let requiredTemplates = ["layout", "landing", "list", "map", "details", "error", "report", "report-result", "report-photo"]
+    static let requiredTemplates = ["layout", "landing", "list", "map", "details", "error", "poster", "report", "report-result",
+                                    "report-photo"]
 
     /// The templates compiled once per language, by `Language.index` (issue 14).
     private let templates: [CompiledTemplates]

@@ -20,9 +20,15 @@ final class SiteContext: Sendable {
     let feedEntries: FeedEntries
     /// `Cache-Control` of pages and API answers made from fresh data (issue 11 "edge caches").
     let cacheControl: String
-    init(configuration: AppConfiguration, renderer: PageRenderer) {
+    /// The posters' QR codes, per share URL and snapshot.
+    let posterCodes = PosterCodes()
+    /// The day report ages are worded for; part of every reuse decision (`DayClock.reuseKey`).
+    let days: DayClock
+
+    init(configuration: AppConfiguration, renderer: PageRenderer, days: DayClock) {
         self.configuration = configuration
         self.renderer = renderer
+        self.days = days
         // Three quarters of the page budget; the server's kept answers (repeated URLs) take the rest.
         rendered = RenderedPages(maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 * 3 / 4)
         cacheControl = SiteContext.cacheControl(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
@@ -115,20 +121,27 @@ final class SiteContext: Sendable {
         return Response(status: status, headers: SiteContext.htmlHeaders(language), body: html)
     }
 
-    /// The page for `key` from `snapshot`: reused when rendered from the same snapshot generation,
-    /// else made by `build` and kept (a 200 from fresh data only), then answered conditionally.
+    /// The page for `key` from `snapshot` (see the variant whose `build` takes the day).
     func cachedPage(_ request: Request, key: String, snapshot: Fetched<Snapshot>, build: () -> Response) -> Response {
-        guard !snapshot.isStale else { return finish(build(), request: request, stale: true) }
-        let generation = snapshot.value.generation
-        if var kept = rendered.cached(key, generation: generation) {
+        cachedPage(request, key: key, snapshot: snapshot) { (_: Int) in build() }
+    }
+
+    /// The page for `key` from `snapshot`: reused when rendered from the same snapshot generation
+    /// on the same day (`DayClock.reuseKey`: report ages say "today"), else made by `build` for
+    /// that day and kept (a 200 from fresh data only), then answered conditionally.
+    func cachedPage(_ request: Request, key: String, snapshot: Fetched<Snapshot>, build: (_ day: Int) -> Response) -> Response {
+        let day = days.today
+        guard !snapshot.isStale else { return finish(build(day), request: request, stale: true) }
+        let reuse = DayClock.reuseKey(generation: snapshot.value.generation, day: day)
+        if var kept = rendered.cached(key, generation: reuse) {
             // Asked for again: the same bytes are right for this exact URL while the snapshot is
-            // fresh, so the server may give them itself (`KeptAnswers`). Pages asked for once
-            // (a visitor's own location) never get there.
-            kept.reusableUntil = snapshot.confirmedAt + .milliseconds(Int64(configuration.cacheTTLSeconds * 1000))
+            // fresh and the day has not changed, so the server may give them itself (`KeptAnswers`).
+            // Pages asked for once (a visitor's own location) never get there.
+            kept.reusableUntil = min(snapshot.confirmedAt + .milliseconds(Int64(configuration.cacheTTLSeconds * 1000)), days.endOfToday)
             return ConditionalGet.answer(kept, request: request)
         }
-        let made = prepared(build(), stale: false)
-        rendered.keep(made, for: key, generation: generation)
+        let made = prepared(build(day), stale: false)
+        rendered.keep(made, for: key, generation: reuse)
         return ConditionalGet.answer(made, request: request)
     }
 
@@ -165,19 +178,21 @@ final class SiteContext: Sendable {
     }
 
     /// The HTML of each card of one index page for this visitor (card fragments of the snapshot).
-    func cardHTML(_ found: IndexPage, location: VisitorLocation, generation: Int) -> CardSet {
+    /// Cards say how old each report is on `day`, so they are kept per snapshot generation and day.
+    func cardHTML(_ found: IndexPage, location: VisitorLocation, generation snapshotGeneration: Int, day: Int) -> CardSet {
+        let generation = DayClock.reuseKey(generation: snapshotGeneration, day: day)
         let texts = self.texts(location.language)
         let language = location.language.language
         let render: (CardModel) -> [UInt8] = { self.renderer.render($0, template: "partials/card", language: language) ?? [] }
         let cards = fragments.withLock { current -> CardFragments in
             if let current, current.generation >= generation { return current }
-            let fresh = CardFragments(generation: generation, count: found.all.count)
+            let fresh = CardFragments(generation: generation, day: day, count: found.all.count)
             current = fresh
             return fresh
         }
         guard cards.generation == generation else {
             // A request still on an older snapshot than the kept cards: render its cards whole.
-            return CardSet(whole: found.items.map { render($0.card(origin: location.origin, location: location, texts: texts)) })
+            return CardSet(whole: found.items.map { render($0.card(origin: location.origin, location: location, texts: texts, day: day)) })
         }
         guard location.origin != nil else {
             return cards.plainCards(found, language: location.language, texts: texts, render: render)

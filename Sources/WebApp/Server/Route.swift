@@ -10,6 +10,8 @@ enum Route: Equatable, Sendable {
     case details(id: String)
     /// `/pets.atom`: the list's search as an Atom feed (README "Follow a search").
     case feed
+    /// `/pets/{id}/poster`: the printable A4 poster with a QR code (docs/poster.md).
+    case poster(id: String)
     /// Old web app links (`/lost-pets…`), answered 301 (product-spec §4).
     case legacyList
     case legacyDetails(id: String)
@@ -47,6 +49,7 @@ enum Route: Equatable, Sendable {
             case 1: self = .list
             case 2 where !parts[1].isEmpty: self = .details(id: parts[1])
             case 2: self = .list
+            case 3 where !parts[1].isEmpty && parts[2] == "poster": self = .poster(id: parts[1])
             default: return nil
             }
         case "lost-pets":
@@ -89,6 +92,7 @@ enum Route: Equatable, Sendable {
         case .map: return "/map"
         case .details(let id): return "/pets/\(URLText.encodeComponent(id))"
         case .feed: return "/pets.atom"
+        case .poster(let id): return "/pets/\(URLText.encodeComponent(id))/poster"
         case .legacyList: return "/lost-pets"
         case .legacyDetails(let id): return "/lost-pets/\(URLText.encodeComponent(id))"
         case .image(let path): return "/images/" + Route.encodedSegments(path)
@@ -131,6 +135,7 @@ enum Route: Equatable, Sendable {
         case .map: return "map"
         case .details: return "details"
         case .feed: return "feed"
+        case .poster: return "poster"
         case .legacyList, .legacyDetails: return "legacy_redirect"
         case .image: return "image"
         case .staticFile, .favicon: return "static"

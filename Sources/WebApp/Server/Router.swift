@@ -96,6 +96,8 @@ struct Router: Sendable {
             plan = pages.details(request, id: id, requestID: requestID)
         case .feed:
             plan = pages.feed(request, requestID: requestID)
+        case .poster(let id):
+            plan = pages.poster(request, id: id, requestID: requestID)
         case .legacyList:
             plan = .answer(Router.redirect(to: Route.list.path, query: request))
         case .legacyDetails(let id):

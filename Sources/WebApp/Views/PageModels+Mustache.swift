@@ -18,4 +18,5 @@ extension LandingPageModel: ViewModel {}
 extension ListPageModel: ViewModel {}
 extension DetailsPageModel: ViewModel {}
 extension ErrorPageModel: ViewModel {}
+extension PosterPageModel: ViewModel {}
 extension CardModel: ViewModel {}

@@ -92,6 +92,8 @@ struct CardModel: Sendable {
     var distanceText: String?        // "2.3 km away" when located
     let rewardText: String?          // "Reward 500 PLN"
     let excerpt: String?             // description shortened to ~140 characters
+    var reportAgeText: String = ""   // "Reported 3 days ago" / "Zgłoszono 3 dni temu"
+    var placeName: String?           // "Krzyki, Wrocław", "about 4 km from Burzenin"; nil → placeText
 }
 
 /// What a card slot of the landing and list pages holds: a model to render with
@@ -174,6 +176,8 @@ struct DetailRow: Sendable {
     let label: String
     let value: String
     let href: String?
+    /// A `data-testid` for the value (the place name's `place-name`).
+    var testID: String?
 }
 
 /// `/pets/{id}` details page.
@@ -206,6 +210,38 @@ struct DetailsPageModel: Sendable {
     var photoFullText: String = ""
     /// "Sharing this page helps more people recognise Max."
     var shareLead: String = ""
+    /// "Reported 3 days ago" (docs/report-age.md).
+    var reportAgeText: String = ""
+    /// The notice of a report older than `ReportAge.outdatedAfterDays`; nil otherwise.
+    var outdatedNotice: String?
+    /// "Print a poster": `/pets/{id}/poster` in the page's language (docs/poster.md).
+    var posterURL: String = ""
+}
+
+/// `/pets/{id}/poster`: the printable poster (docs/poster.md).
+@TemplateFields
+struct PosterPageModel: Sendable {
+    let layout: LayoutModel
+    let id: String
+    let headline: String             // "LOST" / "ZAGINĘŁA", agreeing with the pet's sex
+    let statusClass: String
+    let name: String
+    let kind: String                 // "Dog · Golden Retriever"
+    let photoURL: String?            // the 1280 variant; nil → no photo block
+    let photoAlt: String
+    let sexText: String
+    let ageText: String
+    let placeText: String            // the place name, else the address or coordinates
+    let lastSeenText: String
+    let description: String?         // shortened to ~280 characters
+    let rewardText: String?
+    let phoneText: String?           // in large type
+    let emailText: String?
+    let qrPath: String?              // SVG path data of the QR code's dark modules
+    let qrSize: Int                  // the SVG viewBox side, in modules
+    let shareURL: String             // what the QR code opens, printed under it
+    let detailsURL: String           // back to the details page (screen only)
+    let qrLabel: String              // the QR code's accessible name
 }
 
 /// Every error page (400, 404, 405, 502, 504, 500).

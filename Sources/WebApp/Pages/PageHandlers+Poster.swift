@@ -1,0 +1,85 @@
+import Foundation
+import HTTPTypes
+import MicroHTTP
+import PetAPIClient
+import PetDomain
+
+extension PageHandlers {
+    /// `GET /pets/{id}/poster` (docs/poster.md): one printable A4 page with a big status line, the
+    /// photo, the facts, the contact and a QR code of the pet's share link in the poster's language.
+    /// From the snapshot (kept like other pages), else from the details endpoint; unknown id → 404 page.
+    func poster(_ request: Request, id: String, requestID: String) -> RoutePlan {
+        let location: VisitorLocation
+        do {
+            location = try VisitorLocation.parse(request, defaultRangeKm: PageHandlers.listRangeKm)
+        } catch {
+            return .answer(site.badQuery(error, path: Route.poster(id: id).path, query: request.query))
+        }
+        let texts = site.texts(location.language)
+        let pageURL: @Sendable (VisitorLocation) -> String = { QueryString.url(Route.poster(id: id).path, $0.language.linkItems) }
+        let key = location.pageKey(pageURL(location))
+        return .fromSnapshot(
+            render: { snapshot in
+                guard let pet = snapshot.value.index.announcement(id: id) else { return nil }
+                return site.cachedPage(request, key: key, snapshot: snapshot) { day in
+                    site.page(posterModel(pet, generation: snapshot.value.generation, location: location, day: day), template: "poster",
+                              language: location.language)
+                }
+            },
+            otherwise: {
+                do throws(UpstreamFailure) {
+                    let fetched = try await gateway.announcement(id: id, requestID: requestID)
+                    // Not in the list: made for this request only (its code is not kept either).
+                    return site.finish(site.page(posterModel(fetched.value, generation: nil, location: location, day: site.days.today),
+                                                 template: "poster", language: location.language),
+                                       request: request, stale: fetched.isStale)
+                } catch .notFound {
+                    return site.errorPage(status: 404, message: texts(.errorPetNotFound), location: location, pageURL: pageURL)
+                } catch {
+                    return site.errorPage(status: error.visitorStatus, message: texts(.errorPetFailed),
+                                          retryURL: Self.sameURL(request), location: location, pageURL: pageURL)
+                }
+            }
+        )
+    }
+
+    private func posterModel(_ pet: Announcement, generation: Int?, location: VisitorLocation, day: Int) -> PosterPageModel {
+        let texts = site.texts(location.language)
+        let name = texts.name(pet)
+        let phrase = texts.phrase(pet.status, pet.species)
+        // The share link always names the poster's language, so a scan opens the page the poster was printed in.
+        let shareURL = site.baseURL + QueryString.url(Route.details(id: pet.id).path, [("lang", location.language.language.rawValue)])
+        let code = generation.map { site.posterCodes.code(for: shareURL, generation: $0) }
+            ?? PosterCodes().code(for: shareURL, generation: 0)
+        let canonicalPath = Route.poster(id: pet.id).path
+        return PosterPageModel(
+            layout: site.layout(
+                title: texts(.pageTitle, ("title", texts(.posterTitle, ("name", name), ("phrase", phrase)))),
+                description: pet.excerpt(limit: 200) ?? texts(.detailsTitle, ("name", name), ("phrase", phrase)),
+                canonicalPath: canonicalPath,
+                location: location,
+                pageURL: { QueryString.url(canonicalPath, $0.language.linkItems) }
+            ),
+            id: pet.id,
+            headline: texts.posterHeadline(pet.status, sex: pet.sex),
+            statusClass: pet.status.rawValue,
+            name: name,
+            kind: [texts.species(pet.species), pet.breed].compactMap { $0 }.joined(separator: " · "),
+            photoURL: PhotoLinks(pet.photo, width: 1280)?.src,
+            photoAlt: texts.photoAlt(name: name, species: pet.species),
+            sexText: texts.sex(pet.sex),
+            ageText: texts.age(pet.age),
+            placeText: texts.placeName(pet.nearestPlace) ?? texts.place(pet.place),
+            lastSeenText: texts.date(pet.lastSeenDate),
+            description: pet.excerpt(limit: 280),
+            rewardText: pet.reward.map(texts.reward),
+            phoneText: pet.phone,
+            emailText: pet.email,
+            qrPath: code?.path,
+            qrSize: code?.size ?? 0,
+            shareURL: shareURL,
+            detailsURL: QueryString.url(Route.details(id: pet.id).path, location.language.linkItems),
+            qrLabel: texts(.posterQRLabel, ("name", name))
+        )
+    }
+}
