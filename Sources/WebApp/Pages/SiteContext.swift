@@ -122,8 +122,7 @@ final class SiteContext: Sendable {
             kept.reusableUntil = snapshot.confirmedAt + .milliseconds(Int64(configuration.cacheTTLSeconds * 1000))
             return ConditionalGet.answer(kept, request: request)
         }
-        let made = prepared(build(), stale: false)
-        rendered.keep(made, for: key, generation: generation)
+        let made = rendered.keep(prepared(build(), stale: false), for: key, generation: generation)
         return ConditionalGet.answer(made, request: request)
     }
 

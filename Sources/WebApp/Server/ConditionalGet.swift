@@ -1,34 +1,22 @@
 import HTTPTypes
 import MicroHTTP
 
-/// ETags and `If-None-Match` → 304, shared by static files, pages and the JSON API.
+/// ETags, shared by static files, pages and the JSON API.
 enum ConditionalGet {
     /// A strong ETag of the body (see `EntityTag`).
     static func etag(for body: [UInt8]) -> String { EntityTag.strong(for: body) }
 
-    /// Sets `ETag` and `Cache-Control` on a 200 response and turns it into a bodiless 304 when the
-    /// request's `If-None-Match` matches.
+    /// Sets `ETag` and `Cache-Control` on a 200 response. The 304 for a matching `If-None-Match`
+    /// is the pipeline's (`BodyCompression.answer`), made after the coding is chosen: each coding
+    /// has its own tag.
     static func apply(to response: inout Response, request: Request, cacheControl: String) {
         guard response.status == 200 else { return }
-        let tag = response.headers[.eTag] ?? etag(for: response.body)
-        response.headers[.eTag] = tag
+        response.headers[.eTag] = response.headers[.eTag] ?? etag(for: response.body)
         response.headers[.cacheControl] = cacheControl
-        if EntityTag.matches(ifNoneMatch: request.headers[.ifNoneMatch], etag: tag) {
-            response.status = 304
-            response.body = []
-            response.headers[.contentType] = nil
-        }
     }
 
-    /// `response` as it is, or its bodiless 304 when the request's `If-None-Match` matches its ETag
-    /// (for responses kept with their headers already set).
-    static func answer(_ response: Response, request: Request) -> Response {
-        guard response.status == 200, let tag = response.headers[.eTag],
-              EntityTag.matches(ifNoneMatch: request.headers[.ifNoneMatch], etag: tag) else { return response }
-        var notModified = response
-        notModified.status = 304
-        notModified.body = []
-        notModified.headers[.contentType] = nil
-        return notModified
-    }
+    /// `response` as it is: the bodiless 304 for a matching `If-None-Match` is made by the
+    /// pipeline once the coding is chosen (`BodyCompression.answer`), for every answer with an
+    /// ETag. Kept so that handlers say where an answer is conditional.
+    static func answer(_ response: Response, request: Request) -> Response { response }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import MicroHTTP
+import Synchronization
 
 /// The files of `Public/`, read once at startup and served from memory under `/static/`.
 ///
@@ -13,13 +14,29 @@ struct StaticFiles: Sendable {
         let body: [UInt8]
         let contentType: String
         let etag: String
+        /// Its gzip and br forms, made at startup with the highest levels (nil: not compressible).
+        let compressed: CompressedForms?
 
         /// The file `name` (its extension gives the type) holding `body`.
         init(body: [UInt8], name: String) {
             self.body = body
             contentType = StaticFiles.contentType(forExtension: (name as NSString).pathExtension)
             etag = ConditionalGet.etag(for: body)
+            compressed = StaticFiles.forms(of: body, contentType: contentType, etag: etag)
         }
+    }
+
+    /// Forms already made in this process, by ETag: Brotli 11 takes a few hundred milliseconds for
+    /// Leaflet, and every app the tests start reads the same files.
+    private static let madeForms = Mutex<[String: CompressedForms]>([:])
+
+    private static func forms(of body: [UInt8], contentType: String, etag: String) -> CompressedForms? {
+        let probe = Response(status: .ok, headers: [.contentType: contentType], body: body)
+        guard BodyCompression.isCompressible(probe) else { return nil }
+        if let made = madeForms.withLock({ $0[etag] }) { return made }
+        let made = BodyCompression.forms(of: body, effort: .startup)
+        madeForms.withLock { $0[etag] = made }
+        return made
     }
 
     /// Files by path relative to the folder, e.g. `css/site.css`.
@@ -67,6 +84,7 @@ struct StaticFiles: Sendable {
               let asset = assets[path]
         else { return nil }
         var response = Response(status: 200, headers: [.contentType: asset.contentType, .eTag: asset.etag], body: asset.body)
+        response.compressed = asset.compressed
         ConditionalGet.apply(to: &response, request: request, cacheControl: StaticFiles.cacheControl)
         return response
     }
