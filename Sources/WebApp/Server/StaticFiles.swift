@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import MicroHTTP
-import Synchronization
 
 /// The files of `Public/`, read once at startup and served from memory under `/static/`.
 ///
@@ -24,19 +23,6 @@ struct StaticFiles: Sendable {
             etag = ConditionalGet.etag(for: body)
             compressed = StaticFiles.forms(of: body, contentType: contentType, etag: etag)
         }
-    }
-
-    /// Forms already made in this process, by ETag: Brotli 11 takes a few hundred milliseconds for
-    /// Leaflet, and every app the tests start reads the same files.
-    private static let madeForms = Mutex<[String: CompressedForms]>([:])
-
-    private static func forms(of body: [UInt8], contentType: String, etag: String) -> CompressedForms? {
-        let probe = Response(status: .ok, headers: [.contentType: contentType], body: body)
-        guard BodyCompression.isCompressible(probe) else { return nil }
-        if let made = madeForms.withLock({ $0[etag] }) { return made }
-        let made = BodyCompression.forms(of: body, effort: .startup)
-        madeForms.withLock { $0[etag] = made }
-        return made
     }
 
     /// Files by path relative to the folder, e.g. `css/site.css`.
