@@ -106,7 +106,7 @@ public enum BodyCompression {
     private static func fastForm(of body: [UInt8], coding: ContentCoding) -> CompressedForms {
         switch coding {
         case .identity: CompressedForms(fast: true)
-        case .gzip: CompressedForms(gzip: Gzip.compress(body, level: 1), fast: true)
+        case .gzip: CompressedForms(gzip: Gzip.compressFast(body), fast: true)
         case .brotli: CompressedForms(brotli: Brotli.compress(body, quality: 1), fast: true)
         }
     }
