@@ -22,6 +22,7 @@ FROM swift:6.3.1-bookworm AS build
 
 # libmicrohttpd-dev: the server core (found through pkg-config).
 # libvips-dev: photo variants (resize, orientation, metadata stripped; issue 12).
+# libbrotli-dev, zlib1g-dev: the br and gzip content codings (compressed answers).
 # libcurl4-openssl-dev: FoundationNetworking links libcurl if anything imports it (today nothing
 # does; kept so such a change still builds — the runtime stage would then need libcurl4).
 # Versions are not pinned: Debian stable only ships security/point-release updates of these, and
@@ -33,6 +34,8 @@ RUN export DEBIAN_FRONTEND=noninteractive \
         libmicrohttpd-dev \
         libvips-dev \
         libqrencode-dev \
+        libbrotli-dev \
+        zlib1g-dev \
         libcurl4-openssl-dev \
         pkg-config \
     && rm -rf /var/lib/apt/lists/*
@@ -62,12 +65,14 @@ FROM debian:bookworm-slim AS runtime
 # libjs-leaflet.markercluster: the map's browser libraries, which the server reads from
 # /usr/share/javascript/leaflet at startup and serves under /static/vendor/leaflet/ (issue 13).
 # tzdata: the report form's "today" is Warsaw's (docs/report-flow.md "Dates").
+# libbrotli1: Brotli for the br content coding (zlib1g, for gzip, is in the base image).
 # Versions unpinned as above.
 # hadolint ignore=DL3008
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
     && apt-get install -y -q --no-install-recommends \
         ca-certificates \
+        libbrotli1 \
         libjs-leaflet \
         libjs-leaflet.markercluster \
         libmicrohttpd12 \

@@ -33,11 +33,17 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // zlib (Debian zlib1g-dev) and Brotli (Debian libbrotli-dev): the gzip and br content codings.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
+        // gzip and Brotli on byte arrays: the thin Swift wrapper over CZlib and CBrotli.
+        .target(name: "ContentCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strictSettings),
         // The thin HTTP server over libmicrohttpd: the only target with unsafe code.
         .target(
             name: "MicroHTTP",
             dependencies: [
                 "CMicroHTTPD",
+                "ContentCompression",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -149,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MicroHTTPTests",
-            dependencies: ["MicroHTTP", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
+            dependencies: ["MicroHTTP", "ContentCompression", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
         .testTarget(
             name: "ViewModelMacrosTests",
             dependencies: [
@@ -175,6 +181,7 @@ let package = Package(
         .testTarget(
             name: "WebAppTests",
             dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer", "QRCode",
+                           "ContentCompression",
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "Logging", package: "swift-log"), .product(name: "Mustache", package: "swift-mustache")],
             resources: [.copy("Fixtures")],

@@ -107,12 +107,15 @@ sample_rss() {  # sample_rss PID OUT: max VmRSS (kB) every 0.5 s while $work/sam
 mb() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
 
 # run_wrk OUTFILE URL [LUA_PATH]: one bounded wrk run; the Lua script gets WRK_PATH=LUA_PATH.
+# With WRK_ACCEPT_ENCODING set, every request sends it as Accept-Encoding (compression rows).
 run_wrk() {
   local out=$1 url=$2 lua_path=${3:-}
+  local header=()
+  [ -z "${WRK_ACCEPT_ENCODING:-}" ] || header=(-H "Accept-Encoding: $WRK_ACCEPT_ENCODING")
   if [ -n "$lua_path" ]; then
-    WRK_PATH=$lua_path timeout $((DURATION + 30)) wrk -t2 -c64 -d"${DURATION}s" --timeout "$WRK_TIMEOUT" --latency -s "$LUA" "$url" >"$out" 2>&1 || true
+    WRK_PATH=$lua_path timeout $((DURATION + 30)) wrk -t2 -c64 -d"${DURATION}s" --timeout "$WRK_TIMEOUT" --latency "${header[@]}" -s "$LUA" "$url" >"$out" 2>&1 || true
   else
-    timeout $((DURATION + 30)) wrk -t2 -c64 -d"${DURATION}s" --timeout "$WRK_TIMEOUT" --latency "$url" >"$out" 2>&1 || true
+    timeout $((DURATION + 30)) wrk -t2 -c64 -d"${DURATION}s" --timeout "$WRK_TIMEOUT" --latency "${header[@]}" "$url" >"$out" 2>&1 || true
   fi
 }
 wrk_rps() { awk '/^Requests\/sec/ {printf "%.0f", $2; found=1} END {if (!found) print "-"}' "$1"; }
@@ -140,7 +143,17 @@ start_nginx() {
     for t in client_body proxy fastcgi uwsgi scgi; do echo "  ${t}_temp_path $dir/tmp/$t;"; done
     echo "  server {"
     echo "    listen 127.0.0.1:$port; root $root;"
-    for pair in "$@"; do echo "    location = /b/${pair%%=*} { default_type \"${pair#*=}\"; }"; done
+    # NAME.br / NAME.gz: a file compressed beforehand, sent with its Content-Encoding (gzip_static
+    # style); NAME.gzfly: compressed by nginx per request, gzip level 1 (compression rows).
+    for pair in "$@"; do
+      case ${pair%%=*} in
+        *.br) extra="add_header Content-Encoding br; add_header Vary Accept-Encoding;" ;;
+        *.gz) extra="add_header Content-Encoding gzip; add_header Vary Accept-Encoding;" ;;
+        *.gzfly) extra="gzip on; gzip_comp_level 1; gzip_vary on; gzip_types *;" ;;
+        *) extra="" ;;
+      esac
+      echo "    location = /b/${pair%%=*} { default_type \"${pair#*=}\"; $extra }"
+    done
     echo "  }"
     echo "}"
   } >"$dir/nginx.conf"
@@ -148,6 +161,40 @@ start_nginx() {
   nginx_pid=$!
   for _ in $(seq 1 100); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$port/b/${1%%=*}" && break; sleep 0.1; done
 }
+
+# compression_rows: issue "fewer bytes on the wire". Bytes of /pets and site.css (br, gzip) and of
+# the JSON list; the JSON list's time to last byte (curl, median of 5) plain and br (its br form is
+# made in the background once per snapshot: waited for, at most 120 s); warm /pets with br against
+# nginx sending the same br file; /pets at a random location with gzip against nginx compressing
+# the same located page per request at level 1.
+compression_rows() {
+  local name path plain br gz line ttlb_plain ttlb_br
+  for name in /pets /static/css/site.css; do
+    plain=$(curl -s --max-time 60 "http://127.0.0.1:$port$name" | wc -c)
+    br=$(curl -s --max-time 60 -H 'Accept-Encoding: br' "http://127.0.0.1:$port$name" | wc -c)
+    gz=$(curl -s --max-time 60 -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port$name" | wc -c)
+    line="bytes of $name: plain $plain, br $br ($(pct "$br" "$plain")), gzip $gz ($(pct "$gz" "$plain"))"
+    echo "   $line"; row "$items" "$line" - - - - - - - - -
+  done
+  path=/api/v1/announcements
+  for _ in $(seq 1 240); do
+    [ "$(curl -s --max-time 60 -o /dev/null -D - -H 'Accept-Encoding: br' "http://127.0.0.1:$port$path" | tr -d '\r' \
+      | awk 'tolower($1) == "content-encoding:" {print $2}')" = br ] && break
+    sleep 0.5
+  done
+  plain=$(curl -s --max-time 60 "http://127.0.0.1:$port$path" | wc -c)
+  br=$(curl -s --max-time 60 -H 'Accept-Encoding: br' "http://127.0.0.1:$port$path" | wc -c)
+  gz=$(curl -s --max-time 60 -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port$path" | wc -c)
+  ttlb() { for _ in 1 2 3 4 5; do curl -s --max-time 60 -o /dev/null -w '%{time_total}\n' "$@"; done \
+    | sort -n | awk '{ v[NR] = $1 } END { printf "%.0f ms", v[3] * 1000 }'; }
+  ttlb_plain=$(ttlb "http://127.0.0.1:$port$path")
+  ttlb_br=$(ttlb -H 'Accept-Encoding: br' "http://127.0.0.1:$port$path")
+  line="bytes of $path: plain $plain, br $br ($(pct "$br" "$plain")), gzip $gz ($(pct "$gz" "$plain")); time to last byte plain $ttlb_plain, br $ttlb_br"
+  echo "   $line"; row "$items" "$line" - - - - - - - - -
+  WRK_ACCEPT_ENCODING=br measure warm.br "warm /pets, br (nginx: the same br file)" /pets
+  WRK_ACCEPT_ENCODING=gzip measure located.gzfly "/pets random location, gzip (nginx: gzip level 1 per request)" /pets lua
+}
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f %%", 100 * a / b; else print "-" }'; }
 
 rows="$work/rows"
 : >"$rows"
@@ -219,10 +266,17 @@ for items in $SIZES; do
       | awk '{ printf "%.1f ms", $1 * 1000 }')
     fetch poster "/pets/$known_id/poster"
   else status[poster]=000; ctype[poster]=-; fi
+  # Compression rows: the bytes of the compressed forms, and nginx serving the same br bytes.
+  if [ "${COMPRESSION:-1}" != 0 ]; then
+    curl -s --max-time 60 -H 'Accept-Encoding: br' -o "$root/b/warm.br" "http://127.0.0.1:$port/pets"
+    cp "$root/b/located" "$root/b/located.gzfly"
+    status[warm.br]=${status[warm]}; status[located.gzfly]=${status[located]}
+  fi
 
   ng_port=$(free_port)
   start_nginx "$work/nginx-$items" "$ng_port" "$root" "warm=${ctype[warm]}" "located=${ctype[located]}" \
-    "details=${ctype[details]}" "api=${ctype[api]}" "feed=${ctype[feed]}" "feedloc=${ctype[feedloc]}" "poster=${ctype[poster]}"
+    "details=${ctype[details]}" "api=${ctype[api]}" "feed=${ctype[feed]}" "feedloc=${ctype[feedloc]}" "poster=${ctype[poster]}" \
+    "warm.br=${ctype[warm]}" "located.gzfly=${ctype[located]}"
   if ! cmp -s <(curl -s --max-time 60 "http://127.0.0.1:$ng_port/b/warm") "$root/b/warm"; then
     echo "   nginx does not serve the expected bytes; see $work/nginx-$items/error.log" >&2
   fi
@@ -268,6 +322,7 @@ for items in $SIZES; do
   measure feedloc "/pets.atom random location" /pets.atom lua
   row "$items" "first /pets/{id}/poster of a pet (request time): $first_poster" - - - - - - - - -
   if [ -n "$known_id" ]; then measure poster "warm /pets/{id}/poster" "/pets/$known_id/poster"; fi
+  if [ "${COMPRESSION:-1}" != 0 ]; then compression_rows; fi
 
   stop_pid "$server"; server=""
   stop_pid "$nginx_pid"; nginx_pid=""

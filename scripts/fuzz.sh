@@ -56,7 +56,7 @@ build() {
       -c -o "$objects/$name.o" "$@"
   }
   module PetDomain Sources/PetDomain/*.swift
-  module MicroHTTP Sources/MicroHTTP/{Request,RequestBody,Response,PercentDecoding,EntityTag,HTTPDate,LanguageNegotiation}.swift
+  module MicroHTTP Sources/MicroHTTP/{Request,RequestBody,Response,PercentDecoding,EntityTag,HTTPDate,LanguageNegotiation,ContentCoding,CompressedForms}.swift
   module WebApp Sources/WebApp/Pages/{VisitorQuery,VisitorQuery+Numbers,ListFilters,QueryString}.swift \
     Sources/WebApp/Server/{Route,StaticFiles,ConditionalGet}.swift Sources/WebApp/Tiles/TileAddress.swift \
     Sources/WebApp/Localization/{Language,TextKey,Texts,MessageCatalog,Message}.swift fuzz/Stubs/*.swift

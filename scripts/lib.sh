@@ -17,10 +17,11 @@ ensure_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# The packages every build needs: libmicrohttpd and libvips (photo variants), pkg-config to find
-# them; and the map libraries the server reads at startup (issue 13: Leaflet and markercluster).
+# The packages every build needs: libmicrohttpd and libvips (photo variants), libbrotli and zlib
+# (the br and gzip content codings), pkg-config to find them; and the map libraries the server
+# reads at startup (issue 13: Leaflet and markercluster).
 ensure_build_packages() {
-  ensure_packages libmicrohttpd-dev libvips-dev pkg-config
+  ensure_packages libmicrohttpd-dev libvips-dev libbrotli-dev zlib1g-dev pkg-config
   ensure_packages libqrencode-dev  # the poster's QR code (docs/poster.md)
   ensure_map_packages
 }

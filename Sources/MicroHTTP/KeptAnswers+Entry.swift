@@ -4,9 +4,11 @@ import HTTPTypes
 import Synchronization
 
 extension KeptAnswers {
-    /// One kept answer: its body and header strings copied once into memory it owns, and, for each
-    /// server thread that gave it, that thread's own native responses, made once and queued again
-    /// for every repeat with only the request id changed.
+    /// One kept answer: its representations (identity, and the gzip and br forms when it is
+    /// compressible), each with its body and headers copied once and, for each server thread that
+    /// gave it, that thread's own native responses, made once and queued again for every repeat
+    /// with only the request id changed. The coding is chosen per request on the bytes of
+    /// `Accept-Encoding`, after the entry is found: one lookup whatever the coding.
     ///
     /// Why one native response per thread: a response made per answer cost libmicrohttpd a
     /// response object and three allocations per header (eleven headers on a photo), the largest
@@ -19,20 +21,60 @@ extension KeptAnswers {
     /// `FULL_REQ_RECEIVED` → `START_REPLY` → `build_header_response`), so the next answer on that
     /// thread finds the previous one's headers already written out.
     final class Entry: @unchecked Sendable {
-        // Safety: every stored property is immutable after init except the slots' native
-        // responses, each touched only by the thread that claimed the slot (see `NativeSlot`);
-        // deinit runs after the last reference is gone (the shard's and the answering threads'
-        // local ones), so no thread uses a slot then. Native responses still queued on
-        // connections keep the body alive through their own reference to `KeptBody`.
+        // Safety: see `Representation`; the entry's own properties are immutable after init.
         let key: [UInt8]
-        let status: HTTPResponse.Status
         let route: String
         let path: String
         let until: ContinuousClock.Instant
+        let cost: Int
+        /// The codings of the compressed representations (`ContentCoding.bit`s); 0 when the answer
+        /// is never compressed.
+        let available: UInt8
+        /// By `ContentCoding.rawValue`: identity always, the others when their forms were made.
+        private let representations: [Representation?]
+
+        init(response: Response, key: [UInt8], route: String, path: String, until: ContinuousClock.Instant, threadSlots: Int) {
+            self.key = key
+            self.route = route
+            self.path = path
+            self.until = until
+            let forms = BodyCompression.isCompressible(response) ? response.compressed : nil
+            available = forms?.available ?? 0
+            representations = ContentCoding.allCases.map { coding in
+                guard let forms else { return coding == .identity ? Representation(response: response, threadSlots: threadSlots) : nil }
+                guard coding == .identity || forms[coding] != nil else { return nil }
+                return Representation(response: BodyCompression.representation(response, coding: coding, forms: forms), threadSlots: threadSlots)
+            }
+            cost = representations.reduce(key.count + 256) { $0 + ($1?.cost ?? 0) }
+        }
+
+        /// The representation to send in `coding` (identity when that form is missing).
+        func representation(_ coding: ContentCoding) -> Representation {
+            representations[coding.rawValue] ?? representations[0]!
+        }
+
+        func has(key other: UnsafeRawBufferPointer) -> Bool {
+            key.count == other.count && key.withUnsafeBytes { mine in memcmp(mine.baseAddress!, other.baseAddress!, other.count) == 0 }
+        }
+    }
+
+    /// One representation of a kept answer (identity, gzip or br): its body and header strings
+    /// copied once into memory it owns, and, for each server thread that gave it, that thread's
+    /// own native responses, made once and queued again for every repeat with only the request id
+    /// changed.
+    final class Representation: @unchecked Sendable {
+        // Safety: every stored property is immutable after init except the slots' native
+        // responses, each touched only by the thread that claimed the slot (see `NativeSlot`);
+        // deinit runs after the last reference is gone (the entry's and the answering threads'
+        // local ones), so no thread uses a slot then. Native responses still queued on
+        // connections keep the body alive through their own reference to `KeptBody`.
+        let status: HTTPResponse.Status
         let etag: String?
         /// The `Last-Modified` in seconds since 1970, for `If-Modified-Since` (nil when absent).
         let lastModified: Int64?
         let cost: Int
+        /// The body's length (what a GET of this representation sends).
+        var bodyCount: Int { body.count }
         private let body: KeptBody
         /// Every header as `name NUL value NUL`, in order.
         private let headerText: UnsafeMutableBufferPointer<CChar>
@@ -41,12 +83,8 @@ extension KeptAnswers {
         /// One per server thread, claimed by the first answer given on that thread.
         private let slots: [NativeSlot]
 
-        init(response: Response, key: [UInt8], route: String, path: String, until: ContinuousClock.Instant, threadSlots: Int) {
-            self.key = key
+        init(response: Response, threadSlots: Int) {
             self.status = response.status
-            self.route = route
-            self.path = path
-            self.until = until
             etag = response.headers[.eTag]
             lastModified = response.headers[.lastModified].flatMap(HTTPDate.parse)
             body = KeptBody(copying: response.body)
@@ -70,16 +108,12 @@ extension KeptAnswers {
             slots = (0..<max(0, threadSlots)).map { _ in NativeSlot() }
             // The headers are held once here and, copied by libmicrohttpd, in up to two native
             // responses (200 and 304) per thread.
-            cost = response.body.count + text.count * (1 + 2 * slots.count) + key.count + 256
+            cost = response.body.count + text.count * (1 + 2 * slots.count)
         }
 
         deinit {
             for slot in slots { slot.destroyResponses() }
             headerText.deallocate()
-        }
-
-        func has(key other: UnsafeRawBufferPointer) -> Bool {
-            key.count == other.count && key.withUnsafeBytes { mine in memcmp(mine.baseAddress!, other.baseAddress!, other.count) == 0 }
         }
 
         /// Queues this answer on `connection` with `requestID` as its `X-Request-Id`: the calling

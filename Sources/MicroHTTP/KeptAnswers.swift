@@ -4,8 +4,10 @@ import HTTPTypes
 import Synchronization
 
 /// Whole answers kept for exact request targets and served on the libmicrohttpd thread before any
-/// `Request` is built (issue 11 "O(1) warm path"): a repeated URL costs a key lookup, two header
+/// `Request` is built (issue 11 "O(1) warm path"): a repeated URL costs a key lookup, a few header
 /// lookups and the native response, not the application's routing, parsing and header work.
+/// A compressible answer is kept with its gzip and br representations (`BodyCompression`), and
+/// `Accept-Encoding` chooses one per request.
 ///
 /// The application decides what may be kept: a response whose `reusableUntil` is set (a page made
 /// from fresh data, identical for every visitor of that URL) is kept by `keep` for the request's
@@ -26,6 +28,10 @@ public final class KeptAnswers: Sendable {
         public let route: String
         /// 200, or 304 for a matching `If-None-Match` / `If-Modified-Since`.
         public let status: HTTPResponse.Status
+        /// The coding of the representation sent.
+        public let coding: ContentCoding
+        /// Body bytes sent (0 for a 304 or a HEAD).
+        public let bodyBytes: Int
         public let requestID: String
         public let method: HTTPRequest.Method
         /// The raw path (without the query), as logged for other requests.
@@ -106,25 +112,35 @@ public final class KeptAnswers: Sendable {
             let key = UnsafeRawBufferPointer(rebasing: buffer[..<length])
             let hash = KeptAnswers.hash(key)
             guard let entry = shards[KeptAnswers.shardIndex(hash)].entry(for: key, hash: hash, now: now()) else { return nil }
-            // Headers are looked up only for an entry that has a validator (most have an ETag only).
+            let coding = entry.available == 0 ? ContentCoding.identity : KeptAnswers.coding(connection: connection, available: entry.available)
+            let representation = entry.representation(coding)
+            // Headers are looked up only for a representation that has a validator.
             var notModified = false
-            if entry.etag != nil || entry.lastModified != nil {
+            if representation.etag != nil || representation.lastModified != nil {
                 let header = { (name: HTTPField.Name) in
                     MHD_lookup_connection_value(connection, .HEADER_KIND, name.rawName).map { String(cString: $0) }
                 }
                 let ifNoneMatch = header(.ifNoneMatch)
-                notModified = HTTPDate.notModified(ifNoneMatch: ifNoneMatch,
-                                                   ifModifiedSince: ifNoneMatch == nil && entry.lastModified != nil ? header(.ifModifiedSince) : nil,
-                                                   etag: entry.etag, lastModified: entry.lastModified)
+                let ifModifiedSince = ifNoneMatch == nil && representation.lastModified != nil ? header(.ifModifiedSince) : nil
+                notModified = HTTPDate.notModified(ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince,
+                                                   etag: representation.etag, lastModified: representation.lastModified)
             }
             let id = requestID(MHD_lookup_connection_value(connection, .HEADER_KIND, KeptAnswers.requestIDName).map { String(cString: $0) })
-            let status: HTTPResponse.Status = notModified ? .notModified : entry.status
-            guard let result = entry.queue(on: connection, status: status, notModified: notModified, requestID: id) else { return nil }
+            let status: HTTPResponse.Status = notModified ? .notModified : representation.status
+            guard let result = representation.queue(on: connection, status: status, notModified: notModified, requestID: id) else { return nil }
             let elapsed = ContinuousClock.now - started
-            onHit(Hit(route: entry.route, status: status, requestID: id, method: method, path: entry.path,
+            let sent = notModified || method == .head ? 0 : representation.bodyCount
+            onHit(Hit(route: entry.route, status: status, coding: coding, bodyBytes: sent, requestID: id, method: method, path: entry.path,
                       seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
             return result
         }
+    }
+
+    /// The coding the request's `Accept-Encoding` chooses among `available`, read on its bytes.
+    private static func coding(connection: OpaquePointer, available: UInt8) -> ContentCoding {
+        guard let header = MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.acceptEncoding.rawName) else { return .identity }
+        return ContentCoding.choose(bytes: UnsafeBufferPointer(start: UnsafeRawPointer(header).assumingMemoryBound(to: UInt8.self), count: strlen(header)),
+                                    available: available)
     }
 
     private static func hash(_ key: UnsafeRawBufferPointer) -> Int {

@@ -67,7 +67,8 @@ public struct LanguageNegotiation: Sendable {
     }
 
     /// The tag's bounds and weight (thousandths) of the range in `bytes[from..<to]`; nil when empty.
-    private static func range(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> (Int, Int, Int)? {
+    /// `Accept-Encoding` shares this syntax (RFC 9110 §12.4.2): `ContentCoding` reads it too.
+    static func range(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> (Int, Int, Int)? {
         var index = from
         while index < to, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
         let tagStart = index

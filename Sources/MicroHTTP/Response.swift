@@ -24,6 +24,15 @@ public struct Response: Sendable {
     /// Nil (the default): the answer is for this request only.
     public var reusableUntil: ContinuousClock.Instant?
 
+    /// Compressed forms of `body`, made once by whoever keeps this answer; the one to send is
+    /// chosen per request by `Accept-Encoding` (see `BodyCompression`). Nil: none made.
+    public var compressed: CompressedForms?
+
+    /// False keeps this answer uncompressed whatever the client accepts: set it on a page that
+    /// holds a secret next to text the visitor controls (BREACH). `Cache-Control: no-store` does
+    /// the same for every answer that sends it.
+    public var mayCompress: Bool
+
     /// Creates a response.
     public init(status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], body: [UInt8] = []) {
         self.status = status
@@ -31,6 +40,8 @@ public struct Response: Sendable {
         self.body = body
         self.closeAfterBodyBytes = nil
         self.reusableUntil = nil
+        self.compressed = nil
+        self.mayCompress = true
     }
 
     /// Creates a response from a swift-http-types head and a body.

@@ -121,6 +121,7 @@ public final class PetSpotApp: Sendable {
             languages: Language.negotiation,
             requestID: { RequestID.choose(from: $0) },
             onHit: { hit in
+                metrics.recordBodyBytes(hit.coding, count: hit.bodyBytes)
                 answers.record(route: hit.route, status: hit.status, requestID: hit.requestID,
                                method: hit.method.rawValue, path: hit.path, seconds: hit.seconds)
             }

@@ -119,10 +119,15 @@ public enum RawHTTP {
     /// Writes `text`, reads until the server closes (at most 5 s), returns what arrived.
     /// `source` picks the client's loopback address (default: the kernel's choice, 127.0.0.1).
     public static func send(port: Int, text: String, from source: String? = nil) -> String {
+        String(decoding: sendBytes(port: port, text: text, from: source), as: UTF8.self)
+    }
+
+    /// `send`, the reply as the bytes that arrived (a compressed body is not UTF-8).
+    public static func sendBytes(port: Int, text: String, from source: String? = nil) -> [UInt8] {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketFD >= 0 else { return "" }
+        guard socketFD >= 0 else { return [] }
         defer { close(socketFD) }
-        if let source, !bind(socketFD, to: source) { return "" }
+        if let source, !bind(socketFD, to: source) { return [] }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -134,7 +139,7 @@ public enum RawHTTP {
                 connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { return "" }
+        guard connected == 0 else { return [] }
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(socketFD, $0.baseAddress, $0.count) }
         var reply: [UInt8] = []
@@ -144,7 +149,7 @@ public enum RawHTTP {
             if count <= 0 { break }
             reply.append(contentsOf: buffer[0..<count])
         }
-        return String(decoding: reply, as: UTF8.self)
+        return reply
     }
 }
 
@@ -170,4 +175,44 @@ public func rawStatus(port: Int, target: String, from source: String? = nil) asy
     await withCheckedContinuation { continuation in
         DispatchQueue.global().async { continuation.resume(returning: RawHTTP.status(port: port, target: target, from: source)) }
     }
+}
+
+/// One reply read whole from a raw socket, its body as the bytes that arrived (never decoded:
+/// URLSession's libcurl decodes gzip and br itself, so tests of content codings read them here).
+public struct RawReply: Sendable {
+    /// The status code (0 when the reply had no status line).
+    public let status: Int
+    /// Header fields by lowercased name (a repeated field's values joined with ", ").
+    public let headers: [String: String]
+    /// The body bytes as sent.
+    public let body: [UInt8]
+
+    /// A header's value by name, any case.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// `method target` with `headers`, sent verbatim on a fresh connection (see `rawSend`): the
+/// reply, its body as it came on the wire.
+public func rawRequest(port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:]) async -> RawReply {
+    var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+    for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
+    text += "\r\n"
+    let request = text
+    let bytes: [UInt8] = await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: RawHTTP.sendBytes(port: port, text: request)) }
+    }
+    let separator: [UInt8] = Array("\r\n\r\n".utf8)
+    guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else {
+        return RawReply(status: 0, headers: [:], body: [])
+    }
+    let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+    let statusParts = lines.first?.split(separator: " ") ?? []
+    var fields: [String: String] = [:]
+    for line in lines.dropFirst() {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        let name = line[..<colon].lowercased()
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        fields[name] = fields[name].map { $0 + ", " + value } ?? value
+    }
+    return RawReply(status: statusParts.count > 1 ? Int(statusParts[1]) ?? 0 : 0, headers: fields, body: Array(bytes[(end + 4)...]))
 }

@@ -2,6 +2,14 @@
 // files would pull in the whole page layer (view models, the template engine). Only their shape
 // is needed: no fuzz target reaches their behaviour. Compiled into the fuzzer's `WebApp` module only.
 
+import MicroHTTP
+
+/// Stand-in for `StaticFiles.forms` (Server/StaticFiles+Compression.swift), which compresses
+/// through zlib and Brotli (C libraries the fuzzer does not link): no fuzz target needs the forms.
+extension StaticFiles {
+    static func forms(of body: [UInt8], contentType: String, etag: String) -> CompressedForms? { nil }
+}
+
 /// Stand-in for `PageShells` (Pages/PageShells.swift): `VisitorLocation.withMarkedCoordinates` names it.
 enum PageShells {
     enum Slot {

@@ -155,18 +155,29 @@ struct AnnouncementsAPI: Sendable {
 }
 
 /// The encoded whole list of one snapshot generation. Encoding holds the lock, so requests that
-/// arrive meanwhile wait for that one encoding instead of each making their own.
+/// arrive meanwhile wait for that one encoding instead of each making their own. Its gzip and br
+/// forms are made once per generation on the background compression thread (28 MB at 50,000
+/// items takes seconds); answers go uncompressed until they are ready.
 final class WholeListBody: Sendable {
     private let kept = Mutex<(generation: Int, response: Response)?>(nil)
 
     /// The kept response for `generation`, or `make`'s, kept.
     func response(generation: Int, make: () -> Response) -> Response {
-        kept.withLock { current in
-            if let current, current.generation == generation { return current.response }
+        let (response, made) = kept.withLock { current -> (Response, Bool) in
+            if let current, current.generation == generation { return (current.response, false) }
             let made = make()
             current = (generation, made)
-            return made
+            return (made, true)
         }
+        if made, BodyCompression.isCompressible(response) {
+            BodyCompression.inBackground(response.body, effort: .background) { [self] forms in
+                kept.withLock { current in
+                    guard current?.generation == generation else { return }
+                    current?.response.compressed = forms
+                }
+            }
+        }
+        return response
     }
 }
 

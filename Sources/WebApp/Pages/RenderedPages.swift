@@ -43,20 +43,28 @@ final class RenderedPages: Sendable {
         shards.withLock(Shards<ShardState>.hash(key)) { $0.cache.value(for: key, generation: generation) }
     }
 
-    /// Keeps a 200 `response` for `key` when it is the second time it was made; other statuses are not kept.
-    func keep(_ response: Response, for key: String, generation: Int) {
-        guard response.status == 200 else { return }
+    /// Keeps a 200 `response` for `key` when it is the second time it was made, with its
+    /// compressed forms made now, once (they count in the budget); other statuses are not kept.
+    /// Returns the response as kept (or as given when not kept).
+    @discardableResult
+    func keep(_ response: Response, for key: String, generation: Int) -> Response {
+        guard response.status == 200 else { return response }
         let hash = Shards<ShardState>.hash(key)
-        let cost = response.body.count + key.utf8.count + LRUByteCache<String, Response>.entryOverhead
-        shards.withLock(hash) { state in
+        let second = shards.withLock(hash) { state -> Bool in
             let slot = hash & (RenderedPages.seenSlots - 1)
             guard state.seen[slot] == hash else {
                 state.seen[slot] = hash
-                return
+                return false
             }
             state.seen[slot] = 0
-            state.cache.insert(response, for: key, cost: cost, generation: generation)
+            return true
         }
+        guard second else { return response }
+        // Compressed outside the lock: other pages of this shard are served meanwhile.
+        let kept = BodyCompression.withForms(response, effort: .kept)
+        let cost = kept.body.count + (kept.compressed?.byteCount ?? 0) + key.utf8.count + LRUByteCache<String, Response>.entryOverhead
+        _ = shards.withLock(hash) { $0.cache.insert(kept, for: key, cost: cost, generation: generation) }
+        return kept
     }
 
     /// Entries and bytes held (tests and metrics).

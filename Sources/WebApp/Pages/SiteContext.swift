@@ -140,8 +140,7 @@ final class SiteContext: Sendable {
             kept.reusableUntil = min(snapshot.confirmedAt + .milliseconds(Int64(configuration.cacheTTLSeconds * 1000)), days.endOfToday)
             return ConditionalGet.answer(kept, request: request)
         }
-        let made = prepared(build(day), stale: false)
-        rendered.keep(made, for: key, generation: reuse)
+        let made = rendered.keep(prepared(build(day), stale: false), for: key, generation: reuse)
         return ConditionalGet.answer(made, request: request)
     }
 

@@ -1,6 +1,7 @@
 import HTTPTypes
 import CoreMetrics
 import Foundation
+import MicroHTTP
 import PetAPIClient
 import Prometheus
 import Synchronization
@@ -13,7 +14,8 @@ import Synchronization
 /// (histogram by route), `petspot_upstream_calls_total{endpoint}`,
 /// `petspot_upstream_failures_total{endpoint,reason}`, `petspot_cache_lookups_total{result}`,
 /// `petspot_items_skipped_total{reason}`, `petspot_snapshots_total`, `petspot_snapshot_items`,
-/// `petspot_connections_refused_total`, `petspot_connections_cut_total`, and the gauges the router sets before each scrape (the
+/// `petspot_connections_refused_total`, `petspot_connections_cut_total`,
+/// `petspot_response_body_bytes_total{encoding}` (body bytes sent as br, gzip or identity), and the gauges the router sets before each scrape (the
 /// page caches, `petspot_snapshot_age_seconds`). Labels are written in name order.
 final class Metrics: Sendable {
     /// Upper bounds of the latency histogram buckets, in seconds.
@@ -42,6 +44,8 @@ final class Metrics: Sendable {
     private let refusedConnections: CoreMetrics.Counter
     /// Connections closed at the header deadline.
     private let cutConnections: CoreMetrics.Counter
+    /// Body bytes sent, by `ContentCoding.rawValue` (every answer adds to one).
+    private let bodyBytes: [CoreMetrics.Counter]
 
     init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -55,6 +59,14 @@ final class Metrics: Sendable {
         // Made now, so the series reads 0 before the first refusal.
         refusedConnections = CoreMetrics.Counter(label: "petspot_connections_refused_total", factory: factory)
         cutConnections = CoreMetrics.Counter(label: "petspot_connections_cut_total", factory: factory)
+        bodyBytes = ContentCoding.allCases.map { coding in
+            CoreMetrics.Counter(label: "petspot_response_body_bytes_total", dimensions: [("encoding", coding.token ?? "identity")], factory: factory)
+        }
+    }
+
+    /// Counts the body bytes of one answer sent in `coding` (0 for a 304 or a HEAD adds nothing).
+    func recordBodyBytes(_ coding: ContentCoding, count: Int) {
+        if count > 0 { bodyBytes[coding.rawValue].increment(by: count) }
     }
 
     /// Counts connections closed because their headers did not arrive in time.

@@ -38,13 +38,22 @@ struct Pipeline: Sendable {
     }
 
     /// Security headers on the response (kept for the next request of this target when the
-    /// handler marked it reusable), the request id, then the metrics and the log line.
+    /// handler marked it reusable, with its compressed forms), the representation the request's
+    /// `Accept-Encoding` chooses or its 304 (`BodyCompression.answer`: the one place a 304 is
+    /// decided, since the ETag depends on the coding), the request id, then the metrics and the log line.
     private func finish(_ routed: Response, request: Request, routeName: String, requestID: String, started: ContinuousClock.Instant) -> Response {
         var response = routed
         SecurityHeaders.apply(to: &response)
         if let until = response.reusableUntil, let keptAnswers, let key = request.targetKey {
+            // Made once here when the handler kept none (a route whose answers only the server keeps).
+            response = BodyCompression.withForms(response, effort: .kept)
             keptAnswers.keep(response, key: key, route: routeName, path: request.rawPath, until: until)
         }
+        let coding: ContentCoding
+        (response, coding) = BodyCompression.answer(response, acceptEncoding: request.headers[.acceptEncoding],
+                                                    ifNoneMatch: request.headers[.ifNoneMatch],
+                                                    ifModifiedSince: request.headers[.ifModifiedSince])
+        metrics.recordBodyBytes(coding, count: request.method == .head ? 0 : response.body.count)
         response.headers.append(HTTPField(name: .xRequestID, value: requestID))
         let elapsed = ContinuousClock.now - started
         AnswerRecord(metrics: metrics, logger: logger).record(route: routeName, status: response.status, requestID: requestID, method: request.method.rawValue, path: request.rawPath,

@@ -13,12 +13,15 @@ struct StaticFiles: Sendable {
         let body: [UInt8]
         let contentType: String
         let etag: String
+        /// Its gzip and br forms, made at startup with the highest levels (nil: not compressible).
+        let compressed: CompressedForms?
 
         /// The file `name` (its extension gives the type) holding `body`.
         init(body: [UInt8], name: String) {
             self.body = body
             contentType = StaticFiles.contentType(forExtension: (name as NSString).pathExtension)
             etag = ConditionalGet.etag(for: body)
+            compressed = StaticFiles.forms(of: body, contentType: contentType, etag: etag)
         }
     }
 
@@ -67,6 +70,7 @@ struct StaticFiles: Sendable {
               let asset = assets[path]
         else { return nil }
         var response = Response(status: 200, headers: [.contentType: asset.contentType, .eTag: asset.etag], body: asset.body)
+        response.compressed = asset.compressed
         ConditionalGet.apply(to: &response, request: request, cacheControl: StaticFiles.cacheControl)
         return response
     }
