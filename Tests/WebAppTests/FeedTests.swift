@@ -229,10 +229,11 @@ struct FeedTests {
             #expect(polish.entries.first?.summary.hasPrefix("Gatunek: Pies") == true)
             #expect(polish.title.hasPrefix("Zaginione psy"))
             #expect(polishResponse.header("Content-Language") == "pl")
-            #expect(polishResponse.header("Vary") == nil)
+            // `Vary` names the language only when the header chose it (Accept-Encoding is there for compression).
+            #expect(!(polishResponse.header("Vary") ?? "").contains("Accept-Language"))
             #expect(byHeader.id == polish.id)
             #expect(headerResponse.body == polishResponse.body)
-            #expect(headerResponse.header("Vary") == "Accept-Language")
+            #expect((headerResponse.header("Vary") ?? "").contains("Accept-Language"))
             #expect(english.language == "en")
             #expect(english.entries.first?.title == "Missing dog: Burek")
             #expect(english.title == "Missing dogs · PetSpot")
