@@ -99,7 +99,7 @@ FOCUS_STATE = """() => {
 }"""
 
 
-@pytest.mark.parametrize("name", ["landing", "list", "list-banner", "details", "error-404", "map", "report"])
+@pytest.mark.parametrize("name", ["landing", "list", "list-banner", "details", "error-404", "map"])
 def test_tab_reaches_every_control_with_visible_focus(server, make_page, name):
     page, watcher = make_page(geo="unavailable", init_scripts=[ALREADY_ASKED])
     page.goto(server.url(PAGES[name]))
