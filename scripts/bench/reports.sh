@@ -1,7 +1,7 @@
 # The report rows of scripts/bench.sh (docs/report-flow.md), sourced by it after the photo rows
 # (REPORTS=0 skips them; REPORTS_ONLY=1 runs only these). Uses bench.sh's helpers and variables:
-# $BIN, $work, $venv-less python3 with Pillow from .build-bench/venv, free_port, start_nginx,
-# run_wrk, wrk_rps, wrk_pct, wrk_bad, rss_kb, mb, row, stop_pid, server, nginx_pid.
+# $BIN, $work, free_port, start_nginx, run_wrk, wrk_rps, wrk_pct, wrk_bad, rss_kb, mb, row, stop_pid,
+# server, nginx_pid; Pillow (for the photos) from the .build-bench/venv the photo rows use too.
 #
 # One server on the embedded demo upstream (no --upstream: the write API in memory, as
 # ./scripts/serve.sh runs it) with --report-limit 0, logging warnings only. Photos: phone-like
