@@ -1,8 +1,10 @@
 """Screenshots for the README: landing, list, list with the banner, details, a 360 px-wide list,
 the map at desktop and phone sizes (tiles from a stub tile server on 127.0.0.1), and the same
-pages and the map in Polish from a browser whose language is Polish (issue 14, `pl-*.png`).
+pages and the map in Polish from a browser whose language is Polish (issue 14, `pl-*.png`), and the
+report form and its result in both languages (`report-*.png`, docs/report-flow.md).
 
     browser-tests/run.sh screenshots        (or: .venv-browser/bin/python browser-tests/screenshots.py)
+    browser-tests/run.sh screenshots report (only the report-*.png)
 
 Starts the real server ($PETSPOT_BIN, demo data), drives Debian's Chromium with a fixed position
 (Warsaw) or a denied permission, and writes docs/screenshots/*.png.
@@ -17,6 +19,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import ALREADY_ASKED, CHROMIUM, HERE, REPO, Server, set_geolocation  # noqa: E402
+from report_support import fill_form, submit  # noqa: E402
 from stub_upstream import StubUpstream, photo_items  # noqa: E402
 
 OUT = REPO / "docs" / "screenshots"
@@ -83,12 +86,46 @@ def posters_only() -> None:
         server.stop()
 
 
+def shoot_report(browser, server, language: str) -> None:
+    """The report form (desktop, whole page, tiles from the stub) and the result of sending it, filled
+    as a visitor would: a found cat, the place from the map's coordinates, a phone photo."""
+    suffix = "pl" if language == "pl" else "en"
+    query = "?lang=pl" if language == "pl" else ""
+    shoot(browser, server, f"report-form-{suffix}", "/report" + query, "settled", wait_for="[data-report-map] .leaflet-tile-loaded",
+          full_page=True)
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(ALREADY_ASKED)
+    page = context.new_page()
+    set_geolocation(context, page, "unavailable")
+    page.goto(server.url("/report" + query))
+    fill_form(page, name="Reksio")
+    page.fill("#report-description", "Brown dog, white paw, red collar" if language == "en" else "Brązowy pies, biała łapa, czerwona obroża")
+    assert submit(page).status == 201
+    page.wait_for_selector("[data-testid=report-result] [data-code-actions]:not([hidden])")
+    target = OUT / f"report-result-{suffix}.png"
+    page.screenshot(path=str(target), full_page=True)
+    print(f"wrote {target.relative_to(REPO)}")
+    context.close()
+
+
+def shoot_reports(browser, server) -> None:
+    """Report a pet: the form and its result in both languages, and the form on a phone."""
+    shoot_report(browser, server, "en")
+    shoot_report(browser, server, "pl")
+    shoot(browser, server, "report-form-360px", "/report?status=found", "settled", viewport=PHONE,
+          wait_for="[data-report-map] .leaflet-tile-loaded", scale=2)
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     server = Server()
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            if sys.argv[1:] == ["report"]:  # `run.sh screenshots report`: only the report-*.png
+                shoot_reports(browser, server)
+                browser.close()
+                return
             shoot(browser, server, "landing", "/", "granted", wait_for='[data-testid="distance"]')
             shoot(browser, server, "list", "/pets", "granted", wait_for='[data-testid="distance"]')
             shoot(browser, server, "list-location-denied", "/pets", "denied",
@@ -115,6 +152,7 @@ def main() -> None:
                       scale=scale, locale="pl-PL")
             shoot(browser, server, "pl-map", "/map", "granted", wait_for=".leaflet-tile-loaded.leaflet-tile",
                   settle=".visitor-range", locale="pl-PL")
+            shoot_reports(browser, server)
             # Phone photos (stored sideways, EXIF orientation 6, GPS tags) as our variants show them: upright.
             items, images = photo_items(6)
             stub = StubUpstream(items, images)

@@ -16,6 +16,8 @@ PAGES = {
     "error-404": "/pets/does-not-exist",
     "error-400": "/pets?lat=1",
     "map": "/map",
+    "report": "/report",
+    "report-found-located": "/report?status=found&lat=52.2297&lng=21.0122",
 }
 
 
@@ -35,6 +37,24 @@ def test_no_horizontal_scroll_at_360px(server, make_page, name):
         .filter(e => !e.closest('.leaflet-container') || getComputedStyle(e.closest('.leaflet-container')).overflow !== 'hidden')
         .slice(0, 5).map(e => e.tagName + '.' + e.className)""")
     assert offenders == [], offenders
+    assert watcher.errors == []
+
+
+@pytest.mark.parametrize("width", [360, 768, 1280])
+def test_report_form_fits_and_tab_reaches_submit(server, make_page, width):
+    """The report form (docs/report-flow.md) at phone to desktop widths: no horizontal scrolling, and
+    Tab alone gets from the top of the page to the submit button."""
+    page, watcher = make_page(geo="unavailable", viewport={"width": width, "height": 800}, init_scripts=[ALREADY_ASKED])
+    page.goto(server.url("/report"))
+    page.wait_for_load_state("load")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('[data-report-form] button[type=submit]')"):
+            break
+    else:
+        raise AssertionError("Tab never reached the report form's submit button")
+    assert page.locator("[data-report-form] button[type=submit]").is_visible()
     assert watcher.errors == []
 
 

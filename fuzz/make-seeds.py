@@ -105,6 +105,21 @@ def main(out):
             write(out, "path", prefix + identifier)
     for photo in sorted(photos)[:20]:
         write(out, "path", photo)
+    # report: API bodies (valid, with nulls, mistyped) and the same reports as form lines (name=value).
+    report = {"petName": "Reksio", "species": "DOG", "sex": "MALE", "age": 3, "description": "Black, white paw",
+              "microchipNumber": "12345-67890-12345", "locationLatitude": 52.2297, "locationLongitude": 21.0122,
+              "email": "owner@example.com", "phone": "+48 600 100 200", "lastSeenDate": "2025-11-20",
+              "status": "MISSING", "reward": "500 PLN"}
+    write(out, "report", json.dumps(report, ensure_ascii=False))
+    write(out, "report", json.dumps(dict(report, breed=None, reward=None, phone=None, status="FOUND", sex="UNKNOWN")))
+    write(out, "report", json.dumps(dict(report, age="3", email=5, extra=True)))
+    write(out, "report", "\n".join(f"{key}={value}" for key, value in report.items()))
+    write(out, "report", "species=cat\nsex=female\nage=5.0\nlocationLatitude=50,06\nlocationLongitude=19.93\n"
+                         "phone=1\nlastSeenDate=2025-11-26\nstatus=found\ndescription=  \u2028 </script>")
+    write_dictionary(out, "report", [json.dumps(key) for key in report] + [key + "=" for key in report] + [
+        "null", '""', "MISSING", "FOUND", "UNKNOWN", "DOG", "CAT", "BIRD", "RABBIT", "OTHER", "MALE", "FEMALE",
+        "2025-11-25", "2025-11-26", "2025-11-27", "2024-02-29", "1e400", "-0.0", "90", "-180.0000001", "40", "41",
+        "@", "PLN", "zł", "\\u0000", "\n"])
     write_dictionary(out, "json", list(words) + ["null", "true", "false", "\\u00e9", "\\ud83d\\ude00", "1e400", "-0.5E-3"])
     write_dictionary(out, "announcements", list(words) + ['"data"', '"announcements"', '"location"', '"locationRadius"',
                                                          "null", "1e400", '"2024-02-29"', '"T00:00:00Z"'])

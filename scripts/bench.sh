@@ -35,6 +35,10 @@
 #   FIRST_PAGE_TIMEOUT=30      seconds to wait for the first 200 from /pets
 #   BENCH_DOMAIN=0             skip the domain benchmark at the end
 #   PHOTOS=0                   skip the photo rows
+#   REPORTS=0                  skip the report rows (scripts/bench/reports.sh: a report with a 12 MP
+#                              JPEG end to end and its photo step, warm /pets while 4 reports upload,
+#                              RSS growth with 8 concurrent 20 MB uploads; on the demo upstream)
+#   REPORTS_ONLY=1             only the report rows (no item sizes, no photo rows)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -42,6 +46,7 @@ ensure_build_packages
 ensure_packages wrk nginx-light curl python3
 
 SIZES=${SIZES:-"38 500 5000 50000"}
+if [ "${REPORTS_ONLY:-0}" = 1 ]; then SIZES=""; PHOTOS=0; fi
 DURATION=${DURATION:-10}
 TTL=${TTL:-30}
 SEED=${SEED:-1}
@@ -410,6 +415,9 @@ if [ "${PHOTOS:-1}" != 0 ]; then
   done
   stop_pid "$server"; server=""
   stop_pid "$upstream"; upstream=""
+fi
+if [ "${REPORTS:-1}" != 0 ]; then
+  . scripts/bench/reports.sh
 fi
 echo
 echo "== Results"

@@ -5,6 +5,28 @@
 (function () {
   "use strict";
 
+  function escapeText(text) {
+    return String(text).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
+  }
+
+  /* As in map.js: Leaflet cancels a tile by pointing it at a data: URL, which our Content-Security-
+     Policy (img-src) refuses and reports as a console error; this layer drops such a tile instead. */
+  function quietTileLayer() {
+    var L = window.L;
+    return L.TileLayer.extend({
+      _abortLoading: function () {
+        for (var key in this._tiles) {
+          if (this._tiles[key].coords.z === this._tileZoom) continue;
+          var tile = this._tiles[key].el;
+          tile.onload = L.Util.falseFn;
+          tile.onerror = L.Util.falseFn;
+          if (!tile.complete) { L.DomUtil.remove(tile); delete this._tiles[key]; }
+        }
+      },
+      _removeTile: function (key) { return L.GridLayer.prototype._removeTile.call(this, key); }
+    });
+  }
+
   function setupLocation(picker) {
     var latitude = document.querySelector("[data-latitude]");
     var longitude = document.querySelector("[data-longitude]");
@@ -26,14 +48,15 @@
     }
 
     if (window.L && container) {
+      var QuietTileLayer = quietTileLayer();
       container.hidden = false;
       var start = [parseFloat(latitude.value), parseFloat(longitude.value)];
       var known = isFinite(start[0]) && isFinite(start[1]);
       map = window.L.map(container, { zoomControl: true }).setView(known ? start : [52.07, 19.48], known ? 15 : 6);
       map.zoomControl.getContainer().querySelector(".leaflet-control-zoom-in").title = picker.getAttribute("data-zoom-in");
       map.zoomControl.getContainer().querySelector(".leaflet-control-zoom-out").title = picker.getAttribute("data-zoom-out");
-      window.L.tileLayer(picker.getAttribute("data-tiles"), {
-        maxZoom: 19, attribution: picker.getAttribute("data-attribution")
+      new QuietTileLayer(picker.getAttribute("data-tiles"), {
+        maxZoom: 19, attribution: escapeText(picker.getAttribute("data-attribution") || "")
       }).addTo(map);
       if (known) place(start[0], start[1]);
       map.on("click", function (event) { place(event.latlng.lat, event.latlng.lng); });

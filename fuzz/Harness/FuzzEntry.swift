@@ -15,6 +15,8 @@ enum FuzzTarget: String, CaseIterable {
     case reward
     /// `CalendarDate(iso:)` and the `Timestamp` parsers, and what they print read back.
     case dates
+    /// A report as an API body and as form fields: `ReportValidation`, and `upstreamJSON()` read back.
+    case report
 
     /// The target named by the environment; the process stops at once on an unknown name.
     static let selected: FuzzTarget = {
@@ -34,6 +36,7 @@ enum FuzzTarget: String, CaseIterable {
         case .path: PathTarget.run(bytes)
         case .reward: RewardTarget.run(bytes)
         case .dates: DatesTarget.run(bytes)
+        case .report: ReportTarget.run(bytes)
         }
     }
 }
