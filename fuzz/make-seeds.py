@@ -120,6 +120,17 @@ def main(out):
         "null", '""', "MISSING", "FOUND", "UNKNOWN", "DOG", "CAT", "BIRD", "RABBIT", "OTHER", "MALE", "FEMALE",
         "2025-11-25", "2025-11-26", "2025-11-27", "2024-02-29", "1e400", "-0.0", "90", "-180.0000001", "40", "41",
         "@", "PLN", "zł", "\\u0000", "\n"])
+    # multipart: form bodies with boundary "pb" as browsers send the report form (text fields, a file, an empty file input).
+    part = lambda name, value: f'--pb\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'
+    filepart = lambda name, filename, data: (f'--pb\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+                                             f'Content-Type: image/jpeg\r\n\r\n{data}\r\n')
+    write(out, "multipart", "".join(part(key, value) for key, value in report.items()) + filepart("photo", "dog.jpg", "\xff\xd8\xff" * 40)
+          + "--pb--\r\n")
+    write(out, "multipart", part("a", "1") + filepart("photo", "", "") + "--pb--\r\n")
+    write(out, "multipart", part("description", "Zażółć gęślą jaźń " * 50) + "--pb--\r\n")
+    write(out, "multipart", part("a", "1") + part("a", "2") + filepart("f", "x", "y") + filepart("f", "z", "") + "--pb--\r\n")
+    write_dictionary(out, "multipart", ["--pb", "--pb--", "\r\n", "\r\n\r\n", "Content-Disposition: form-data; ", 'name="',
+                                        '"; filename="', "Content-Type: ", "Content-Transfer-Encoding: ", "\"", ";"])
     write_dictionary(out, "json", list(words) + ["null", "true", "false", "\\u00e9", "\\ud83d\\ude00", "1e400", "-0.5E-3"])
     write_dictionary(out, "announcements", list(words) + ['"data"', '"announcements"', '"location"', '"locationRadius"',
                                                          "null", "1e400", '"2024-02-29"', '"T00:00:00Z"'])

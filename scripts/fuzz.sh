@@ -15,11 +15,10 @@
 # reach, and fuzz/Stubs for two declarations those files name; HTTPTypes comes from SwiftPM
 # (the checkout in .build/, resolved there first if missing, as `swift build` would).
 #
-# Not fuzzed here: multipart and urlencoded body parsing. That is libmicrohttpd's post processor
-# (C, Sources/MicroHTTP/BodyReader+C.swift): MHD_create_post_processor needs a live MHD_Connection,
-# which only the daemon creates, so a harness would have to run a whole server per input; and the
-# C parser is libmicrohttpd's, fuzzed upstream. What our code does with its output (fields in order,
-# ReportDraft(fields:), validation) is the report target.
+# Multipart bodies (target multipart): libmicrohttpd's post processor needs a live MHD_Connection,
+# so the harness runs a libmicrohttpd daemon in the fuzzing process and sends each input as the body
+# of a POST over loopback; its access handler reads it with MicroHTTP's BodyReader (compiled here
+# with BodyReader+C.swift against Debian's libmicrohttpd, linked with -lmicrohttpd).
 #
 # Work folder .build-fuzz/ (git-ignored): seeds and dictionaries made from the test fixtures by
 # fuzz/make-seeds.py, each target's corpus (kept and grown between runs), and crash or hang inputs
@@ -33,7 +32,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json announcements query path reward dates report)
+[ ${#targets[@]} -gt 0 ] || targets=(json announcements query path reward dates report multipart)
 work=.build-fuzz
 binary=$work/petspot-fuzz
 
@@ -55,21 +54,24 @@ build() {
   local packages objects=$work/obj
   packages=$(swift build --package-path "$http_types" -c release --scratch-path "$PWD/$work/http-types" --show-bin-path)
   rm -rf "$objects" && mkdir -p "$objects"
+  # CMicroHTTPD (libmicrohttpd's module map and shim) for BodyReader+C.swift and the multipart harness.
   local flags=(-swift-version 6 -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
-               -parse-as-library -sanitize=fuzzer,address -O -g -wmo -I "$objects" -I "$packages/Modules")
+               -parse-as-library -sanitize=fuzzer,address -O -g -wmo -I "$objects" -I "$packages/Modules"
+               -I Sources/CMicroHTTPD $(pkg-config --cflags-only-I libmicrohttpd | sed 's/-I/-Xcc -I/g'))
   module() { # module NAME FILE...: one instrumented module, internals visible to the harness (@testable)
     local name=$1; shift
     "$swiftc" "${flags[@]}" -enable-testing -module-name "$name" -emit-module -emit-module-path "$objects/$name.swiftmodule" \
       -c -o "$objects/$name.o" "$@"
   }
   module PetDomain Sources/PetDomain/*.swift
-  module MicroHTTP Sources/MicroHTTP/{Request,RequestBody,Response,PercentDecoding,EntityTag,HTTPDate,LanguageNegotiation,ContentCoding,CompressedForms}.swift
+  module MicroHTTP Sources/MicroHTTP/{Request,RequestBody,BodyReader+C,Response,PercentDecoding,EntityTag,HTTPDate}.swift \
+    Sources/MicroHTTP/{LanguageNegotiation,ContentCoding,CompressedForms}.swift
   module WebApp Sources/WebApp/Pages/{VisitorQuery,VisitorQuery+Numbers,ListFilters,QueryString}.swift \
     Sources/WebApp/Server/{Route,StaticFiles,ConditionalGet}.swift Sources/WebApp/Tiles/TileAddress.swift \
     Sources/WebApp/Localization/{Language,TextKey,Texts,MessageCatalog,Message}.swift fuzz/Stubs/*.swift
   # Compiled, then linked apart: one swiftc call for both leaves module files in the working folder.
   "$swiftc" "${flags[@]}" -module-name PetSpotFuzz -c -o "$objects/PetSpotFuzz.o" fuzz/Harness/*.swift
-  "$swiftc" -sanitize=fuzzer,address -use-ld=lld -o "$binary" "$objects"/*.o "$packages"/HTTPTypes.build/*.o
+  "$swiftc" -sanitize=fuzzer,address -use-ld=lld -o "$binary" "$objects"/*.o "$packages"/HTTPTypes.build/*.o -lmicrohttpd
   echo "== built $binary in $((SECONDS - started)) s"
 }
 
@@ -114,4 +116,4 @@ if [ "$failed" -ne 0 ]; then
   echo "fuzz: a target failed; replay with PETSPOT_FUZZ_TARGET=TARGET $binary $work/crashes/TARGET/FILE"
   exit 1
 fi
-echo "fuzz: no crash, no broken invariant, no hang (${#targets[@]} of 7 targets, $seconds s each)"
+echo "fuzz: no crash, no broken invariant, no hang (${#targets[@]} of 8 targets, $seconds s each)"

@@ -17,6 +17,8 @@ enum FuzzTarget: String, CaseIterable {
     case dates
     /// A report as an API body and as form fields: `ReportValidation`, and `upstreamJSON()` read back.
     case report
+    /// A multipart body through libmicrohttpd's post processor and `BodyReader`, on a daemon in the process.
+    case multipart
 
     /// The target named by the environment; the process stops at once on an unknown name.
     static let selected: FuzzTarget = {
@@ -37,6 +39,7 @@ enum FuzzTarget: String, CaseIterable {
         case .reward: RewardTarget.run(bytes)
         case .dates: DatesTarget.run(bytes)
         case .report: ReportTarget.run(bytes)
+        case .multipart: MultipartTarget.run(bytes)
         }
     }
 }

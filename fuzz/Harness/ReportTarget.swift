@@ -8,8 +8,8 @@ import Foundation
 /// only the backend's keys and no `null` or `""`; and that body, validated again as an API body, is
 /// accepted as the very same report (nothing the backend would refuse, nothing changed on the way).
 ///
-/// Multipart parsing is not here: it is libmicrohttpd's post processor (C), which needs a live
-/// connection; `scripts/fuzz.sh`'s header says why.
+/// Multipart bodies themselves are the `multipart` target (`MultipartTarget.swift`): libmicrohttpd's
+/// post processor and `BodyReader` on a daemon in the fuzzing process.
 enum ReportTarget {
     /// Fixed days, so a run is reproducible (the date rules compare with them, never with the clock).
     static let localToday = CalendarDate(iso: "2025-11-26")!
