@@ -28,6 +28,9 @@
 # crashed, broke an invariant or hung.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
+# libmicrohttpd-dev and pkg-config for the multipart target (CI runs this before the test command installs them).
+ensure_packages libmicrohttpd-dev pkg-config
 
 seconds=${1:-60}
 shift || true
