@@ -139,7 +139,8 @@ public final class KeptAnswers: Sendable {
     /// The coding the request's `Accept-Encoding` chooses among `available`, read on its bytes.
     private static func coding(connection: OpaquePointer, available: UInt8) -> ContentCoding {
         guard let header = MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.acceptEncoding.rawName) else { return .identity }
-        return ContentCoding.choose(bytes: UnsafeBufferPointer(start: UnsafeRawPointer(header).assumingMemoryBound(to: UInt8.self), count: strlen(header)),
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(header).assumingMemoryBound(to: UInt8.self), count: strlen(header))
+        return ContentCoding.choose(bytes: bytes,
                                     available: available)
     }
 
