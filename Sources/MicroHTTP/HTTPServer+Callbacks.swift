@@ -91,8 +91,7 @@ extension HTTPServer {
             guard let response = context.response.withLock({ $0 }) else { return .NO }
             return queue(response, on: connection, method: context.method)
         }
-        // Phase 2, request complete: build the value-type request; answer at once when the
-        // immediate handler can, else suspend and run the async handler.
+        // Phase 2, request complete: build the value-type request and call the handler once.
         context.started.store(true, ordering: .releasing)
         var body = RequestBody.none
         if let reader = context.bodyReader {
@@ -121,18 +120,22 @@ extension HTTPServer {
         case .failure(.tooLong):
             return queue(serverAnswer(414, "The address is too long.", connection: connection, context: context), on: connection, method: context.method)
         }
-        // The answer may already be in hand: queue it now, on this thread (no suspend, no Task).
-        if let immediateHandler, let response = immediateHandler(request) {
+        // One call of the application's handler: the answer now, on this thread (no suspend, no
+        // task), or work that waits, with the connection suspended until its answer is ready.
+        let work: @Sendable () async throws -> Response
+        switch handler(request) {
+        case .now(let response):
             return queue(response, on: connection, method: context.method)
+        case .later(let later):
+            work = later
         }
         let parked = SuspendedRequest(context: context, connection: connection, server: self)
         suspended.withLock { $0[ObjectIdentifier(context)] = parked }
         MHD_suspend_connection(connection)
-        let handler = self.handler
         Task {
             let response: Response
             do {
-                response = try await handler(request)
+                response = try await work()
             } catch {
                 logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
                 var failed = configuration.errorResponse(500, "Something went wrong on our side.")

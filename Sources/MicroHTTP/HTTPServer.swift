@@ -112,19 +112,18 @@ public struct ServerMadeAnswer: Sendable {
     public var acceptLanguage: String? = nil
 }
 
-/// An HTTP/1.1 server on libmicrohttpd that runs an async handler for every GET and HEAD request.
+/// An HTTP/1.1 server on libmicrohttpd that calls one `Handler` for every request it accepts.
 ///
-/// libmicrohttpd runs `threadCount` epoll threads. A request is first offered to the synchronous
-/// `immediateHandler`, on the server thread: an answer already in hand (a cached page, a static
-/// file, a page rendered from data in memory) is queued at once, with no suspend/resume and no
-/// Task hop (issue 11). Otherwise the connection is suspended while the async `handler` runs in a
-/// Task, and resumed when the response is ready, so a slow handler never blocks a server thread
-/// (platform-notes "Async handlers").
+/// libmicrohttpd runs `threadCount` epoll threads. The handler is called once per request, on the
+/// server thread that read it: an answer in hand (`.now`: a cached page, a static file, a page
+/// made from data in memory) is queued at once, with no suspend/resume and no task hop. For an
+/// answer that waits (`.later`), the connection is suspended while the work runs in a task, and
+/// resumed when the response is ready, so a slow answer never blocks a server thread
+/// (docs/transport.md "Threading").
 public final class HTTPServer: Sendable {
     let configuration: ServerConfiguration
     let logger: Logger
     let handler: Handler
-    let immediateHandler: ImmediateHandler?
     /// Answers kept by the application, served before a `Request` is built.
     let keptAnswers: KeptAnswers?
 
@@ -142,15 +141,13 @@ public final class HTTPServer: Sendable {
     let watch: ConnectionWatch?
     private let connectionLimitInUse = Atomic<Int>(0)
 
-    /// Creates a server; call `start()` to listen. `immediateHandler`, when given, is asked first on
-    /// the server thread and must not block (no I/O, no waiting): nil means "needs `handler`".
+    /// Creates a server; call `start()` to listen. `handler` runs on the server thread and must not
+    /// block (no I/O, no waiting): work that waits goes in its `.later` answer.
     /// `keptAnswers`, when given, is looked up first for every GET and HEAD (see `KeptAnswers`).
-    public init(configuration: ServerConfiguration, logger: Logger, keptAnswers: KeptAnswers? = nil,
-                immediateHandler: ImmediateHandler? = nil, handler: @escaping Handler) {
+    public init(configuration: ServerConfiguration, logger: Logger, keptAnswers: KeptAnswers? = nil, handler: @escaping Handler) {
         self.configuration = configuration
         self.logger = logger
         self.keptAnswers = keptAnswers
-        self.immediateHandler = immediateHandler
         self.handler = handler
         let onHeaderDeadline = configuration.onHeaderDeadline
         watch = configuration.headerTimeout > .zero
@@ -159,6 +156,14 @@ public final class HTTPServer: Sendable {
                 logger.info("connections cut at the header deadline", metadata: ["count": "\(cut)"])
             }
             : nil
+    }
+
+    /// Creates a server whose every answer waits: `handler` runs in a task, never on a server thread.
+    public convenience init(configuration: ServerConfiguration, logger: Logger, keptAnswers: KeptAnswers? = nil,
+                            waiting handler: @escaping AsyncHandler) {
+        self.init(configuration: configuration, logger: logger, keptAnswers: keptAnswers) { request in
+            .later { try await handler(request) }
+        }
     }
 
     /// The connection limit in use: `connectionLimit`, or less when the descriptor limit is lower

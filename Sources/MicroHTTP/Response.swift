@@ -19,11 +19,6 @@ public struct Response: Sendable {
     /// connection after this many body bytes. Nil (the default) sends the body whole.
     public var closeAfterBodyBytes: Int?
 
-    /// Set when this exact answer (headers and body) is right for every request of the same target
-    /// until this instant, so `KeptAnswers` may serve it without asking the application again.
-    /// Nil (the default): the answer is for this request only.
-    public var reusableUntil: ContinuousClock.Instant?
-
     /// Compressed forms of `body`, made once by whoever keeps this answer; the one to send is
     /// chosen per request by `Accept-Encoding` (see `BodyCompression`). Nil: none made.
     public var compressed: CompressedForms?
@@ -39,7 +34,6 @@ public struct Response: Sendable {
         self.headers = headers
         self.body = body
         self.closeAfterBodyBytes = nil
-        self.reusableUntil = nil
         self.compressed = nil
         self.mayCompress = true
     }
@@ -83,10 +77,25 @@ extension HTTPField.Name {
     public static let xRequestID = Self("X-Request-Id")!
 }
 
-/// The function a server calls for every GET or HEAD request it accepts. A thrown error becomes
-/// the configuration's 500 response; the error itself goes to the log, never to the client.
-public typealias Handler = @Sendable (Request) async throws -> Response
+/// How a handler answers a request: at once, or after waiting for something.
+///
+/// This is the one way an application answers. The handler runs on the libmicrohttpd thread that
+/// read the request (it must not block: no I/O, no waiting), decides once what the request needs,
+/// and gives `.now` when the answer is in hand (no suspend, no task, no thread hop) or `.later`
+/// with the work that waits: the server then suspends the connection, runs the work in a task and
+/// resumes the connection with its answer (docs/transport.md "Threading").
+public enum Answer: Sendable {
+    /// The answer, queued at once on the server thread.
+    case now(Response)
+    /// Work that waits (the upstream, a conversion). A thrown error becomes the configuration's
+    /// 500 response; the error itself goes to the log, never to the client.
+    case later(@Sendable () async throws -> Response)
+}
 
-/// Answers a request at once on the server thread when the answer is in hand, or returns nil to
-/// pass it to the async `Handler`. Must not block: it runs on one of libmicrohttpd's few threads.
-public typealias ImmediateHandler = @Sendable (Request) -> Response?
+/// The function a server calls, on its own thread, for every request it accepts (GET and HEAD, and
+/// requests whose body `ServerConfiguration.bodyPolicy` accepted, once the body is read).
+public typealias Handler = @Sendable (Request) -> Answer
+
+/// A handler that always waits: `HTTPServer(configuration:logger:waiting:)` wraps it in `.later`
+/// (the demo upstream and test stubs, for which an answer on the server thread gains nothing).
+public typealias AsyncHandler = @Sendable (Request) async throws -> Response

@@ -184,8 +184,7 @@ public final class PetSpotApp: Sendable {
             configuration: serverConfiguration,
             logger: logger,
             keptAnswers: keptAnswers,
-            immediateHandler: { request in pipeline.handleNow(request) },
-            handler: { request in await pipeline.handle(request) }
+            handler: { request in pipeline.handle(request) }
         )
         return PetSpotApp(configuration: configuration, upstreamURL: upstreamURL, logger: logger, server: server,
                           stopEmbeddedUpstream: stopEmbeddedUpstream, gateway: gateway, tiles: tiles, metrics: metrics, pipeline: pipeline)
@@ -223,22 +222,23 @@ extension PetSpotApp: Service {
 
 extension PetSpotApp {
     /// Answers `GET pathAndQuery` in-process through the whole request pipeline, without sockets:
-    /// at once when the server's immediate path would, else after waiting (the domain benchmark
-    /// measures pages per second with it). The query must be plain `name=value` pairs.
+    /// at once when the server thread would, else after waiting (the domain benchmark measures
+    /// pages per second with it). The query must be plain `name=value` pairs.
     public func get(_ pathAndQuery: String) async -> (status: HTTPResponse.Status, body: [UInt8]) {
-        let request = PetSpotApp.request(pathAndQuery)
-        let response: Response
-        if let now = pipeline.handleNow(request) {
-            response = now
-        } else {
-            response = await pipeline.handle(request)
+        switch pipeline.handle(PetSpotApp.request(pathAndQuery)) {
+        case .now(let response):
+            return (response.status, response.body)
+        case .later(let work):
+            // The pipeline's work renders its own failures; a throw is the server's 500.
+            let response = (try? await work()) ?? Response.text("Something went wrong on our side.\n", status: 500)
+            return (response.status, response.body)
         }
-        return (response.status, response.body)
     }
 
-    /// Like `get`, but only the immediate path: nil when the request would have to wait.
+    /// Like `get`, but only an answer given at once on the server thread: nil when the request would have to wait.
     public func getNow(_ pathAndQuery: String) -> (status: HTTPResponse.Status, body: [UInt8])? {
-        pipeline.handleNow(PetSpotApp.request(pathAndQuery)).map { ($0.status, $0.body) }
+        guard case .now(let response) = pipeline.handle(PetSpotApp.request(pathAndQuery)) else { return nil }
+        return (response.status, response.body)
     }
 
     private static func request(_ pathAndQuery: String) -> Request {

@@ -40,7 +40,7 @@ struct KeptAnswersTests {
             var logger = Logger(label: "test")
             logger.logLevel = .critical
             let counts = self.counts, keptAnswers = self.keptAnswers, clock = self.clock
-            let server = HTTPServer(configuration: ServerConfiguration(), logger: logger, keptAnswers: keptAnswers, handler: { request in
+            let server = HTTPServer(configuration: ServerConfiguration(), logger: logger, keptAnswers: keptAnswers, waiting: { request in
                 let call = counts.calls.add(1, ordering: .sequentiallyConsistent).newValue
                 var response = Response.text("body of \(request.path)?\(request.query.items.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))")
                 response.headers[.eTag] = "\"tag-\(request.path.count)\""

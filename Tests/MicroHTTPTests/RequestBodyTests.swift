@@ -25,7 +25,7 @@ import TestSupport
     }
 
     /// Writes what the handler saw: each field as `name=value`, each file as `file:name:fileName:count:firstByte`.
-    private let echo: Handler = { request in
+    private let echo: AsyncHandler = { request in
         switch request.body {
         case .none: return .text("none\n")
         case .bytes(let bytes): return .text("bytes:\(bytes.count):\(String(decoding: bytes, as: UTF8.self))\n")
@@ -138,7 +138,7 @@ import TestSupport
 
     @Test func uploaded_files_are_deleted_once_the_request_completes() async throws {
         let paths = PathBox()
-        let remember: Handler = { request in
+        let remember: AsyncHandler = { request in
             paths.add(request.body.form?.files.map(\.path) ?? [])
             return .text("ok\n")
         }

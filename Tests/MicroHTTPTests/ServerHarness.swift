@@ -12,12 +12,12 @@ import TestSupport
 @discardableResult
 func withServer<T>(
     configuration: ServerConfiguration = ServerConfiguration(),
-    handler: @escaping Handler,
+    handler: @escaping AsyncHandler,
     _ body: (HTTPServer, URL) async throws -> T
 ) async throws -> T {
     var logger = Logger(label: "test")
     logger.logLevel = .critical
-    let server = HTTPServer(configuration: configuration, logger: logger, handler: handler)
+    let server = HTTPServer(configuration: configuration, logger: logger, waiting: handler)
     try server.start()
     let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
     do {

@@ -18,14 +18,14 @@ extension AnnouncementsAPI {
             return .answer(AnnouncementsAPI.parameterError(error, texts: site.texts(.standard), requestID: requestID))
         }
         let key = filters.url(.apiGeoJSON, location: location)
-        let render: @Sendable (Fetched<Snapshot>) -> Response = { [site] snapshot in
-            var response = site.cachedPage(request, key: key, snapshot: snapshot) {
+        let render: @Sendable (Fetched<Snapshot>) -> Reply = { [site] snapshot in
+            var reply = site.cachedPage(request, key: key, snapshot: snapshot) {
                 let found = snapshot.value.index.page(filters.query(location: location), offset: 0, limit: .max)
                 let body = AnnouncementGeoJSON.encode(found.items, origin: location.origin, links: AnnouncementsAPI.geoJSONLinks)
                 return Response(status: .ok, headers: [.contentType: AnnouncementsAPI.geoJSONType], body: Array(body))
             }
-            AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: snapshot.isStale)
-            return response
+            AnnouncementsAPI.markAge(&reply, snapshot.fetchedAt, stale: snapshot.isStale)
+            return reply
         }
         return fromSnapshot(requestID: requestID, render: render)
     }

@@ -30,7 +30,7 @@ struct AnnouncementWrites: Sendable {
         switch await reports.service.create(json: valid.upstreamJSON(), requestID: requestID) {
         case .created(_, _, let upstreamBody):
             reports.reports.record(address)
-            return AnnouncementWrites.private(Response.json(upstreamBody, status: .created))
+            return ReusePolicy.private(Response.json(upstreamBody, status: .created))
         case .refused(let status, let error):
             return AnnouncementsAPI.error(status, code: error.code, message: error.message ?? error.code, field: error.field, requestID: requestID)
         case .failed(let failure):
@@ -67,7 +67,7 @@ struct AnnouncementWrites: Sendable {
         switch await reports.service.upload(id: id, authorization: authorization, photo: safe, requestID: requestID) {
         case .uploaded:
             await reports.service.publish(requestID: requestID)
-            return AnnouncementWrites.private(Response.json(Array("{}".utf8), status: .created))
+            return ReusePolicy.private(Response.json(Array("{}".utf8), status: .created))
         case .refused(let status, let error):
             if status == .forbidden {
                 reports.guessesByAddress.record(address)
@@ -84,12 +84,5 @@ struct AnnouncementWrites: Sendable {
         var response = AnnouncementsAPI.error(429, code: "TOO_MANY_REQUESTS", message: message, requestID: requestID)
         response.headers[.retryAfter] = String(RateLimit.seconds(wait))
         return response
-    }
-
-    /// A write's answer is for its client only (the create holds the management code).
-    static func `private`(_ response: Response) -> Response {
-        var copy = response
-        copy.headers[.cacheControl] = "no-store"
-        return copy
     }
 }

@@ -38,38 +38,37 @@ struct AnnouncementsAPI: Sendable {
         case .failure(let problem): return .answer(AnnouncementsAPI.parameterError(problem, texts: site.texts(.standard), requestID: requestID))
         }
         let key = QueryString.url(Route.apiList.path, location.linkItems)
-        let render: @Sendable (Fetched<Snapshot>) -> Response = { [site, wholeList] snapshot in
+        let render: @Sendable (Fetched<Snapshot>) -> Reply = { [site, wholeList] snapshot in
             if location.origin == nil, !snapshot.isStale {
                 let kept = wholeList.response(generation: snapshot.value.generation) {
                     let newestFirst = snapshot.value.index.page(AnnouncementQuery(sort: .newest), offset: 0, limit: .max).items
                     return site.prepared(Response.json(Array(AnnouncementJSON.encodeList(newestFirst, origin: nil, photos: AnnouncementsAPI.photoLinks))),
                                          stale: false)
                 }
-                var response = ConditionalGet.answer(kept, request: request)
-                AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: false)
-                return response
+                var reply = Reply(ConditionalGet.answer(kept, request: request))
+                AnnouncementsAPI.markAge(&reply, snapshot.fetchedAt, stale: false)
+                return reply
             }
-            var response = site.cachedPage(request, key: key, snapshot: snapshot) {
+            var reply = site.cachedPage(request, key: key, snapshot: snapshot) {
                 let query = AnnouncementQuery(sort: .newest, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
                 let found = snapshot.value.index.page(query, offset: 0, limit: .max)
                 return Response.json(Array(AnnouncementJSON.encodeList(found.items, origin: location.origin, photos: AnnouncementsAPI.photoLinks)))
             }
-            AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: snapshot.isStale)
-            return response
+            AnnouncementsAPI.markAge(&reply, snapshot.fetchedAt, stale: snapshot.isStale)
+            return reply
         }
         return fromSnapshot(requestID: requestID, render: render)
     }
 
-    /// Answered by `render` from the snapshot, waiting for it when not in hand; the JSON error
+    /// Answered by `render` from the snapshot, waiting for it when not in memory; the JSON error
     /// when the upstream fails.
-    func fromSnapshot(requestID: String, render: @escaping @Sendable (Fetched<Snapshot>) -> Response) -> RoutePlan {
-        .fromSnapshot(render: render, otherwise: { [gateway] in
-            do throws(UpstreamFailure) {
-                return render(try await gateway.snapshot(requestID: requestID))
-            } catch {
-                return AnnouncementsAPI.upstreamError(error, requestID: requestID)
+    func fromSnapshot(requestID: String, render: @escaping @Sendable (Fetched<Snapshot>) -> Reply) -> RoutePlan {
+        .needs(.snapshot(gateway, requestID: requestID)) { fetched in
+            switch fetched {
+            case .success(let snapshot): render(snapshot)
+            case .failure(let error): Reply(AnnouncementsAPI.upstreamError(error, requestID: requestID))
             }
-        })
+        }
     }
 
     /// One announcement: from the snapshot when it holds the id, else the details endpoint; 404
@@ -81,27 +80,23 @@ struct AnnouncementsAPI: Sendable {
         case .failure(let problem): return .answer(AnnouncementsAPI.parameterError(problem, texts: site.texts(.standard), requestID: requestID))
         }
         let key = QueryString.url(Route.apiDetails(id: id).path, location.linkItems)
-        return .fromSnapshot(
-            render: { [site] snapshot in
-                guard let pet = snapshot.value.index.announcement(id: id) else { return nil }
-                var response = site.cachedPage(request, key: key, snapshot: snapshot) {
+        return .needs(.announcement(id: id, gateway, requestID: requestID)) { [site] source in
+            switch source {
+            case .listed(let pet, let snapshot):
+                var reply = site.cachedPage(request, key: key, snapshot: snapshot) {
                     Response.json(Array(AnnouncementJSON.encodeDetails(pet, origin: location.origin, photos: AnnouncementsAPI.photoLinks)))
                 }
-                AnnouncementsAPI.markAge(&response, snapshot.fetchedAt, stale: snapshot.isStale)
-                return response
-            },
-            otherwise: { [gateway, site] in
-                do throws(UpstreamFailure) {
-                    let fetched = try await gateway.announcement(id: id, requestID: requestID)
-                    let body = AnnouncementJSON.encodeDetails(fetched.value, origin: location.origin, photos: AnnouncementsAPI.photoLinks)
-                    var response = site.finish(Response.json(Array(body)), request: request, stale: fetched.isStale)
-                    AnnouncementsAPI.markAge(&response, fetched.fetchedAt, stale: fetched.isStale)
-                    return response
-                } catch {
-                    return AnnouncementsAPI.upstreamError(error, requestID: requestID)
-                }
+                AnnouncementsAPI.markAge(&reply, snapshot.fetchedAt, stale: snapshot.isStale)
+                return reply
+            case .fetched(let fetched):
+                let body = AnnouncementJSON.encodeDetails(fetched.value, origin: location.origin, photos: AnnouncementsAPI.photoLinks)
+                var reply = Reply(site.finish(Response.json(Array(body)), request: request, stale: fetched.isStale))
+                AnnouncementsAPI.markAge(&reply, fetched.fetchedAt, stale: fetched.isStale)
+                return reply
+            case .failed(let error):
+                return Reply(AnnouncementsAPI.upstreamError(error, requestID: requestID))
             }
-        )
+        }
     }
 
     /// The visitor's location from `lat`, `lng`, `range` (the backend's 5 km default range).
@@ -146,11 +141,11 @@ struct AnnouncementsAPI: Sendable {
     }
 
     /// `Age` (seconds since the upstream confirmed the data) and a stale marker header.
-    static func markAge(_ response: inout Response, _ fetchedAt: Date, stale: Bool) {
-        response.headers[.age] = String(max(0, Int(Date().timeIntervalSince(fetchedAt))))
+    static func markAge(_ reply: inout Reply, _ fetchedAt: Date, stale: Bool) {
+        reply.response.headers[.age] = String(max(0, Int(Date().timeIntervalSince(fetchedAt))))
         // The Age changes every second: this answer is for this request only.
-        response.reusableUntil = nil
-        if stale { response.headers[.xPetSpotStale] = "true" }
+        reply.reusableUntil = nil
+        if stale { reply.response.headers[.xPetSpotStale] = "true" }
     }
 }
 

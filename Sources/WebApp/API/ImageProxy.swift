@@ -74,27 +74,31 @@ final class ImageProxy: Sendable {
 
     // MARK: Answers
 
-    /// The answer when it is in memory and fresh (on the server thread); nil otherwise.
-    func respondNow(_ request: Request, path: String, variant: PhotoVariant, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Response? {
+    /// What a photo request needs: the variant (or the remembered miss) when it is in memory and
+    /// fresh, else the upstream and a conversion (`photo`).
+    func need(path: String, variant: PhotoVariant, requestID: String) -> Need<Outcome> {
+        Need(inMemory: { self.inMemory(path: path, variant: variant) },
+             fetch: { await self.photo(path: path, variant: variant, requestID: requestID) })
+    }
+
+    /// The outcome when it is in memory and fresh; nil otherwise. Called on a server thread: it
+    /// only looks at the memory part of the cache.
+    private func inMemory(path: String, variant: PhotoVariant) -> Outcome? {
         let now = Date()
         if let status = cache.memoryEntry(.status(of: path)), status.isFresh(ttl: settings.ttlSeconds, now: now) {
             metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
-            return answer(status.kind == .missing ? .missing : .failed(status: 502), request: request, now: now, errorPage: errorPage)
+            return status.kind == .missing ? .missing : .failed(status: 502)
         }
         guard let kept = cache.memoryEntry(PhotoKey(path: path, variant: variant)), kept.isFresh(ttl: settings.ttlSeconds, now: now) else {
             return nil
         }
         metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
-        return answer(.photo(kept), request: request, now: now, errorPage: errorPage)
+        return .photo(kept)
     }
 
-    /// The answer, asking the upstream and converting when needed.
-    func respond(_ request: Request, path: String, variant: PhotoVariant, requestID: String, errorPage: (HTTPResponse.Status, TextKey) -> Response) async -> Response {
-        let outcome = await photo(path: path, variant: variant, requestID: requestID)
-        return answer(outcome, request: request, now: Date(), errorPage: errorPage)
-    }
-
-    private func answer(_ outcome: Outcome, request: Request, now: Date, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Response {
+    /// The answer for an outcome: the variant (reusable while fresh), the placeholder's 404, or the error page.
+    func answer(_ outcome: Outcome, request: Request, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Reply {
+        let now = Date()
         switch outcome {
         case .photo(let entry):
             var response = Response(status: .ok, body: entry.bytes)
@@ -103,22 +107,22 @@ final class ImageProxy: Sendable {
             response.headers[.contentSecurityPolicy] = ImageProxy.contentSecurityPolicy
             response.headers[.cacheControl] = cacheControl
             // While fresh, the same bytes are right for every request of this URL: the server
-            // may answer them itself (`KeptAnswers`).
+            // may answer them itself (`ReusePolicy`).
             let left = settings.ttlSeconds - now.timeIntervalSince(entry.checkedAt)
-            if left >= 1 { response.reusableUntil = self.now() + .milliseconds(Int64(left * 1000)) }
-            return ConditionalGet.answer(response, request: request)
+            return Reply(ConditionalGet.answer(response, request: request),
+                         reusableUntil: left >= 1 ? self.now() + .milliseconds(Int64(left * 1000)) : nil)
         case .missing:
-            guard let placeholder else { return errorPage(404, .errorPhotoNotFound) }
+            guard let placeholder else { return Reply(errorPage(404, .errorPhotoNotFound)) }
             // Still a 404 (the photo is gone), but with a picture as its body. The miss is kept for
             // the photo TTL (`PhotoCache`), so caches may keep this answer as long.
             var response = Response(status: .notFound, body: placeholder)
             response.headers[.contentType] = "image/png"
             response.headers[.cacheControl] = cacheControl
-            return response
+            return Reply(response)
         case .failed(let status):
             var response = errorPage(status, .errorPhotoFailed)
             if status == 503 { response.headers[.retryAfter] = "1" }
-            return response
+            return Reply(response)
         }
     }
 

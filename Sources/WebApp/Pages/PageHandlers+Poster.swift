@@ -15,32 +15,24 @@ extension PageHandlers {
         } catch {
             return .answer(site.badQuery(error, path: Route.poster(id: id).path, query: request.query))
         }
-        let texts = site.texts(location.language)
         let pageURL: @Sendable (VisitorLocation) -> String = { QueryString.url(Route.poster(id: id).path, $0.language.linkItems) }
         let key = location.pageKey(pageURL(location))
-        return .fromSnapshot(
-            render: { snapshot in
-                guard let pet = snapshot.value.index.announcement(id: id) else { return nil }
+        return .needs(.announcement(id: id, gateway, requestID: requestID)) { source in
+            switch source {
+            case .listed(let pet, let snapshot):
                 return site.cachedPage(request, key: key, snapshot: snapshot) { day in
                     site.page(posterModel(pet, generation: snapshot.value.generation, location: location, day: day), template: "poster",
                               language: location.language)
                 }
-            },
-            otherwise: {
-                do throws(UpstreamFailure) {
-                    let fetched = try await gateway.announcement(id: id, requestID: requestID)
-                    // Not in the list: made for this request only (its code is not kept either).
-                    return site.finish(site.page(posterModel(fetched.value, generation: nil, location: location, day: site.days.today),
-                                                 template: "poster", language: location.language),
-                                       request: request, stale: fetched.isStale)
-                } catch .notFound {
-                    return site.errorPage(status: 404, message: texts(.errorPetNotFound), location: location, pageURL: pageURL)
-                } catch {
-                    return site.errorPage(status: error.visitorStatus, message: texts(.errorPetFailed),
-                                          retryURL: Self.sameURL(request), location: location, pageURL: pageURL)
-                }
+            case .fetched(let fetched):
+                // Not in the list: made for this request only (its code is not kept either).
+                return Reply(site.finish(site.page(posterModel(fetched.value, generation: nil, location: location, day: site.days.today),
+                                                   template: "poster", language: location.language),
+                                         request: request, stale: fetched.isStale))
+            case .failed(let error):
+                return petUnavailable(error, request: request, location: location, pageURL: pageURL)
             }
-        )
+        }
     }
 
     private func posterModel(_ pet: Announcement, generation: Int?, location: VisitorLocation, day: Int) -> PosterPageModel {

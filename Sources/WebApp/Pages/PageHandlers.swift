@@ -186,33 +186,35 @@ struct PageHandlers: Sendable {
         } catch {
             return .answer(site.badQuery(error, path: Route.details(id: id).path, query: request.query))
         }
-        let texts = site.texts(location.language)
         let pageURL: @Sendable (VisitorLocation) -> String = { QueryString.url(Route.details(id: id).path, $0.linkItems) }
         let key = location.pageKey(QueryString.url(Route.details(id: id).path, location.linkItems))
-        return .fromSnapshot(
-            render: { snapshot in
-                guard let pet = snapshot.value.index.announcement(id: id) else { return nil }
+        return .needs(.announcement(id: id, gateway, requestID: requestID)) { source in
+            switch source {
+            case .listed(let pet, let snapshot):
                 return site.cachedPage(request, key: key, snapshot: snapshot) { day in
                     site.page(detailsModel(pet, fetched: snapshot, location: location, day: day), template: "details", language: location.language)
                 }
-            },
-            otherwise: {
-                let fetched: Fetched<Announcement>
-                do throws(UpstreamFailure) {
-                    fetched = try await gateway.announcement(id: id, requestID: requestID)
-                } catch .notFound {
-                    return site.errorPage(status: 404, message: texts(.errorPetNotFound), location: location, pageURL: pageURL)
-                } catch {
-                    return site.errorPage(status: error.visitorStatus, message: texts(.errorPetFailed),
-                                          retryURL: Self.sameURL(request), location: location, pageURL: pageURL)
-                }
+            case .fetched(let fetched):
                 // Fetched apart from the snapshot (not in the list): rendered for this request only.
-                return site.finish(site.page(detailsModel(fetched.value, fetched: fetched, location: location, day: site.days.today),
-                                             template: "details",
-                                             language: location.language),
-                                   request: request, stale: fetched.isStale)
+                return Reply(site.finish(site.page(detailsModel(fetched.value, fetched: fetched, location: location, day: site.days.today),
+                                                   template: "details", language: location.language),
+                                         request: request, stale: fetched.isStale))
+            case .failed(let error):
+                return petUnavailable(error, request: request, location: location, pageURL: pageURL)
             }
-        )
+        }
+    }
+
+    /// The page for a pet the details endpoint could not give: 404 for an unknown id, else the
+    /// upstream's failure with a "Try again" link.
+    func petUnavailable(_ error: UpstreamFailure, request: Request, location: VisitorLocation,
+                        pageURL: @escaping @Sendable (VisitorLocation) -> String) -> Reply {
+        let texts = site.texts(location.language)
+        if case .notFound = error {
+            return Reply(site.errorPage(status: 404, message: texts(.errorPetNotFound), location: location, pageURL: pageURL))
+        }
+        return Reply(site.errorPage(status: error.visitorStatus, message: texts(.errorPetFailed),
+                                    retryURL: Self.sameURL(request), location: location, pageURL: pageURL))
     }
 
     private func detailsModel<Value>(_ pet: Announcement, fetched: Fetched<Value>, location: VisitorLocation, day: Int) -> DetailsPageModel {
@@ -266,19 +268,20 @@ struct PageHandlers: Sendable {
 
     // MARK: - Shared pieces
 
-    /// A page made from the snapshot: at once when it is in hand, else after the shared fetch
+    /// A page made from the snapshot: at once when it is in memory, else after the shared fetch
     /// (whose failure is the 502/504 page).
     func listPlan(_ request: Request, requestID: String, location: VisitorLocation,
-                          render: @escaping @Sendable (Fetched<Snapshot>) -> Response) -> RoutePlan {
-        .fromSnapshot(render: render, otherwise: { [gateway, site] in
-            do throws(UpstreamFailure) {
-                return render(try await gateway.snapshot(requestID: requestID))
-            } catch {
-                return site.errorPage(status: error.visitorStatus == 404 ? 502 : error.visitorStatus,
-                                      message: site.texts(location.language)(.errorUpstream),
-                                      retryURL: Self.sameURL(request), location: location, pageURL: SiteContext.sameURL(request))
+                  render: @escaping @Sendable (Fetched<Snapshot>) -> Reply) -> RoutePlan {
+        .needs(.snapshot(gateway, requestID: requestID)) { [site] fetched in
+            switch fetched {
+            case .success(let snapshot):
+                return render(snapshot)
+            case .failure(let error):
+                return Reply(site.errorPage(status: error.visitorStatus == 404 ? 502 : error.visitorStatus,
+                                            message: site.texts(location.language)(.errorUpstream),
+                                            retryURL: Self.sameURL(request), location: location, pageURL: SiteContext.sameURL(request)))
             }
-        })
+        }
     }
 
     /// The banner, whose links lead to the same (normalized) page without `location=denied`.

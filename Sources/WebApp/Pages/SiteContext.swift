@@ -18,8 +18,10 @@ final class SiteContext: Sendable {
     let shells = PageShells(maxBytes: 8 * 1024 * 1024)
     /// Atom entries of the current snapshot, written once per language (`/pets.atom`).
     let feedEntries: FeedEntries
-    /// `Cache-Control` of pages and API answers made from fresh data (issue 11 "edge caches").
-    let cacheControl: String
+    /// Who may reuse an answer and for how long (the server, browsers, shared caches).
+    let reuse: ReusePolicy
+    /// `Cache-Control` of pages and API answers made from fresh data (`ReusePolicy`).
+    var cacheControl: String { reuse.cacheControl }
     /// The posters' QR codes, per share URL and snapshot.
     let posterCodes = PosterCodes()
     /// The day report ages are worded for; part of every reuse decision (`DayClock.reuseKey`).
@@ -31,17 +33,8 @@ final class SiteContext: Sendable {
         self.days = days
         // Three quarters of the page budget; the server's kept answers (repeated URLs) take the rest.
         rendered = RenderedPages(maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 * 3 / 4)
-        cacheControl = SiteContext.cacheControl(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
+        reuse = ReusePolicy(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
         feedEntries = FeedEntries(baseURL: configuration.effectivePublicBaseURL)
-    }
-
-    /// Pages are a pure function of the URL and the snapshot, which is fresh for one TTL: any cache
-    /// (the browser, a CDN) may keep them that long, serve them a TTL longer while it revalidates
-    /// in the background, and for the stale window when we fail (RFC 5861). So N replicas behind a
-    /// CDN cost the upstream one list call per replica per TTL (docs/scaling.md).
-    static func cacheControl(ttlSeconds: Double, staleMaxSeconds: Double) -> String {
-        let ttl = max(1, Int(ttlSeconds))
-        return "public, max-age=\(ttl), s-maxage=\(ttl), stale-while-revalidate=\(ttl), stale-if-error=\(Int(staleMaxSeconds))"
     }
 
     /// The absolute base for canonical and share URLs, without trailing slash.
@@ -122,26 +115,26 @@ final class SiteContext: Sendable {
     }
 
     /// The page for `key` from `snapshot` (see the variant whose `build` takes the day).
-    func cachedPage(_ request: Request, key: String, snapshot: Fetched<Snapshot>, build: () -> Response) -> Response {
+    func cachedPage(_ request: Request, key: String, snapshot: Fetched<Snapshot>, build: () -> Response) -> Reply {
         cachedPage(request, key: key, snapshot: snapshot) { (_: Int) in build() }
     }
 
     /// The page for `key` from `snapshot`: reused when rendered from the same snapshot generation
     /// on the same day (`DayClock.reuseKey`: report ages say "today"), else made by `build` for
     /// that day and kept (a 200 from fresh data only), then answered conditionally.
-    func cachedPage(_ request: Request, key: String, snapshot: Fetched<Snapshot>, build: (_ day: Int) -> Response) -> Response {
+    func cachedPage(_ request: Request, key: String, snapshot: Fetched<Snapshot>, build: (_ day: Int) -> Response) -> Reply {
         let day = days.today
-        guard !snapshot.isStale else { return finish(build(day), request: request, stale: true) }
+        guard !snapshot.isStale else { return Reply(finish(build(day), request: request, stale: true)) }
         let reuse = DayClock.reuseKey(generation: snapshot.value.generation, day: day)
-        if var kept = rendered.cached(key, generation: reuse) {
+        if let kept = rendered.cached(key, generation: reuse) {
             // Asked for again: the same bytes are right for this exact URL while the snapshot is
-            // fresh and the day has not changed, so the server may give them itself (`KeptAnswers`).
+            // fresh and the day has not changed, so the server may give them itself (`ReusePolicy`).
             // Pages asked for once (a visitor's own location) never get there.
-            kept.reusableUntil = min(snapshot.confirmedAt + .milliseconds(Int64(configuration.cacheTTLSeconds * 1000)), days.endOfToday)
-            return ConditionalGet.answer(kept, request: request)
+            return Reply(ConditionalGet.answer(kept, request: request),
+                         reusableUntil: self.reuse.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday))
         }
         let made = rendered.keep(prepared(build(day), stale: false), for: key, generation: reuse)
-        return ConditionalGet.answer(made, request: request)
+        return Reply(ConditionalGet.answer(made, request: request))
     }
 
     /// Cache headers (and 304) for a 200; `no-store` for anything else.

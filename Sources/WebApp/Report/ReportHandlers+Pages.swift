@@ -98,17 +98,16 @@ extension ReportHandlers {
         default: "report-" + field
         }
     }
+}
 
-    /// Marks a page as for this visitor only: never stored by any cache, never compressed (the
-    /// result holds a secret beside text the visitor typed), and never framed or sent elsewhere.
-    ///
-    /// `same-origin`, not `no-referrer`: under `no-referrer` a browser sends `Origin: null` with the
-    /// page's own form POST, which `ClientIdentity.isCrossSite` (rightly) refuses with 403.
+extension ReportHandlers {
+    /// A report page is for its visitor only (`ReusePolicy.private`), and never sent elsewhere in a
+    /// `Referer`: `same-origin`, not `no-referrer`, because under `no-referrer` a browser sends
+    /// `Origin: null` with the page's own form POST, which `ClientIdentity.isCrossSite` (rightly)
+    /// refuses with 403.
     static func `private`(_ response: Response) -> Response {
-        var copy = response
-        copy.headers[.cacheControl] = "no-store"
+        var copy = ReusePolicy.private(response)
         copy.headers[.referrerPolicy] = "same-origin"
-        copy.reusableUntil = nil
         return copy
     }
 }

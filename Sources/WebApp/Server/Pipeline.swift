@@ -3,30 +3,28 @@ import Logging
 import HTTPTypes
 import MicroHTTP
 
-/// What wraps every request (style.md "middleware is function wrapping"): a request id, the
-/// router, security headers, one log line and the metrics.
+/// What wraps every request (function wrapping, docs/style.md): one request id, the route's plan
+/// (made once), security headers, one log line and the metrics.
 struct Pipeline: Sendable {
     let router: Router
     let metrics: Metrics
     let logger: Logger
-    /// Where answers marked reusable are kept for the server to give again without us.
+    /// Where answers the reuse policy lets the server give again are kept (`ReusePolicy`).
     let keptAnswers: KeptAnswers?
 
-    /// Answers one request at once on the server thread when its answer is in hand (a kept page,
-    /// a static file, a page made from the fresh snapshot); nil sends it to `handle`.
-    func handleNow(_ request: Request) -> Response? {
+    /// The server's one handler: the route's plan is made once; its answer is given at once on the
+    /// server thread when what it needs is in memory (a kept page, a static file, a page made from
+    /// the fresh snapshot, a warm photo), else after one wait, in a task.
+    func handle(_ request: Request) -> Answer {
         let started = ContinuousClock.now
         let requestID = RequestID.choose(from: request.headers[.xRequestID])
-        guard let (routeName, routed) = router.respondNow(to: request, requestID: requestID) else { return nil }
-        return finish(routed, request: request, routeName: routeName, requestID: requestID, started: started)
-    }
-
-    /// Answers one request, waiting for whatever it needs.
-    func handle(_ request: Request) async -> Response {
-        let started = ContinuousClock.now
-        let requestID = RequestID.choose(from: request.headers[.xRequestID])
-        let (routeName, routed) = await router.respond(to: request, requestID: requestID)
-        return finish(routed, request: request, routeName: routeName, requestID: requestID, started: started)
+        let (routeName, plan) = router.plan(for: request, requestID: requestID)
+        if let reply = plan.now() {
+            return .now(finish(reply, request: request, routeName: routeName, requestID: requestID, started: started))
+        }
+        return .later { [self] in
+            finish(await plan.later(), request: request, routeName: routeName, requestID: requestID, started: started)
+        }
     }
 
     /// Finishes an answer the server gave before reading a request's body (a 405, 403, 413 from
@@ -34,17 +32,17 @@ struct Pipeline: Sendable {
     func finishEarly(_ response: Response, head: RequestHead, routeName: String, requestID: String) -> Response {
         let request = Request(method: HTTPRequest.Method(head.method) ?? .post, path: head.path ?? "/", rawPath: head.path ?? "/",
                               headers: head.headers, authority: head.authority, clientAddress: head.clientAddress)
-        return finish(response, request: request, routeName: routeName, requestID: requestID, started: ContinuousClock.now)
+        return finish(Reply(response), request: request, routeName: routeName, requestID: requestID, started: ContinuousClock.now)
     }
 
-    /// Security headers on the response (kept for the next request of this target when the
-    /// handler marked it reusable, with its compressed forms), the representation the request's
+    /// Security headers on the response (kept for the next request of this target when
+    /// `ReusePolicy` lets the server reuse it, with its compressed forms), the representation the request's
     /// `Accept-Encoding` chooses or its 304 (`BodyCompression.answer`: the one place a 304 is
     /// decided, since the ETag depends on the coding), the request id, then the metrics and the log line.
-    private func finish(_ routed: Response, request: Request, routeName: String, requestID: String, started: ContinuousClock.Instant) -> Response {
-        var response = routed
+    private func finish(_ reply: Reply, request: Request, routeName: String, requestID: String, started: ContinuousClock.Instant) -> Response {
+        var response = reply.response
         SecurityHeaders.apply(to: &response)
-        if let until = response.reusableUntil, let keptAnswers, let key = request.targetKey {
+        if let until = ReusePolicy.mayKeep(reply, method: request.method), let keptAnswers, let key = request.targetKey {
             // Made once here when the handler kept none (a route whose answers only the server keeps).
             response = BodyCompression.withForms(response, effort: .kept)
             keptAnswers.keep(response, key: key, route: routeName, path: request.rawPath, until: until)

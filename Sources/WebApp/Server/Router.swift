@@ -3,22 +3,8 @@ internal import ImageResizer
 import MicroHTTP
 import PetAPIClient
 
-/// How a route answers: at once, from the snapshot (at once when it is in hand), or only after
-/// waiting for something (the upstream, a photo). Lets one description of each route serve both
-/// the server thread's immediate path and the async path (issue 11 "O(1) warm path").
-enum RoutePlan: Sendable {
-    /// The answer is known already (a static file, a 400, a redirect).
-    case answer(Response)
-    /// Made from the snapshot by `render`; nil from `render`, or no fresh snapshot in hand, means
-    /// `otherwise` (which waits for the snapshot or asks the upstream).
-    case fromSnapshot(render: @Sendable (Fetched<Snapshot>) -> Response?, otherwise: @Sendable () async -> Response)
-    /// Given by `now` on the server thread when it is in hand (a warm photo), else by `otherwise`.
-    case inHand(now: @Sendable () -> Response?, otherwise: @Sendable () async -> Response)
-    /// Needs the async path.
-    case wait(@Sendable () async -> Response)
-}
-
-/// Dispatches a request to its handler by `Route`.
+/// Parses a request's route once and gives its plan (`RoutePlan`): what it needs and how it
+/// answers.
 struct Router: Sendable {
     let site: SiteContext
     let staticFiles: StaticFiles
@@ -38,41 +24,9 @@ struct Router: Sendable {
     /// The JSON API's writes.
     let writes: AnnouncementWrites
 
-    /// The route's metric name and the response, when it can be given at once on the server
-    /// thread; nil when the request must wait for something.
-    func respondNow(to request: Request, requestID: String) -> (String, Response)? {
-        let (name, plan) = self.plan(for: request, requestID: requestID)
-        switch plan {
-        case .answer(let response):
-            return (name, response)
-        case .fromSnapshot(let render, _):
-            guard let snapshot = gateway.freshSnapshot(), let response = render(snapshot) else { return nil }
-            return (name, response)
-        case .inHand(let now, _):
-            return now().map { (name, $0) }
-        case .wait:
-            return nil
-        }
-    }
-
-    /// The route's metric name and the response, waiting for whatever it needs.
-    func respond(to request: Request, requestID: String) async -> (String, Response) {
-        let (name, plan) = self.plan(for: request, requestID: requestID)
-        switch plan {
-        case .answer(let response):
-            return (name, response)
-        case .fromSnapshot(let render, let otherwise):
-            if let snapshot = gateway.freshSnapshot(), let response = render(snapshot) { return (name, response) }
-            return (name, await otherwise())
-        case .inHand(let now, let otherwise):
-            if let response = now() { return (name, response) }
-            return (name, await otherwise())
-        case .wait(let body):
-            return (name, await body())
-        }
-    }
-
-    private func plan(for request: Request, requestID: String) -> (String, RoutePlan) {
+    /// The route's metric name and its plan for this request: the route, the query and the
+    /// language are parsed here, once per request (`Pipeline.handle` runs the plan).
+    func plan(for request: Request, requestID: String) -> (String, RoutePlan) {
         guard let route = Route(path: request.path) else {
             return ("not_found", .answer(site.errorPage(status: 404, .errorNoPage, for: request)))
         }
@@ -110,15 +64,13 @@ struct Router: Sendable {
                                               for: request))
                 break
             }
-            plan = .inHand(
-                now: { [images] in images.respondNow(request, path: path, variant: variant, errorPage: errorPage) },
-                otherwise: { [images] in await images.respond(request, path: path, variant: variant, requestID: requestID, errorPage: errorPage) }
-            )
+            plan = .needs(images.need(path: path, variant: variant, requestID: requestID)) { [images] outcome in
+                images.answer(outcome, request: request, errorPage: errorPage)
+            }
         case .tile(let tile):
-            plan = .inHand(
-                now: { [tiles] in tiles.respondNow(request, tile: tile, errorPage: errorPage) },
-                otherwise: { [tiles] in await tiles.respond(request, tile: tile, requestID: requestID, errorPage: errorPage) }
-            )
+            plan = .needs(tiles.need(tile, requestID: requestID)) { [tiles] outcome in
+                Reply(tiles.answer(outcome, request: request, errorPage: errorPage))
+            }
         case .staticFile(let path):
             plan = .answer(staticFiles.response(for: path, request: request)
                 ?? site.errorPage(status: 404, .errorNoFile, for: request))
@@ -126,21 +78,21 @@ struct Router: Sendable {
             plan = .answer(staticFiles.response(for: "favicon.svg", request: request)
                 ?? site.errorPage(status: 404, .errorNoFile, for: request))
         case .apiList where isPost:
-            plan = .wait { [writes] in await writes.create(request, requestID: requestID) }
+            plan = .work { [writes] in await writes.create(request, requestID: requestID) }
         case .apiList:
             plan = api.list(request, requestID: requestID)
         case .apiPhotos(let id):
             if isPost {
-                plan = .wait { [writes] in await writes.photo(request, id: id, requestID: requestID) }
+                plan = .work { [writes] in await writes.photo(request, id: id, requestID: requestID) }
             } else {
                 var refused = AnnouncementsAPI.error(405, code: "METHOD_NOT_ALLOWED", message: "Use POST to send a photo.", requestID: requestID)
                 refused.headers[.allow] = route.allowedMethods
                 plan = .answer(refused)
             }
         case .report:
-            plan = isPost ? .wait { [reports] in await reports.submit(request, requestID: requestID) } : .answer(reports.form(request))
+            plan = isPost ? .work { [reports] in await reports.submit(request, requestID: requestID) } : .answer(reports.form(request))
         case .reportPhoto:
-            plan = isPost ? .wait { [reports] in await reports.sendPhoto(request, requestID: requestID) } : .answer(reports.photoForm(request))
+            plan = isPost ? .work { [reports] in await reports.sendPhoto(request, requestID: requestID) } : .answer(reports.photoForm(request))
         case .apiDetails(let id):
             plan = api.details(request, id: id, requestID: requestID)
         case .apiGeoJSON:
@@ -148,7 +100,7 @@ struct Router: Sendable {
         case .healthz:
             plan = .answer(Router.noStore(.text("ok\n")))
         case .readyz:
-            plan = .wait { await readiness(requestID: requestID) }
+            plan = .work { await readiness(requestID: requestID) }
         case .metrics:
             // The cache gauges are read at scrape time and set through the same metrics API.
             let pages = site.rendered.size

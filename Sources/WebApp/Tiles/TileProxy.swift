@@ -44,20 +44,21 @@ final class TileProxy: Sendable {
         self.logger = logger
     }
 
-    /// The answer when the tile is fresh in memory (on the server thread); nil otherwise.
-    func respondNow(_ request: Request, tile: TileAddress, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Response? {
+    /// What a tile request needs: the tile when it is fresh in memory, else the tile server (`tile`).
+    func need(_ tile: TileAddress, requestID: String) -> Need<Outcome> {
+        Need(
+            inMemory: {
+                guard let kept = self.cache.memoryEntry(TileProxy.key(tile)), kept.isFresh(ttl: 0, now: Date()) else { return nil }
+                self.metrics.increment("petspot_tile_cache_total", labels: ["outcome": "hit"])
+                return .tile(kept, kept: true)
+            },
+            fetch: { await self.tile(tile, requestID: requestID) }
+        )
+    }
+
+    /// The answer for an outcome: the tile with the freshness the tile server gave, or the error page.
+    func answer(_ outcome: Outcome, request: Request, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Response {
         let now = Date()
-        guard let kept = cache.memoryEntry(TileProxy.key(tile)), kept.isFresh(ttl: 0, now: now) else { return nil }
-        metrics.increment("petspot_tile_cache_total", labels: ["outcome": "hit"])
-        return answer(.tile(kept, kept: true), request: request, now: now, errorPage: errorPage)
-    }
-
-    /// The answer, asking the tile server when needed.
-    func respond(_ request: Request, tile: TileAddress, requestID: String, errorPage: (HTTPResponse.Status, TextKey) -> Response) async -> Response {
-        answer(await self.tile(tile, requestID: requestID), request: request, now: Date(), errorPage: errorPage)
-    }
-
-    private func answer(_ outcome: Outcome, request: Request, now: Date, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Response {
         switch outcome {
         case .tile(let entry, let kept):
             var response = Response(status: .ok, body: entry.bytes)
