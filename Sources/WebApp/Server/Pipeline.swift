@@ -3,7 +3,7 @@ import Logging
 import HTTPTypes
 import MicroHTTP
 
-/// What wraps every request (style.md "middleware is function wrapping"): a request id, the
+/// What wraps every request (docs/style.md "middleware is function wrapping"): a request id, the
 /// router, security headers, one log line and the metrics.
 struct Pipeline: Sendable {
     let router: Router

@@ -5,7 +5,7 @@ import PetAPIClient
 
 /// How a route answers: at once, from the snapshot (at once when it is in hand), or only after
 /// waiting for something (the upstream, a photo). Lets one description of each route serve both
-/// the server thread's immediate path and the async path (issue 11 "O(1) warm path").
+/// the server thread's immediate path and the async path (docs/scaling.md).
 enum RoutePlan: Sendable {
     /// The answer is known already (a static file, a 400, a redirect).
     case answer(Response)
@@ -25,7 +25,7 @@ struct Router: Sendable {
     let pages: PageHandlers
     let api: AnnouncementsAPI
     let images: ImageProxy
-    /// Map tiles through our cache (issue 13).
+    /// Map tiles through our cache.
     let tiles: TileProxy
     let gateway: AnnouncementGateway
     let metrics: Metrics
