@@ -21,7 +21,7 @@
 FROM swift:6.3.1-bookworm AS build
 
 # libmicrohttpd-dev: the server core (found through pkg-config).
-# libvips-dev: photo variants (resize, orientation, metadata stripped; issue 12).
+# libvips-dev: photo variants (resize, orientation, metadata stripped).
 # libbrotli-dev, zlib1g-dev: the br and gzip content codings (compressed answers).
 # libcurl4-openssl-dev: FoundationNetworking links libcurl if anything imports it (today nothing
 # does; kept so such a change still builds — the runtime stage would then need libcurl4).
@@ -63,7 +63,7 @@ FROM debian:bookworm-slim AS runtime
 # (5 MB more with its Kerberos/LDAP dependencies); if it ever is linked, add libcurl4 here — scripts/container-check.sh
 # fails on any library the binary needs and the image lacks. libjs-leaflet and
 # libjs-leaflet.markercluster: the map's browser libraries, which the server reads from
-# /usr/share/javascript/leaflet at startup and serves under /static/vendor/leaflet/ (issue 13).
+# /usr/share/javascript/leaflet at startup and serves under /static/vendor/leaflet/ (the map).
 # tzdata: the report form's "today" is Warsaw's (docs/report-flow.md "Dates").
 # libbrotli1: Brotli for the br content coding (zlib1g, for gzip, is in the base image).
 # Versions unpinned as above.

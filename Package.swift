@@ -2,7 +2,7 @@
 import CompilerPluginSupport
 import PackageDescription
 
-// Upcoming features the house style asks for (style.md "Compiler").
+// Upcoming features the house style asks for (docs/style.md "Compiler").
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
@@ -49,7 +49,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // libvips, from Debian's libvips-dev, found through pkg-config (photo variants, issue 12).
+        // libvips, from Debian's libvips-dev, found through pkg-config (the photo variants).
         .systemLibrary(
             name: "CVips",
             pkgConfig: "vips",
@@ -136,7 +136,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Release-build benchmark of the domain layer (issue 3) and of pages per second (issue 11); prints figures, asserts nothing.
+        // Release-build benchmark of the domain layer and of pages per second (docs/performance.md); prints figures, asserts nothing.
         .executableTarget(
             name: "domain-benchmark",
             dependencies: [

@@ -1,4 +1,4 @@
-"""Fixtures for the browser and standards checks (issue 6).
+"""Fixtures for the browser and standards checks (docs/platform.md).
 
 The real `petspot-web` binary runs as a subprocess on a free loopback port ($PETSPOT_BIN, default
 `.build/debug/petspot-web`, relative to the repository root) and is always stopped at the end.

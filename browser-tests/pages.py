@@ -30,7 +30,7 @@ PAGE_TYPES = {
     "xss-poster": ("xss_server", "/pets/xss-1/poster", 200),
 }
 
-# Issue 14: the same checks on the Polish pages (?lang=pl chooses it), one of each kind.
+# The same checks on the Polish pages (?lang=pl chooses it), one of each kind.
 POLISH = ["landing-located", "list-banner", "list-located", "list-page-2", "list-empty", "details",
           "details-no-photo", "error-400", "error-404-path", "error-502", "map", "map-located", "map-empty", "poster"]
 PAGE_TYPES.update({

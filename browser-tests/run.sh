@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Browser and standards checks (issue 6): real Chromium, Nu Html Checker, axe-core; Atom feeds
+# Browser and standards checks (docs/platform.md): real Chromium, Nu Html Checker, axe-core; Atom feeds
 # against RFC 4287's RELAX NG schema (jing) and through feedparser.
 #
 #   PETSPOT_BIN=.build/debug/petspot-web browser-tests/run.sh [pytest args…]

@@ -1,6 +1,6 @@
 """Screenshots for the README: landing, list, list with the banner, details, a 360 px-wide list,
 the map at desktop and phone sizes (tiles from a stub tile server on 127.0.0.1), and the same
-pages and the map in Polish from a browser whose language is Polish (issue 14, `pl-*.png`), and the
+pages and the map in Polish from a browser whose language is Polish (`pl-*.png`), and the
 report form and its result in both languages (`report-*.png`, docs/report-flow.md).
 
     browser-tests/run.sh screenshots        (or: .venv-browser/bin/python browser-tests/screenshots.py)

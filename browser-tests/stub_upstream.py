@@ -1,6 +1,6 @@
 """A tiny upstream stub whose announcements carry script payloads (the XSS page).
 
-Serves the current backend's shape (product-spec §1): `GET /api/v1/announcements` → `{"data":[…]}`
+Serves the current backend's shape (docs/upstream.md §1): `GET /api/v1/announcements` → `{"data":[…]}`
 with all 18 keys, `GET /api/v1/announcements/{id}` → the bare object or a JSON 404, the photos it
 was given (`images`: decoded path → JPEG bytes, sent with `max-age=0` and an ETag like the real
 backend's static server) and a JSON 404 for every other `/images/…` path. Bound to 127.0.0.1 on a

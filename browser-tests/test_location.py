@@ -1,4 +1,4 @@
-"""The location permission flow (product-spec §4, seed 002) in a real Chromium."""
+"""The location permission flow (docs/upstream.md §4, seed 002) in a real Chromium."""
 from __future__ import annotations
 
 import re

@@ -1,4 +1,4 @@
-"""Every page works with JavaScript disabled (product-spec §4)."""
+"""Every page works with JavaScript disabled (docs/upstream.md §4)."""
 from __future__ import annotations
 
 import re

@@ -1,4 +1,4 @@
-// Probe for scripts/sanitizers.sh (issue 15 point 3): threads add to one counter either under a
+// Probe for scripts/sanitizers.sh: threads add to one counter either under a
 // `Synchronization.Mutex` (`locked`: correct, so any ThreadSanitizer report is a false one) or
 // with no lock at all (`racy`: a real race that ThreadSanitizer must still report). Run under TSan
 // with and without tsan-mutex.c preloaded, it shows what that library fixes and that it hides nothing.

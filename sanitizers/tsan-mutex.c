@@ -1,4 +1,4 @@
-// Shows ThreadSanitizer the locking of Swift's `Synchronization.Mutex` (issue 15 point 3).
+// Shows ThreadSanitizer the locking of Swift's `Synchronization.Mutex` (README "Fuzzing and sanitizers").
 //
 // Why: on Linux, `Mutex.withLock` inlines only its fast path (an atomic compare-exchange on the
 // lock word, which TSan sees). When the lock is contended it calls `_MutexHandle._lockSlow` /

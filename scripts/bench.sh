@@ -16,7 +16,7 @@
 #       nginx serves one located feed, /pets.atom?lat=52.2297&lng=21.0122);
 #   - records upstream calls during each row (diff of the upstream's /__stats), non-2xx responses
 #     and socket errors reported by wrk, and our server's peak RSS (VmRSS sampled every 0.5 s).
-# Then the photo rows (issue 12; PHOTOS=0 skips them), once, with 38 items whose 20 photos are
+# Then the photo rows (docs/performance.md; PHOTOS=0 skips them), once, with 38 items whose 20 photos are
 # phone-like 12 MP JPEGs (scripts/photo_fixtures.py: EXIF orientation 6, GPS tags; Pillow in
 # .build-bench/venv) served by the upstream as its static server does (max-age=0, ETag):
 #   - the first 640 px variant of each of 5 photos on a fresh server: request time (curl, includes

@@ -19,7 +19,7 @@ ensure_packages() {
 
 # The packages every build needs: libmicrohttpd and libvips (photo variants), libbrotli and zlib
 # (the br and gzip content codings), pkg-config to find them; and the map libraries the server
-# reads at startup (issue 13: Leaflet and markercluster).
+# reads at startup (the map's Leaflet and markercluster).
 ensure_build_packages() {
   ensure_packages libmicrohttpd-dev libvips-dev libbrotli-dev zlib1g-dev pkg-config
   ensure_packages libqrencode-dev  # the poster's QR code (docs/poster.md)

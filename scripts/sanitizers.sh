@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the whole Swift test suite under ThreadSanitizer and under AddressSanitizer (issue 15
-# point 3) and prints, per sanitizer: passed or failed, the tests passed, the sanitizer's reports
+# Runs the whole Swift test suite under ThreadSanitizer and under AddressSanitizer
+# (README "Fuzzing and sanitizers") and prints, per sanitizer: passed or failed, the tests passed, the sanitizer's reports
 # and the wall time. Exits non-zero when a test fails or a sanitizer reports anything.
 #
 #   scripts/sanitizers.sh [thread|address]...      both by default, thread first

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Soak: a mixed load at 256 connections for MINUTES (default 10) while the upstream cycles through
-# normal, slow and failing phases (issue 15 point 4). Prints figures; asserts nothing.
+# normal, slow and failing phases (README "Hardening"). Prints figures; asserts nothing.
 #
 #   scripts/soak.sh [MINUTES]
 #
@@ -17,7 +17,7 @@
 # phases explain, RSS growth <= 10 % after warm-up, descriptors back to the baseline.
 #
 # SIGTERM=1 also sends SIGTERM to the server 20 s before the end, under load, and reports its exit
-# status and how long it took (issue 15 point 5; the Swift test ShutdownUnderLoadTests checks it).
+# status and how long it took (graceful shutdown under load; the Swift test ShutdownUnderLoadTests checks it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh

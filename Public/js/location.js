@@ -1,4 +1,4 @@
-/* PetSpot location flow (product-spec §4, mirrors seed 002).
+/* PetSpot location flow (docs/upstream.md §4, as the mobile apps ask).
    The server reads the location from the URL only (no cookies): this script asks the browser once
    per session and reloads with ?lat&lng (granted) or ?location=denied (denied). Codes 2 and 3
    (unavailable, timeout) are a silent fallback. Without this script every page still works. */

@@ -1,4 +1,4 @@
-/* The maps of issue 13: /map (every listed place as a clustered pin) and the details page's small
+/* The maps: /map (every listed place as a clustered pin) and the details page's small
    map (the pet's pin). Leaflet and Leaflet.markercluster come from Debian, served by us.
 
    The page holds everything a pin needs: each place of the /map list carries data-lat, data-lng
@@ -39,7 +39,7 @@
     });
   }
 
-  /* The box a photo that cannot be shown becomes (product-spec §3 "Image not available"). */
+  /* The box a photo that cannot be shown becomes (docs/upstream.md §3 "Image not available"). */
   function placeholder(text) {
     var box = document.createElement("div");
     box.className = "map-place-photo photo-placeholder";
@@ -81,7 +81,7 @@
   function baseMap(container, notice) {
     container.hidden = false;
     var map = L.map(container, { keyboard: true, worldCopyJump: true, zoomControl: false });
-    // The zoom buttons' titles come from the page, in its language (issue 14).
+    // The zoom buttons' titles come from the page, in its language.
     var zoom = {};
     if (container.getAttribute("data-zoom-in")) {
       zoom.zoomInTitle = container.getAttribute("data-zoom-in");

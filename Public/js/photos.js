@@ -1,4 +1,4 @@
-/* Photos that fail to load become the same placeholder the server renders (product-spec §3). */
+/* Photos that fail to load become the same placeholder the server renders (docs/upstream.md §3). */
 (function () {
   "use strict";
 
@@ -6,7 +6,7 @@
     var box = document.createElement("div");
     box.className = "photo-placeholder";
     var text = document.createElement("span");
-    // The page's own words for it, in its language (issue 14).
+    // The page's own words for it, in its language.
     var source = document.querySelector("[data-text-photo-missing]");
     text.textContent = (source && source.getAttribute("data-text-photo-missing")) || "";
     box.appendChild(text);

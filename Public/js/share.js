@@ -51,7 +51,7 @@
     return Promise.resolve(copyWithField(field));
   }
 
-  // The messages come from the page, in its language (issue 14): data-share-copied and
+  // The messages come from the page, in its language: data-share-copied and
   // data-share-prompt on the button.
   function copyAndReport(url, field, container, button) {
     var copiedText = button.getAttribute("data-share-copied") || "";

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import MicroHTTP
 
-/// The HTTP habits of the Node/Express backend that clients can observe (product-spec §1):
+/// The HTTP habits of the Node/Express backend that clients can observe (docs/upstream.md §1):
 /// a `request-id` on every response, CORS `*`, weak ETags on JSON with `If-None-Match` → 304,
 /// and the `{"error":{…}}` body. Kept in one place so every route gets them the same way.
 enum BackendConventions {
@@ -79,6 +79,6 @@ enum BackendConventions {
 }
 
 extension HTTPField.Name {
-    /// `request-id`: the backend's own request id on every response (product-spec §1).
+    /// `request-id`: the backend's own request id on every response (docs/upstream.md §1).
     static let requestID = Self("request-id")!
 }

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import MicroHTTP
 
-/// The backend's write API (product-spec §6, docs/demo-upstream-writes.md): `POST /api/v1/announcements`
+/// The backend's write API (docs/upstream.md §6, docs/demo-upstream-writes.md): `POST /api/v1/announcements`
 /// (JSON) and `POST /api/v1/announcements/{id}/photos` (multipart, HTTP Basic), in memory.
 extension DemoBackend {
     /// express.json's `limit: '100kb'`.

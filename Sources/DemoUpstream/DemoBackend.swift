@@ -3,7 +3,7 @@ import HTTPTypes
 import MicroHTTP
 
 /// The embedded demo upstream: the built-in data set served with the real backend's routes,
-/// shapes and quirks (product-spec §1, §5). A pure function of the request, so it can be tested
+/// shapes and quirks (docs/upstream.md §1, §5). A pure function of the request, so it can be tested
 /// without sockets; `DemoUpstream.start` puts it behind a real HTTP server. Announcements created
 /// through the write API (`DemoBackend+Writes.swift`) live in a bounded `DemoStore` after the data set.
 public struct DemoBackend: Sendable {

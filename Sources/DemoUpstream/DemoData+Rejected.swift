@@ -1,9 +1,9 @@
 extension DemoData {
-    /// Rows the domain layer must reject (product-spec §2), each broken in exactly one way and
+    /// Rows the domain layer must reject (docs/upstream.md §2), each broken in exactly one way and
     /// otherwise realistic, plus a second row reusing Bella's id (keep the first, log a warning).
     /// All have photos so they reach the list, where the skipping has to happen.
     static let rejected: [DemoRow] = [
-        // Species is free text on write (product-spec §1); only five values are valid.
+        // Species is free text on write (docs/upstream.md §1); only five values are valid.
         DemoRow(
             id: "74e949e5-e99f-4c66-affd-c31c698f418e", petName: "Rex", species: "DINOSAUR",
             breed: "Tyrannosaurus", sex: "MALE", age: 3,

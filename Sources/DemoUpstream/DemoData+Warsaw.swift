@@ -1,6 +1,6 @@
 extension DemoData {
     /// Warsaw: every species, a nameless found dog, the HTML-ish description, the long description,
-    /// and one row without a photo (details only, product-spec §1: the list leaves it out).
+    /// and one row without a photo (details only, docs/upstream.md §1: the list leaves it out).
     static let warsaw: [DemoRow] = [
         DemoRow(
             id: "431ca432-e382-4133-9494-85b2c3180c68", petName: "Burek", species: "DOG",

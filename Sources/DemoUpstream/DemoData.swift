@@ -1,8 +1,8 @@
-/// The built-in sample data set of the demo upstream (product-spec §5): about two dozen
+/// The built-in sample data set of the demo upstream (docs/upstream.md §5): about two dozen
 /// announcements around Warsaw, Kraków and Wrocław, stored in insertion order like the backend's
 /// table. Seeded rows carry the `yyyy-MM-dd HH:mm:ss` updatedAt of the backend's seed script; rows
 /// "created through the API" carry an ISO one. The order is deliberately not by createdAt, because
-/// the real backend does not sort either (product-spec §1) and the web app must.
+/// the real backend does not sort either (docs/upstream.md §1) and the web app must.
 enum DemoData {
     /// Every row, in insertion order: the three cities, then the rows the domain layer must reject.
     static let rows: [DemoRow] = warsaw + krakow + wroclaw + rejected

@@ -2,7 +2,7 @@ import PetDomain
 
 /// One announcement row as the backend's SQLite table holds it. Fields are raw text and numbers,
 /// not domain types, because the data set deliberately contains rows the domain layer must reject
-/// (product-spec §5): an unknown species or an impossible date has to survive until it is served.
+/// (docs/upstream.md §5): an unknown species or an impossible date has to survive until it is served.
 struct DemoRow: Sendable {
     var id: String
     var petName: String?

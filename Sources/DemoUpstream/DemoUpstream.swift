@@ -3,7 +3,7 @@ import Logging
 import MicroHTTP
 
 /// Starts the demo backend on a real loopback socket, so the web app reaches it exactly as it
-/// would reach the real one (product-spec §5: "served over real loopback HTTP").
+/// would reach the real one (docs/upstream.md §5: "served over real loopback HTTP").
 public enum DemoUpstream {
     /// Starts the demo backend on a free loopback port for a site configured without an upstream:
     /// its base URL and how to stop it (the shape of WebApp's `EmbeddedUpstream`).

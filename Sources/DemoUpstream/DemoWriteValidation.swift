@@ -28,7 +28,7 @@ struct NewAnnouncement: Equatable {
     var reward: String?
 }
 
-/// The backend's zod schema for a new announcement (product-spec §6, docs/demo-upstream-writes.md):
+/// The backend's zod schema for a new announcement (docs/upstream.md §6, docs/demo-upstream-writes.md):
 /// keys checked in the schema's order, then unknown keys, then the contact rule; only the first
 /// problem is reported, with zod's messages and the backend's code mapping.
 enum DemoWriteValidation {

@@ -14,7 +14,7 @@ enum JSONText {
     }
 
     /// Writes an object whose keys appear in the given order; nil values become explicit `null`
-    /// because the backend always emits every key (product-spec §1).
+    /// because the backend always emits every key (docs/upstream.md §1).
     static func object(_ pairs: [(String, Value)]) -> String {
         var writer = JSONWriter(htmlSafe: false)
         writer.raw("{")

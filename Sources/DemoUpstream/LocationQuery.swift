@@ -3,7 +3,7 @@ import MicroHTTP
 import PetDomain
 
 /// The optional `lat`/`lng`/`range` filter of `GET /api/v1/announcements`, validated the way the
-/// backend validates it (product-spec §1): each parameter in turn, then the lat/lng pairing; range
+/// backend validates it (docs/upstream.md §1): each parameter in turn, then the lat/lng pairing; range
 /// defaults to 5 km and is ignored without a location. Messages follow the backend's wording.
 struct LocationQuery: Sendable, Equatable {
     /// The centre of the search.

@@ -1,7 +1,7 @@
 internal import CVipsShim
 import Foundation
 
-/// A fixed set of threads of our own for photo conversions (issue 12 "bounded pool"): at most one
+/// A fixed set of threads of our own for photo conversions, a bounded pool: at most one
 /// conversion per core runs at a time, off libmicrohttpd's threads and off Swift's cooperative
 /// pool (a conversion blocks its thread for tens of milliseconds; on the cooperative pool a burst
 /// of cold thumbnails would stall every awaiting page request). The threads run at a lower

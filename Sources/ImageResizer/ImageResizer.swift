@@ -56,7 +56,7 @@ public struct ImageInspection: Sendable {
     public let rgb: (Double, Double, Double)
 }
 
-/// Photo resizing with libvips (issue 12): the only Swift code that calls it, through the
+/// Photo resizing with libvips (docs/platform.md "Images"): the only Swift code that calls it, through the
 /// fixed-arity C functions of `CVipsShim`. Calls block their thread for the whole conversion: run
 /// them on a `ConversionPool`, never on a request thread or Swift's cooperative pool.
 public enum ImageResizer {

@@ -6,7 +6,7 @@ import Synchronization
 
 // The C callbacks libmicrohttpd calls on its own threads. They live in this file, outside any
 // actor, because callbacks written in top-level main.swift code are MainActor-isolated and crashed
-// with SIGILL when called from a libmicrohttpd thread (platform-notes "Swift 6 trap").
+// with SIGILL when called from a libmicrohttpd thread (docs/transport.md, the Swift 6 trap).
 
 /// `MHD_AccessHandlerCallback`: called several times per request on the connection's thread.
 let accessHandlerCallback: MHD_AccessHandlerCallback = {
@@ -59,7 +59,7 @@ extension HTTPServer {
         requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         // Phase 1, first call (headers only): create the context. Queueing here would make
-        // libmicrohttpd 0.9.75 answer `Connection: close` (platform-notes "Keep-alive").
+        // libmicrohttpd 0.9.75 answer `Connection: close` (docs/transport.md, keep-alive).
         guard let raw = requestContext.pointee else {
             let context = RequestContext(
                 method: method.map { String(cString: $0) } ?? "",

@@ -43,7 +43,7 @@ public struct ServerConfiguration: Sendable {
     public var errorResponse: @Sendable (_ status: HTTPResponse.Status, _ message: String) -> Response
     /// Finishes each answer the server makes itself (400 for an undecodable URL, 405, 500, 503)
     /// the way the application finishes its own: its request id, its metric, its log line
-    /// (issue 16 "every answer through one pipeline"). Called on a server thread, or in `stop`.
+    /// (every answer through one pipeline, docs/architecture.md). Called on a server thread, or in `stop`.
     /// libmicrohttpd's own 414 and 431 (past `connectionMemoryLimit`) never reach Swift code.
     public var finishServerAnswer: @Sendable (_ response: inout Response, _ request: ServerMadeAnswer) -> Void
     /// Decides, from the head of a request whose method is not GET or HEAD, whether to read its
@@ -108,7 +108,7 @@ public struct ServerMadeAnswer: Sendable {
     /// The client's `X-Request-Id`, when it sent one and it could be read.
     public let requestIDHeader: String?
     /// The client's (first) `Accept-Language`, when it could be read: the application may answer
-    /// in that language (issue 14).
+    /// in that language.
     public var acceptLanguage: String? = nil
 }
 

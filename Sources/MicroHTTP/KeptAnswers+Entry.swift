@@ -12,7 +12,7 @@ extension KeptAnswers {
     ///
     /// Why one native response per thread: a response made per answer cost libmicrohttpd a
     /// response object and three allocations per header (eleven headers on a photo), the largest
-    /// part of a warm answer's user time after the kernel's (perf, issue 12). libmicrohttpd lets
+    /// part of a warm answer's user time after the kernel's (perf; docs/performance.md "Warm path"). libmicrohttpd lets
     /// one response be queued on many connections (reference counted), but its header list is
     /// read while the reply is built, so changing the `X-Request-Id` of a response another
     /// thread is queueing would race. A thread's own response is changed only by that thread,

@@ -4,7 +4,7 @@ import HTTPTypes
 import Synchronization
 
 /// Whole answers kept for exact request targets and served on the libmicrohttpd thread before any
-/// `Request` is built (issue 11 "O(1) warm path"): a repeated URL costs a key lookup, a few header
+/// `Request` is built (docs/scaling.md): a repeated URL costs a key lookup, a few header
 /// lookups and the native response, not the application's routing, parsing and header work.
 /// A compressible answer is kept with its gzip and br representations (`BodyCompression`), and
 /// `Accept-Encoding` chooses one per request.
@@ -19,7 +19,7 @@ import Synchronization
 /// two spellings of one page are two entries of the same bytes; the application's own page cache
 /// still joins spellings. When the application's pages follow `Accept-Language` (`languages`), the
 /// key ends with the language that header chooses, so a page kept for one language is never given
-/// to a visitor of another (issue 14; the answer says `Vary: Accept-Language`). Bounded by bytes: shards that would go over their share drop what has
+/// to a visitor of another (the answer says `Vary: Accept-Language`). Bounded by bytes: shards that would go over their share drop what has
 /// expired, then everything (pages come back on their next repeat through the application).
 public final class KeptAnswers: Sendable {
     /// What the server reports for every answer given here (metrics, the log line).

@@ -4,7 +4,7 @@
 ///
 /// A language's weight is the highest `q` of the ranges naming its primary subtag (`pl`, `pl-PL`,
 /// `PL-pl` all name `pl`), else 0; `*` ("any other") weighs for the default language only, so
-/// another language is chosen only when the header names it (issue 14: Polish for any `pl*`,
+/// another language is chosen only when the header names it (Polish for any `pl*`,
 /// English otherwise). The heaviest language with a weight above 0 wins; a tie goes to the one
 /// named first in the header. No header, or no acceptable language, gives the first (default).
 public struct LanguageNegotiation: Sendable {

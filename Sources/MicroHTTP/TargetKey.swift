@@ -5,7 +5,7 @@ import HTTPTypes
 /// The request target as it arrived, as bytes: the raw path, then `?` or `&` before each raw query
 /// item, `name` or `name=value` (libmicrohttpd splits the query at `&` and the first `=`, so the
 /// bytes name one target), and with `languages`, a NUL (never part of the target's C strings)
-/// and the index of the language `Accept-Language` chooses (issue 14).
+/// and the index of the language `Accept-Language` chooses.
 enum TargetKey {
     /// Writes the key into `buffer`; its length, or nil when it does not fit.
     static func write(connection: OpaquePointer, url: UnsafePointer<CChar>, languages: LanguageNegotiation?,

@@ -4,7 +4,7 @@ import Logging
 import PetDomain
 import Synchronization
 
-/// Settings of the gateway (product-spec §5, issues 4 and 11).
+/// Settings of the gateway (docs/upstream.md §5; what they cost upstream: docs/scaling.md).
 public struct GatewaySettings: Sendable {
     /// Total time for one upstream call.
     public var timeout: Duration = .seconds(5)
@@ -63,7 +63,7 @@ public enum GatewayEvent: Sendable {
 }
 
 /// One upstream list, validated and indexed: what every list page, located or not, is answered
-/// from (issue 11 "one snapshot"). Immutable; a refresh makes a new one with a new `generation`.
+/// from (docs/scaling.md). Immutable; a refresh makes a new one with a new `generation`.
 public struct Snapshot: Sendable {
     /// The valid items with their orders and spatial index.
     public let index: AnnouncementIndex
@@ -86,7 +86,7 @@ public struct Snapshot: Sendable {
 /// The upstream announcements API behind validation and a cache: pages and the JSON API ask
 /// here, never the network directly.
 ///
-/// The list is one snapshot for the whole process (issue 11): fetched without location, at most
+/// The list is one snapshot for the whole process (docs/scaling.md): fetched without location, at most
 /// once per TTL whatever the visitors ask (single flight, `If-None-Match` revalidation, stale-if-
 /// error), indexed once; location, range, filters, order and paging are answered from it locally.
 public final class AnnouncementGateway: Sendable {

@@ -36,7 +36,7 @@ public enum CacheEvent: String, Sendable {
 }
 
 /// A TTL cache of validated results with single-flight, stale-if-error, ETag revalidation and
-/// bounded memory (issue 4). Keys are normalized upstream queries.
+/// bounded memory (docs/scaling.md). Keys are normalized upstream queries.
 final class ResultCache<Value: Sendable>: Sendable {
     private struct Entry {
         var value: Value
@@ -59,7 +59,7 @@ final class ResultCache<Value: Sendable>: Sendable {
     /// The entry last stored, copied into a few slots each under its own lock, so the
     /// `freshValue` of every request (on every server thread) rarely meets another thread at a
     /// lock: contention on the one cache lock put threads to sleep on a priority-inheritance futex,
-    /// a tenth of a random-location request (issue 11). Writes (one per TTL) fill every slot.
+    /// a tenth of a random-location request (docs/performance.md). Writes (one per TTL) fill every slot.
     private let published: [PublishedSlot] = (0..<ThreadSpread.slotCount).map { _ in PublishedSlot() }
     /// The monotonic time: `ContinuousClock.now` in production, a manual clock in tests.
     private let clock: @Sendable () -> ContinuousClock.Instant
@@ -139,7 +139,7 @@ final class ResultCache<Value: Sendable>: Sendable {
     }
 
     /// The value for `key` when the cache holds it fresh (within the TTL), without waiting for
-    /// anything: the synchronous path of a request answered from data already in hand (issue 11).
+    /// anything: the synchronous path of a request answered from data already in hand, with no suspend.
     func freshValue(for key: String) -> Fetched<Value>? {
         let now = clock()
         if let entry = published[ThreadSpread.slot()].entry.withLock({ $0 }), entry.key == key, now - entry.confirmedAt < ttl {

@@ -1,7 +1,7 @@
 import HTTPTypes
 
 /// Why an upstream call gave no usable data; each case maps to one visitor-facing status
-/// (product-spec §4 "Errors the visitor can see"). `detail` is for logs only, never for pages.
+/// (docs/upstream.md §4 "Errors the visitor can see"). `detail` is for logs only, never for pages.
 public enum UpstreamFailure: Error, Sendable, Equatable {
     /// Connection refused, DNS failure, connection reset before an answer.
     case unreachable(detail: String)
@@ -13,12 +13,12 @@ public enum UpstreamFailure: Error, Sendable, Equatable {
     case malformedBody(detail: String, upstreamRequestID: String?)
     /// The body was larger than the configured limit (`limitBytes`): a setting, not a fault of the data.
     case bodyTooLarge(limitBytes: Int, upstreamRequestID: String?)
-    /// Too many details calls are already in flight (issue 11: a flood of random ids must not
+    /// Too many details calls are already in flight (a flood of random ids must not
     /// become a flood upstream); the visitor is asked to retry.
     case busy
     /// The upstream said 404.
     case notFound
-    /// A details body decoded but the announcement is invalid (product-spec §2: details → error).
+    /// A details body decoded but the announcement is invalid (docs/upstream.md §2: details → error).
     case invalidAnnouncement(detail: String)
 
     /// The status our server answers with: 504 for timeouts, 404 for not found, else 502.
@@ -45,7 +45,7 @@ public enum UpstreamFailure: Error, Sendable, Equatable {
         }
     }
 
-    /// The upstream's `request-id`, when it sent one (logged with failures, product-spec §5).
+    /// The upstream's `request-id`, when it sent one (logged with failures, docs/upstream.md §5).
     public var upstreamRequestID: String? {
         switch self {
         case .badStatus(_, let id), .malformedBody(_, let id), .bodyTooLarge(_, let id): return id

@@ -1,10 +1,10 @@
 import Foundation
 import PetDomain
 
-/// Upstream paths, built in one place (product-spec §1).
+/// Upstream paths, built in one place (docs/upstream.md §1).
 enum UpstreamPaths {
-    /// `/api/v1/announcements`: the whole list, without location (issue 11: location, range and
-    /// filters are answered locally from one snapshot).
+    /// `/api/v1/announcements`: the whole list, without location (location, range and filters
+    /// are answered locally from one snapshot, docs/scaling.md).
     static let list = "/api/v1/announcements"
 
     /// `POST /api/v1/announcements`: where a report is created.

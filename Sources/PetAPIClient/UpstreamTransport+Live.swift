@@ -6,7 +6,7 @@ import NIOHTTP1
 
 extension UpstreamTransport {
     /// The live transport over AsyncHTTPClient: pooled keep-alive connections (measured about 4×
-    /// URLSession's throughput inside our server, platform-notes "Upstream HTTP client").
+    /// URLSession's throughput inside our server, docs/platform.md "Upstream HTTP client").
     ///
     /// - Parameters:
     ///   - baseURL: the upstream's root, e.g. `http://localhost:3000`.
@@ -19,7 +19,7 @@ extension UpstreamTransport {
         )
         configuration.decompression = .disabled
         // A refused connection is "upstream down" (502) at once; retrying with backoff until the
-        // deadline would turn it into a slow 504 (product-spec §4 error table).
+        // deadline would turn it into a slow 504 (docs/upstream.md §4 error table).
         configuration.connectionPool.retryConnectionEstablishment = false
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString

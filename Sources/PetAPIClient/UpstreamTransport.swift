@@ -43,7 +43,7 @@ public struct UpstreamRequest: Sendable {
     }
 }
 
-/// The upstream as a small client value (style.md "Wrap each external system"): the live one is
+/// The upstream as a small client value (docs/style.md "Wrap each external system"): the live one is
 /// AsyncHTTPClient (`UpstreamTransport.live`); unit tests pass closures.
 public struct UpstreamTransport: Sendable {
     /// Performs one call (a GET, or a POST with its body); throws only `UpstreamFailure`
@@ -63,7 +63,7 @@ public struct UpstreamTransport: Sendable {
 }
 
 extension HTTPField.Name {
-    /// `request-id`: the backend's own request id on its answers (product-spec §1).
+    /// `request-id`: the backend's own request id on its answers (docs/upstream.md §1).
     public static let upstreamRequestID = Self("request-id")!
     /// `X-Request-Id`: our request id, sent upstream so both logs name the same request.
     static let forwardedRequestID = Self("X-Request-Id")!

@@ -1,10 +1,10 @@
 import Foundation
 
 extension Announcement {
-    /// The longest pet name accepted (seed 004; product-spec §2 petName).
+    /// The longest pet name accepted (seed 004; docs/upstream.md §2 petName).
     public static let maximumPetNameLength = 100
 
-    /// The outcome of checking one upstream item against product-spec §2.
+    /// The outcome of checking one upstream item against docs/upstream.md §2.
     enum Validation {
         /// The item is valid; the warnings name optional values that were dropped.
         case valid(Announcement, [FieldWarning])
@@ -12,7 +12,7 @@ extension Announcement {
         case invalid(SkippedItem)
     }
 
-    /// Validates and normalizes one upstream item of any dialect (product-spec §1–§2).
+    /// Validates and normalizes one upstream item of any dialect (docs/upstream.md §1–§2).
     ///
     /// Rules run in the order of the spec's table, so an item with several problems reports the first.
     static func validate(_ value: JSONValue) -> Validation {
@@ -125,7 +125,7 @@ extension Announcement {
     }
 }
 
-/// Field access on one upstream object, with the tolerance of product-spec §1.
+/// Field access on one upstream object, with the tolerance of docs/upstream.md §1.
 private struct ItemReader {
     /// The upstream item (an object).
     let object: JSONValue

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One validated, normalized lost-or-found report: the single shape every upstream dialect becomes
-/// (product-spec §2). Every value here has passed the rules; pages only format it.
+/// (docs/upstream.md §2). Every value here has passed the rules; pages only format it.
 public struct Announcement: Sendable, Hashable, Identifiable {
     /// The upstream id, trimmed (numeric ids of dialect C become their decimal text).
     public var id: String
@@ -71,7 +71,7 @@ public struct Announcement: Sendable, Hashable, Identifiable {
         self.updatedAt = updatedAt
     }
 
-    /// What pages call the pet when the upstream gave no name (product-spec §2 petName).
+    /// What pages call the pet when the upstream gave no name (docs/upstream.md §2 petName).
     public static let unnamedPetName = "Unnamed pet"
 
     /// The pet's name, or "Unnamed pet".
@@ -79,7 +79,7 @@ public struct Announcement: Sendable, Hashable, Identifiable {
 
     /// A `tel:` link target such as `tel:+48123456789`, only when the phone holds nothing but
     /// digits, spaces and `+ - ( )` and at least one digit; free text like "555-PETS" gets no link
-    /// (product-spec §2 phone). Spaces, dashes and parentheses are dropped from the target (RFC 3966).
+    /// (docs/upstream.md §2 phone). Spaces, dashes and parentheses are dropped from the target (RFC 3966).
     public var phoneLinkTarget: String? {
         guard let phone else { return nil }
         var target = "tel:"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads upstream bodies of every dialect into validated announcements (product-spec §1–§2).
+/// Reads upstream bodies of every dialect into validated announcements (docs/upstream.md §1–§2).
 public enum AnnouncementDecoder {
     /// The list wrappers, in the order they are tried: `data` (dialects A, B, C), `announcements` (D).
     static let listWrapperKeys = ["data", "announcements"]
@@ -9,7 +9,7 @@ public enum AnnouncementDecoder {
     ///
     /// Invalid items are skipped, never the whole list; duplicated ids keep the first valid item
     /// (seed 003). A body that is not JSON, or has no list array (`{"data":null}`, `{"data":{}}`),
-    /// throws: that is a failed fetch, not an empty list (product-spec §1).
+    /// throws: that is a failed fetch, not an empty list (docs/upstream.md §1).
     public static func decodeList(_ body: Data) throws(DecodingFailure) -> ListOutcome {
         guard let document = JSONValue.parse(body) else { throw .notJSON }
         guard let elements = listElements(of: document) else { throw .missingListArray }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Announcements as RFC 7946 GeoJSON for maps (issue 13): a `FeatureCollection` with one `Point`
+/// Announcements as RFC 7946 GeoJSON for the map page and API: a `FeatureCollection` with one `Point`
 /// feature per announcement that has coordinates (`[longitude, latitude]`, WGS 84). A city-only
 /// place (dialect B) has no point to show and is left out.
 ///

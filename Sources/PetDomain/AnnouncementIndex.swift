@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything a page asks of one upstream snapshot, computed once when the snapshot arrives
-/// (issue 11 "an index per snapshot"; style.md "precompute per data change, not per request"):
+/// (docs/scaling.md; docs/style.md "precompute per data change, not per request"):
 /// the newest/oldest orders of every status × species subset, the position of each item in
 /// those orders, the ids, and a grid of coordinates so a located query looks only at the items
 /// near the visitor. Immutable after `init`, so any number of requests may read it at once; a class,
@@ -159,7 +159,7 @@ private enum SubsetKey {
 /// located query visits the few cells its range's bounding box covers. The occupied cells are kept
 /// sorted by (row, column) with their items in one flat array, so a query does one binary search
 /// per row of its box instead of one hash lookup per cell (measured: the lookups were a tenth of a
-/// random-location page, issue 11).
+/// random-location page, docs/performance.md).
 struct CoordinateGrid: Sendable {
     /// Cell size in degrees.
     static let cellDegrees = 0.1

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Our own JSON API output (product-spec §4): the current backend's shape (dialect A), so a mobile
+/// Our own JSON API output (docs/upstream.md §4): the current backend's shape (dialect A), so a mobile
 /// client can point at us instead of the raw backend.
 ///
 /// Every one of the backend's 18 keys is always present, with explicit `null`s. Extra keys appear
@@ -8,7 +8,7 @@ import Foundation
 /// `location` (a city or address) and, for a city-only place (dialect B), `locationRadius`; and
 /// `placeName` on every item (the nearest populated place in English wording, or `null`);
 /// `distanceKm` on every item whenever an origin is given (then `null` for city-only places),
-/// rounded to 0.1 km like the pages show it (product-spec §3). Reward is its display text
+/// rounded to 0.1 km like the pages show it (docs/upstream.md §3). Reward is its display text
 /// (`"1,500.50 PLN"`), which our decoder reads back to the same amount. `photoUrl` is what `PhotoLinks`
 /// says: by default the photo as received, `null` when there is none.
 public enum AnnouncementJSON {
@@ -51,7 +51,7 @@ public enum AnnouncementJSON {
     }
 
     /// `{"error":{"code":…,"message":…,"requestId":…,"field":…}}`, the backend's error body
-    /// (product-spec §1); `field` only when given.
+    /// (docs/upstream.md §1); `field` only when given.
     public static func encodeError(code: String, message: String, requestID: String, field: String?) -> Data {
         var writer = JSONWriter()
         writer.raw("{\"error\":{")

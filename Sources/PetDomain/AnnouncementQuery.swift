@@ -1,8 +1,8 @@
 import Foundation
 
-/// How a list is ordered (product-spec §4 `sort=`).
+/// How a list is ordered (docs/upstream.md §4 `sort=`).
 public enum SortOrder: String, Sendable, CaseIterable {
-    /// Newest `createdAt` first, the default (product-spec §2 "order is ours").
+    /// Newest `createdAt` first, the default (docs/upstream.md §2 "order is ours").
     case newest
     /// Oldest `createdAt` first.
     case oldest
@@ -10,7 +10,7 @@ public enum SortOrder: String, Sendable, CaseIterable {
     case nearest
 }
 
-/// Filters, order and size of a list a page asks for (product-spec §4 `/pets`, `/`).
+/// Filters, order and size of a list a page asks for (docs/upstream.md §4 `/pets`, `/`).
 public struct AnnouncementQuery: Sendable, Hashable {
     /// Only this status, or all when nil.
     public var status: AnnouncementStatus?
@@ -41,7 +41,7 @@ public struct AnnouncementQuery: Sendable, Hashable {
 
 extension AnnouncementQuery {
     /// An item is in range when its distance (the very value the page shows, rounded) is strictly
-    /// less than the range, as the backend filters (product-spec §1 "great-circle distance `< range`").
+    /// less than the range, as the backend filters (docs/upstream.md §1 "great-circle distance `< range`").
     /// Both use the Haversine formula; the backend's Earth radius may differ from ours
     /// (`Coordinate.earthRadiusKm`, 6371.0088 km, vs a common 6371 km): 1.4 ppm, under 3 cm at a
     /// 20 km boundary, so only an item within centimetres of the circle could land differently.

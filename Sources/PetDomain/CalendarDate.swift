@@ -3,7 +3,7 @@ import Foundation
 /// A day on the calendar with no time and no time zone, such as a `lastSeenDate`.
 ///
 /// Kept apart from `Date` on purpose: "2025-11-05" must read "Nov 05, 2025" for every visitor, and a
-/// trip through `Date` and a time zone can shift it by a day (product-spec §2 lastSeenDate, §3 date).
+/// trip through `Date` and a time zone can shift it by a day (docs/upstream.md §2 lastSeenDate, §3 date).
 public struct CalendarDate: Sendable, Hashable, Comparable {
     /// Year, 1...9999.
     public let year: Int
@@ -23,7 +23,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
         self.day = day
     }
 
-    /// Parses exactly `YYYY-MM-DD` (product-spec §2); "15-11-2024" or "2024-1-5" are not dates.
+    /// Parses exactly `YYYY-MM-DD` (docs/upstream.md §2); "15-11-2024" or "2024-1-5" are not dates.
     public init?(iso text: String) {
         let bytes = Array(TextNormalization.trimmed(text).utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),

@@ -19,7 +19,7 @@ public struct Coordinate: Sendable, Hashable, Codable {
     /// Mean Earth radius used by the Haversine formula (IUGG), in kilometres.
     public static let earthRadiusKm = 6371.0088
 
-    /// Great-circle distance to `other` in kilometres (Haversine; product-spec §3, seed 004).
+    /// Great-circle distance to `other` in kilometres (Haversine; docs/upstream.md §3, seed 004).
     public func distanceKm(to other: Coordinate) -> Double {
         let toRadians = Double.pi / 180
         let dLat = (other.latitude - latitude) * toRadians
@@ -36,7 +36,7 @@ extension Coordinate {
     }
 
     /// Decodes and validates like `init?(latitude:longitude:)`: a synthesized decoder would let
-    /// out-of-range values (product-spec §2 place) into a type whose promise is that they are in range.
+    /// out-of-range values (docs/upstream.md §2 place) into a type whose promise is that they are in range.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let latitude = try container.decode(Double.self, forKey: .latitude)

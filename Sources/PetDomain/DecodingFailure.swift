@@ -1,6 +1,6 @@
 import Foundation
 
-/// A body that cannot be read at all: the fetch failed, it is not an empty list (product-spec §1).
+/// A body that cannot be read at all: the fetch failed, it is not an empty list (docs/upstream.md §1).
 public enum DecodingFailure: Error, Sendable, Equatable {
     /// The body is not JSON (or not UTF-8, or empty).
     case notJSON
@@ -19,11 +19,11 @@ public enum DecodingFailure: Error, Sendable, Equatable {
     }
 }
 
-/// Why a details body gave no announcement (product-spec §4: a 502 "Unable to load pet details").
+/// Why a details body gave no announcement (docs/upstream.md §4: a 502 "Unable to load pet details").
 public enum DetailsFailure: Error, Sendable, Equatable {
     /// The body itself could not be read.
     case body(DecodingFailure)
-    /// The body was read, but the announcement breaks a rule of product-spec §2.
+    /// The body was read, but the announcement breaks a rule of docs/upstream.md §2.
     case invalid(SkippedItem)
 
     /// A short message for logs.

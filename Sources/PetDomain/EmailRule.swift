@@ -1,6 +1,6 @@
 import Foundation
 
-/// "Looks like an address" for contact e-mails (product-spec §2 email).
+/// "Looks like an address" for contact e-mails (docs/upstream.md §2 email).
 ///
 /// A practical check, not full RFC 5322: one `@`; a local part of letters, digits and `. _ % + - '`
 /// not starting or ending with a dot and without `..`; a domain of at least two dot-separated labels

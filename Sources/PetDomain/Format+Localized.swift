@@ -1,6 +1,6 @@
 import Foundation
 
-/// The language-dependent pieces of product-spec §3, with every word given by the caller (the
+/// The language-dependent pieces of docs/upstream.md §3, with every word given by the caller (the
 /// web app's message catalogs): only the digits, separators and the order of parts are here.
 ///
 /// `Format`'s English functions stay as they are; with English's separators and month names these

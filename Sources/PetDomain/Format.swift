@@ -1,10 +1,10 @@
 import Foundation
 
-/// Presentation rules of product-spec §3, in English: pure functions from domain values to text.
+/// Presentation rules of docs/upstream.md §3, in English: pure functions from domain values to text.
 ///
 /// Nothing here depends on the server's locale or time zone, so every visitor sees the same text.
 public enum Format {
-    /// What a missing optional value shows (product-spec §3).
+    /// What a missing optional value shows (docs/upstream.md §3).
     public static let missingValue = "—"
 
     private static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun",
@@ -52,7 +52,7 @@ public enum Format {
         }
     }
 
-    /// "2.3 km away", one decimal (product-spec §3, seed 004); `—` for a negative or non-finite value.
+    /// "2.3 km away", one decimal (docs/upstream.md §3, seed 004); `—` for a negative or non-finite value.
     public static func distance(km: Double) -> String {
         guard let number = oneDecimalKilometres(km, separator: ".") else { return missingValue }
         return number + " km away"
@@ -97,7 +97,7 @@ public enum Format {
         return place.isAtPlace ? place.label : "about \(place.roundedKm) km from \(place.label)"
     }
 
-    /// The "Show on the map" target: OpenStreetMap with a marker at the point (product-spec §3 map),
+    /// The "Show on the map" target: OpenStreetMap with a marker at the point (docs/upstream.md §3 map),
     /// e.g. `https://www.openstreetmap.org/?mlat=52.22970&mlon=21.01220#map=16/52.22970/21.01220`.
     /// Five decimals (about a metre) and only digits, `-` and `.`, so it needs no escaping.
     public static func mapLink(_ coordinate: Coordinate) -> String {

@@ -5,7 +5,7 @@ extension JSONValue {
     ///
     /// A hand-written parser rather than `JSONSerialization`: it keeps number text exact (see
     /// `JSONValue.number`), never confuses `1` with `true` through `NSNumber`, and meets the
-    /// throughput target of issue 3 (product-spec §2, "thousands of items must stay fast").
+    /// throughput a 5,000-item list needs (docs/upstream.md §2, "thousands of items must stay fast").
     static func parse(_ data: Data) -> JSONValue? {
         var parser = JSONParser(bytes: [UInt8](data))
         return parser.parseDocument()
@@ -244,7 +244,7 @@ struct JSONParser {
         return index - start
     }
 
-    /// Text of well-formed UTF-8 only: a body with broken encoding is not JSON (product-spec §1).
+    /// Text of well-formed UTF-8 only: a body with broken encoding is not JSON (docs/upstream.md §1).
     private static func validUTF8(_ slice: ArraySlice<UInt8>) -> String? {
         if #available(macOS 15, iOS 18, *) {
             // One pass that validates and copies (the standard library's fast path).
@@ -262,8 +262,8 @@ struct JSONParser {
     }
 }
 
-/// The decoder's JSON parser as the domain benchmark sees it (issue 16 "keep the hand-written
-/// parser only if it earns it": measured against `JSONSerialization` and `JSONDecoder`).
+/// The decoder's JSON parser as the domain benchmark sees it: the hand-written parser is kept only while
+/// it earns it, measured against `JSONSerialization` and `JSONDecoder` (docs/performance.md).
 public enum JSONParsing {
     /// True when `data` is one JSON document; builds the whole value tree like the decoder does.
     public static func parses(_ data: Data) -> Bool {

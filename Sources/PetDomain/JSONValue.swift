@@ -1,6 +1,6 @@
 import Foundation
 
-/// A parsed JSON document, kept close to the wire so the tolerant rules of product-spec §1–§2 can
+/// A parsed JSON document, kept close to the wire so the tolerant rules of docs/upstream.md §1–§2 can
 /// look at what the upstream actually sent.
 ///
 /// Numbers keep their source text: an id such as `12345678901234567890` or a microchip sent as a
@@ -18,7 +18,7 @@ enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     /// An object's members in source order; with repeated keys the last one wins, as in JavaScript
     /// (the upstream is Node). An array, not a dictionary: for ~20 keys a scan is cheaper than
-    /// hashing every key of every item (issue 3).
+    /// hashing every key of every item (measured with `domain-benchmark`, docs/performance.md).
     case object([JSONMember])
 }
 
@@ -48,8 +48,8 @@ extension JSONValue {
         return false
     }
 
-    /// Text of a string or number (numbers where strings are expected are tolerated, product-spec §1),
-    /// trimmed; `nil` when empty, `null`, or another kind (product-spec §2: empty optional → nil).
+    /// Text of a string or number (numbers where strings are expected are tolerated, docs/upstream.md §1),
+    /// trimmed; `nil` when empty, `null`, or another kind (docs/upstream.md §2: empty optional → nil).
     var text: String? {
         switch self {
         case .string(let raw):

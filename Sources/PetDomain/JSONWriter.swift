@@ -1,7 +1,7 @@
 import Foundation
 
 /// The one JSON text builder of the package, with a fixed key order: our own API output
-/// (product-spec §4) and the embedded demo backend's bodies (which must match the Node backend's
+/// (docs/upstream.md §4) and the embedded demo backend's bodies (which must match the Node backend's
 /// `JSON.stringify` byte for byte).
 ///
 /// Written by hand instead of `JSONEncoder`: the output must keep explicit `null`s for every key

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Why an upstream item was left out (product-spec §2, "invalid → skip / error"); the raw value is
+/// Why an upstream item was left out (docs/upstream.md §2, "invalid → skip / error"); the raw value is
 /// what the metrics label uses, so keep it stable.
 public enum SkipReason: String, Sendable, CaseIterable {
     /// The list element is not a JSON object.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A validated pet photo reference (product-spec §2 "photoUrl").
+/// A validated pet photo reference (docs/upstream.md §2 "photoUrl").
 public enum Photo: Sendable, Hashable {
     /// A path on the upstream such as `/images/max.jpg`, served to visitors through our `/images/` proxy.
     /// Always starts with `/images/`; a URL path whose `%XX` are escapes (`my%20cat.png`), possibly

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Turns an upstream `photoUrl` into a safe `Photo` or nothing (product-spec §2 "photoUrl").
+/// Turns an upstream `photoUrl` into a safe `Photo` or nothing (docs/upstream.md §2 "photoUrl").
 public enum PhotoResolver {
-    /// The path prefix our image proxy serves (product-spec §4 `GET /images/{path}`).
+    /// The path prefix our image proxy serves (docs/upstream.md §4 `GET /images/{path}`).
     public static let upstreamImagePrefix = "/images/"
 
     /// Resolves `raw`: absolute `http(s)` URLs are kept as given; `/images/…` paths become
@@ -13,7 +13,7 @@ public enum PhotoResolver {
         // White space, control characters and quote-like bytes never belong in a URL we emit into
         // an attribute; refusing them keeps "kept as given" from meaning "kept broken". One
         // exception: a plain space in an `/images/` path names a file with a space in its name
-        // (`/images/my cat.png`, which the upstream serves): our proxy URL encodes it (issue 12).
+        // (`/images/my cat.png`, which the upstream serves): our proxy URL encodes it.
         if hasForbiddenCharacter(text, allowingSpace: text.hasPrefix(upstreamImagePrefix)) {
             return (nil, "photoUrl has white space or control characters: '\(TextNormalization.excerpt(text))'")
         }
@@ -30,7 +30,7 @@ public enum PhotoResolver {
         }
         // The path is a URL path, so its `%XX` are escapes: check both the raw and the decoded
         // form, so "%2e%2e" cannot smuggle in "..". Decoded, a name may hold a space or a quote
-        // (`my%20cat.png` is a real file, issue 17): every URL we build encodes it again.
+        // (`my%20cat.png` names a real file upstream): every URL we build encodes it again.
         var unsafe = isUnsafe(path, decoded: false)
         if !unsafe, path.utf8.contains(UInt8(ascii: "%")), let decoded = path.removingPercentEncoding, decoded != path {
             unsafe = isUnsafe(decoded, decoded: true)

@@ -1,11 +1,11 @@
 import Foundation
 
 extension Place {
-    /// The coordinate key pairs of the dialects, in the order they are tried (product-spec §1):
+    /// The coordinate key pairs of the dialects, in the order they are tried (docs/upstream.md §1):
     /// A `locationLatitude/locationLongitude`, C `latitude/longitude`; D's nested `location` is read after.
     private static let flatKeyPairs = [("locationLatitude", "locationLongitude"), ("latitude", "longitude")]
 
-    /// Reads the place of an upstream object (product-spec §2 "place").
+    /// Reads the place of an upstream object (docs/upstream.md §2 "place").
     ///
     /// Coordinates win when present; they must be complete and in range, else the item is invalid —
     /// even when a city name is also given, because half or out-of-range coordinates mean corrupt data.
@@ -51,7 +51,7 @@ extension Place {
 }
 
 extension JSONValue {
-    /// This value, or nil when it means "absent": `null` or a blank string (product-spec §2:
+    /// This value, or nil when it means "absent": `null` or a blank string (docs/upstream.md §2:
     /// an empty optional is nil; tolerate explicit nulls, §1).
     var present: JSONValue? {
         switch self {

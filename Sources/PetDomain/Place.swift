@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the pet was last seen (product-spec §2 "place").
+/// Where the pet was last seen (docs/upstream.md §2 "place").
 public enum Place: Sendable, Hashable {
     /// A point, from any dialect's coordinates, with an optional human-readable address
     /// (dialect D's `location.address`, or dialect B's city name when coordinates came too).

@@ -5,7 +5,7 @@ public enum PluralCategory: String, CaseIterable, Sendable {
 }
 
 /// The CLDR cardinal plural rules of a language, for whole numbers and for numbers shown with
-/// decimals (issue 14: one rule machinery for every counted text, ages, results, minutes, km).
+/// decimals: one rule machinery for every counted text (ages, results, minutes, km) in both languages.
 public enum PluralRules: String, Sendable {
     case english
     case polish

@@ -6,12 +6,12 @@ extension Reward {
 
     /// Reads a reward from a JSON number (dialect C, `500`) or text with at most one currency on
     /// either side (`500 PLN`, `PLN 1,500.50`, `$300`, `300zł`). Nil when the text holds anything
-    /// else, or when the amount is not > 0 (product-spec §2: dropped with a warning by the caller).
+    /// else, or when the amount is not > 0 (docs/upstream.md §2: dropped with a warning by the caller).
     init?(upstream value: JSONValue) {
         switch value {
         case .number(let lexeme):
             // `value.double` is finite or nil: `Decimal(Double.infinity)` traps, and `1e400` is a
-            // valid JSON number that reads as infinity (found by fuzzing, issue 15).
+            // valid JSON number that reads as infinity (found by fuzzing).
             guard let amount = Reward.decimal(fromPlainNumber: lexeme) ?? value.double.map({ Decimal($0) })
             else { return nil }
             self.init(amount: amount, currency: nil)

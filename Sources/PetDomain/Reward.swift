@@ -1,6 +1,6 @@
 import Foundation
 
-/// A reward offered for finding the pet (product-spec §2 "reward", §3 reward badge).
+/// A reward offered for finding the pet (docs/upstream.md §2 "reward", §3 reward badge).
 public struct Reward: Sendable, Hashable {
     /// The amount to the cent, always > 0; `Decimal` so `1,500.50` stays exactly 1500.5.
     public let amount: Decimal
@@ -8,12 +8,12 @@ public struct Reward: Sendable, Hashable {
     public let currency: String?
 
     /// Amounts from this one up are not money: the reward text parser reads at most 18 digits, so
-    /// a JSON number such as `2e33` would otherwise be shown as a figure nothing reads back (issue 15).
+    /// a JSON number such as `2e33` would otherwise be shown as a figure nothing reads back (found by fuzzing).
     public static let amountLimit: Decimal = 1_000_000_000_000_000
 
     /// Creates a reward; returns nil unless `amount`, rounded to the cent as every page and our API
-    /// show it, is greater than zero (product-spec §2) and below `amountLimit`. Kept rounded, so
-    /// the display text reads back to the same reward: 0.001 is no reward, not "0 PLN" (issue 15).
+    /// show it, is greater than zero (docs/upstream.md §2) and below `amountLimit`. Kept rounded, so
+    /// the display text reads back to the same reward: 0.001 is no reward, not "0 PLN" (found by fuzzing).
     public init?(amount: Decimal, currency: String?) {
         guard !amount.isNaN else { return nil }
         let cents = Reward.rounded(amount)

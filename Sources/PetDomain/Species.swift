@@ -1,6 +1,6 @@
 import Foundation
 
-/// The kind of animal an announcement is about (product-spec §2 "species").
+/// The kind of animal an announcement is about (docs/upstream.md §2 "species").
 public enum Species: String, Sendable, CaseIterable, Codable {
     /// A dog.
     case dog
@@ -24,11 +24,11 @@ public enum Species: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// The value the current backend uses, e.g. "DOG" (product-spec §1, §4).
+    /// The value the current backend uses, e.g. "DOG" (docs/upstream.md §1, §4).
     public var apiValue: String { rawValue.uppercased() }
 
     /// Reads an upstream value case-insensitively ("DOG", "dog", "Dog"); anything else, such as
-    /// "DINOSAUR" or a breed like "Golden Retriever", is not a species (product-spec §2).
+    /// "DINOSAUR" or a breed like "Golden Retriever", is not a species (docs/upstream.md §2).
     public init?(upstream raw: String) {
         self.init(rawValue: TextNormalization.trimmed(raw).lowercased())
     }

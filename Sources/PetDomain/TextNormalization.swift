@@ -1,6 +1,6 @@
 import Foundation
 
-/// String clean-up shared by every decoded text field (product-spec §2: "trim strings").
+/// String clean-up shared by every decoded text field (docs/upstream.md §2: "trim strings").
 enum TextNormalization {
     /// `text` without leading or trailing white space or line breaks; the inside is left untouched,
     /// so descriptions, diacritics and HTML-like text pass through exactly (escaping is the renderer's job).

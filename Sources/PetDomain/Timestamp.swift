@@ -1,8 +1,8 @@
 import Foundation
 
-/// Hand-written parsing and printing of the timestamp formats in product-spec §2.
+/// Hand-written parsing and printing of the timestamp formats in docs/upstream.md §2.
 ///
-/// No `DateFormatter`/`ISO8601DateFormatter`: creating one per item is slow (issue 3), and fixed
+/// No `DateFormatter`/`ISO8601DateFormatter`: creating one per item is slow (docs/performance.md), and fixed
 /// arithmetic cannot be affected by the server's time zone or locale.
 enum Timestamp {
     /// ISO 8601 date-time with a zone designator, with or without fractional seconds:
@@ -16,7 +16,7 @@ enum Timestamp {
         parse(text, allowSpaceSeparatedUTC: true)
     }
 
-    /// `2025-11-18T10:00:00.000Z`: the current backend's shape, milliseconds and `Z` (product-spec §4).
+    /// `2025-11-18T10:00:00.000Z`: the current backend's shape, milliseconds and `Z` (docs/upstream.md §4).
     static func isoString(_ date: Date) -> String {
         let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         let clamped = Int(max(min(totalMilliseconds, 253_402_300_799_999), -62_135_596_800_000))
@@ -63,7 +63,7 @@ enum Timestamp {
 
         let offsetSeconds: Int
         if isSpaceForm {
-            // The seeded rows' format has no zone and is UTC (product-spec §1); nothing may follow.
+            // The seeded rows' format has no zone and is UTC (docs/upstream.md §1); nothing may follow.
             guard index == bytes.count else { return nil }
             offsetSeconds = 0
         } else {

@@ -34,7 +34,8 @@ public enum URLText {
     }
 
     /// A coordinate rounded to 4 decimals (about 11 m) without trailing zeros, e.g. `52.2297`, `17`.
-    /// Used for the location in links, the upstream query and the cache key (issue 4).
+    /// Used for the location in links and cache keys: digits beyond the 4 the location script sends
+    /// do not make a new page (docs/scaling.md).
     public static func fourDecimals(_ value: Double) -> String {
         // Integer arithmetic (`Format.fixed`), not `String(format:)`: this runs for every located
         // request (links, page key), and Foundation's formatting was a measurable part of it.

@@ -6,7 +6,7 @@ import SwiftSyntaxMacros
 
 /// `@TemplateFields` on a view model struct: writes its `MustacheParent` conformance, a
 /// `child(named:)` that answers every instance property by name, from the struct's own
-/// declaration. A view model's fields are listed once (issue 16), where they are declared; a
+/// declaration. A view model's fields are listed once, where they are declared; a
 /// field added, renamed or removed is a field the templates see, with no switch to keep in step.
 ///
 /// Why not reflection: swift-mustache looks a name up with `Mirror` on every `{{name}}` (and again

@@ -8,10 +8,10 @@ import ServiceLifecycle
 import Synchronization
 
 /// The whole web front, built from a configuration: the composition root shared by the executable
-/// and the integration tests (style.md).
+/// and the integration tests (docs/style.md).
 /// Starts an upstream in-process for a server configured without one, and says where it listens
 /// and how to stop it. The executable passes the demo backend (`DemoUpstream.embedded`); WebApp
-/// itself does not know it (issue 16 "clean module edges").
+/// itself does not know it (docs/architecture.md).
 public typealias EmbeddedUpstream = @Sendable (_ logger: Logger) throws -> (baseURL: URL, stop: @Sendable () async -> Void)
 
 public final class PetSpotApp: Sendable {
@@ -117,7 +117,7 @@ public final class PetSpotApp: Sendable {
             maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 / 4,
             threadSlots: configuration.threadCount,
             now: now,
-            // Pages follow Accept-Language when the URL has no `lang` (issue 14): kept per language.
+            // Pages follow Accept-Language when the URL has no `lang`: kept per language.
             languages: Language.negotiation,
             requestID: { RequestID.choose(from: $0) },
             onHit: { hit in
@@ -168,7 +168,7 @@ public final class PetSpotApp: Sendable {
         // The server's own answers get what every answer gets: a request id, the metric (route
         // "server") and the log line.
         serverConfiguration.finishServerAnswer = { response, request in
-            // In the visitor's language when it is not English (issue 14): the server's English
+            // In the visitor's language when it is not English: the server's English
             // page is replaced by the same page in that language.
             let language = Language.accepted(request.acceptLanguage)
             if language != .en, let key = SiteContext.serverAnswerText(response.status) {
@@ -208,7 +208,7 @@ public final class PetSpotApp: Sendable {
     }
 }
 
-/// The site as a service of a `ServiceGroup` (issue 16): listens, serves until the group shuts
+/// The site as a service of a `ServiceGroup`: listens, serves until the group shuts
 /// down gracefully (SIGTERM/SIGINT in the executable), then stops accepting, finishes the requests
 /// in flight and stops the embedded upstream and the client.
 extension PetSpotApp: Service {
@@ -262,7 +262,7 @@ extension Logger {
 }
 
 extension Metrics {
-    /// Counts a gateway event under the product-spec §4 metric names.
+    /// Counts a gateway event under the docs/upstream.md §4 metric names.
     func record(_ event: GatewayEvent) {
         switch event {
         case .upstreamCall(let endpoint):

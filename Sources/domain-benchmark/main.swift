@@ -5,8 +5,8 @@ import PetAPIClient
 import PetDomain
 import WebApp
 
-// Release-build benchmark of the domain layer (issue 3): decode + validate + sort of a generated
-// 5,000-item dialect-A list body, then (issue 11) indexing and pages per second rendered
+// Release-build benchmark of the domain layer: decode + validate + sort of a generated
+// 5,000-item dialect-A list body, then indexing and pages per second rendered
 // in-process through the whole request pipeline (no sockets). Prints figures; asserts nothing.
 // Run from the repository root (it reads Templates/):
 //   swift run -c release --scratch-path .build-release domain-benchmark
@@ -44,7 +44,7 @@ for _ in 0..<runs {
     cpuTimes.append(threadCPUMilliseconds() - cpuStart)
     wallTimes.append(Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1_000_000)
 }
-// Our JSON API output of the same list (product-spec §4), for comparison.
+// Our JSON API output of the same list (docs/upstream.md §4), for comparison.
 var encodeTimes: [Double] = []
 let decodedItems = (try? AnnouncementDecoder.decodeList(body).items) ?? []
 var encodedBytes = 0
@@ -62,7 +62,7 @@ print(String(format: "wall: median %.2f ms (min %.2f, max %.2f) over %d runs -> 
 print(String(format: "cpu:  median %.2f ms -> %.0f items/s", cpu, Double(itemCount) / (cpu / 1000)))
 print(String(format: "encode (AnnouncementJSON.encodeList, %d bytes): cpu median %.2f ms", encodedBytes, median(encodeTimes)))
 
-// MARK: - JSON parsers on the same body (issue 16)
+// MARK: - JSON parsers on the same body (is the hand-written parser still worth keeping?)
 
 /// Any JSON value through `Codable`, the way a `JSONDecoder` reads a document of unknown shape
 /// (the dialects differ in field names and types, so the decoder starts from a generic tree).
@@ -100,7 +100,7 @@ print("json parse of the body, cpu median: ours \(milliseconds(ours.0)) (ok \(ou
     + "JSONSerialization \(milliseconds(serialization.0)) (\(ratio(serialization.0)) ours, ok \(serialization.1)), "
     + "JSONDecoder into a generic tree \(milliseconds(decoder.0)) (\(ratio(decoder.0)) ours, ok \(decoder.1))")
 
-// MARK: - Index and pages (issue 11)
+// MARK: - Index and pages
 
 var indexTimes: [Double] = []
 for _ in 0..<runs {

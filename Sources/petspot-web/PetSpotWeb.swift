@@ -61,7 +61,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // A few malloc arenas keep the resident size down (issue 11); applies to every arena made from here on.
+        // A few malloc arenas keep the resident size down (docs/performance.md "Memory"); applies to every arena made from here on.
         ProcessMemory.limitArenas(2)
         let configuration: AppConfiguration
         do {
@@ -78,7 +78,7 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode(1)
         }
         // swift-service-lifecycle: SIGTERM or SIGINT shuts the group down gracefully; the app then
-        // stops accepting, finishes what is in flight and stops (platform-notes "Shutdown").
+        // stops accepting, finishes what is in flight and stops (docs/transport.md, shutdown).
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()

@@ -9,7 +9,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Issue 11 "O(1) warm path": answers the application marks reusable are given again by the
+/// The O(1) warm path (docs/scaling.md): answers the application marks reusable are given again by the
 /// server for the same request target, without the handler, each with its own request id.
 @Suite("Kept answers")
 struct KeptAnswersTests {

@@ -36,7 +36,7 @@ final class FakeTransport: Sendable {
 }
 
 /// Specifications of the gateway's failure classification and its TTLs, on a fake transport and a
-/// manual clock (issue 4, product-spec §4 and §5). Nothing here waits on real time.
+/// manual clock (docs/upstream.md §4 and §5). Nothing here waits on real time.
 @Suite struct AnnouncementGatewayTests {
     static let listPath = "/api/v1/announcements"
     static let emptyList = UpstreamResponse(status: 200, headers: [.contentType: "application/json", .eTag: "\"list-1\""],

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The demo upstream's `POST /api/v1/announcements/{id}/photos` and its bounded store, over real
-/// HTTP (product-spec §6, docs/demo-upstream-writes.md).
+/// HTTP (docs/upstream.md §6, docs/demo-upstream-writes.md).
 @Suite struct DemoUpstreamPhotoTests {
     @Test func created_item_joins_the_list_once_its_photo_arrives() async throws {
         try await DemoWriteClient.with { client in

@@ -10,7 +10,7 @@ import PetDomain
 import Testing
 import TestSupport
 
-/// Specifications of the embedded demo upstream (product-spec §1, §5), called directly, no sockets.
+/// Specifications of the embedded demo upstream (docs/upstream.md §1, §5), called directly, no sockets.
 /// Expectations are derived from the responses and PetDomain's Haversine, not from the data set.
 @Suite struct DemoUpstreamTests {
     let backend = DemoBackend()
@@ -34,7 +34,7 @@ import TestSupport
         #expect(list.count >= 15)
         #expect(list.allSatisfy { $0["photoUrl"] is String })
 
-        // The backend writes every key, nulls included (product-spec §1).
+        // The backend writes every key, nulls included (docs/upstream.md §1).
         let keys: Set<String> = [
             "id", "petName", "species", "breed", "sex", "age", "description", "microchipNumber",
             "locationLatitude", "locationLongitude", "lastSeenDate", "email", "phone", "photoUrl",

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The demo upstream's `POST /api/v1/announcements`, over real HTTP, against the backend's
-/// behaviour in product-spec §6 and docs/demo-upstream-writes.md.
+/// behaviour in docs/upstream.md §6 and docs/demo-upstream-writes.md.
 @Suite struct DemoUpstreamWriteTests {
     private func quoted(_ text: String) -> String { DemoWriteClient.quoted(text) }
 

@@ -3,7 +3,7 @@ import HTTPTypes
 import Testing
 import TestSupport
 
-/// Specifications of the result cache (issue 4) on a manual clock: TTL, single flight,
+/// Specifications of the result cache (docs/scaling.md) on a manual clock: TTL, single flight,
 /// revalidation, stale-if-error and eviction. Nothing here waits on real time.
 @Suite struct ResultCacheTests {
     let clock = ManualClock()

@@ -2,7 +2,7 @@ import Foundation
 import PetDomain
 import Testing
 
-/// `AnnouncementIndex` (issue 11): the same items in the same order as `applying(_:)`, for every
+/// `AnnouncementIndex` (docs/scaling.md): the same items in the same order as `applying(_:)`, for every
 /// filter, order, location, range and page, computed from the precomputed orders and the grid.
 @Suite struct AnnouncementIndexTests {
     /// A seeded generator, so a failure can be reproduced.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PetDomain
 
-/// Our JSON API output (product-spec §4): the current backend shape, readable by our own decoder.
+/// Our JSON API output (docs/upstream.md §4): the current backend shape, readable by our own decoder.
 @Suite struct AnnouncementJSONTests {
     static let backendKeys: Set<String> = [
         "id", "petName", "species", "breed", "sex", "age", "description", "microchipNumber",

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PetDomain
 
-/// product-spec §2 rows lastSeenDate, createdAt, updatedAt.
+/// docs/upstream.md §2 rows lastSeenDate, createdAt, updatedAt.
 @Suite struct DateRuleTests {
     @Test func lastSeenDate_is_a_calendar_date_without_time_zone_shift() throws {
         let item = try validItem(["lastSeenDate": "2025-11-05"])

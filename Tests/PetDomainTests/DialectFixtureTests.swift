@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PetDomain
 
-/// product-spec §1: each upstream dialect decodes from a real-shaped fixture into the same model.
+/// docs/upstream.md §1: each upstream dialect decodes from a real-shaped fixture into the same model.
 @Suite struct DialectFixtureTests {
     @Test func dialect_A_list_decodes_every_field() throws {
         let outcome = try AnnouncementDecoder.decodeList(try fixture("dialect-a-list.json"))

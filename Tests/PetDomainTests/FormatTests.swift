@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PetDomain
 
-/// product-spec §3 presentation rules.
+/// docs/upstream.md §3 presentation rules.
 @Suite struct FormatTests {
     @Test func status_badge_text_is_upper_case() {
         #expect(AnnouncementStatus.missing.label == "MISSING")
@@ -96,7 +96,7 @@ import PetDomain
     }
 
     @Test func no_photo_is_represented_as_nil_for_the_placeholder() throws {
-        // The page shows "Image not available" exactly when photo is nil (product-spec §3).
+        // The page shows "Image not available" exactly when photo is nil (docs/upstream.md §3).
         #expect(try validItem(["photoUrl": "data:image/png;base64,AAAA"]).photo == nil)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PetDomain
 
-/// product-spec §1 (failed fetch vs empty list) and §2 list-level rules.
+/// docs/upstream.md §1 (failed fetch vs empty list) and §2 list-level rules.
 @Suite struct ListRuleTests {
     @Test func list_skips_invalid_items_keeps_first_valid_duplicate_and_preserves_upstream_order() throws {
         let outcome = try AnnouncementDecoder.decodeList(try fixture("mixed-list.json"))

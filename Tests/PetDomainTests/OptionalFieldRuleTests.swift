@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PetDomain
 
-/// product-spec §2 rows petName, description, sex, age, microchipNumber, email, phone.
+/// docs/upstream.md §2 rows petName, description, sex, age, microchipNumber, email, phone.
 @Suite struct OptionalFieldRuleTests {
     @Test func petName_is_trimmed() throws {
         #expect(try validItem(["petName": "  Burek \n"]).petName == "Burek")

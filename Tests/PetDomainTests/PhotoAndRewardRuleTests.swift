@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PetDomain
 
-/// product-spec §2 rows photoUrl and reward.
+/// docs/upstream.md §2 rows photoUrl and reward.
 @Suite struct PhotoAndRewardRuleTests {
     @Test func photoUrl_images_path_is_kept_for_the_proxy() throws {
         let item = try validItem(["photoUrl": "/images/max.jpg"])
@@ -40,7 +40,7 @@ import PetDomain
     @Test(arguments: ["/images/my%20cat.png", "/images/rabat%2541.png", "/images/%C5%BCaba.png", "/images/a%2Bb%23c%3Fd.png",
                       "/images/100%.png"])
     func photoUrl_percent_encoded_path_is_kept_as_given(raw: String) throws {
-        // A photoUrl is a URL path: `%20` is an escaped space in a real file name (issue 17).
+        // A photoUrl is a URL path: `%20` is an escaped space in a real file name.
         let (item, warnings) = try validItemWithWarnings(["photoUrl": raw])
         #expect(item.photo == .upstreamPath(raw))
         #expect(warnings.isEmpty)
@@ -48,7 +48,7 @@ import PetDomain
 
     @Test(arguments: ["/images/my cat.png", "/images/my cat%20two.png", "/images/żaba i kot.png"])
     func photoUrl_path_with_a_plain_space_is_kept_as_given(raw: String) throws {
-        // A file name with a space, given raw: the upstream serves it (issue 12); our URL encodes it.
+        // A file name with a space, given raw: the upstream serves it; our URL encodes it.
         let (item, warnings) = try validItemWithWarnings(["photoUrl": raw])
         #expect(item.photo == .upstreamPath(raw))
         #expect(warnings.isEmpty)
@@ -115,7 +115,7 @@ import PetDomain
         #expect(Format.rewardBadge(reward) == "Reward " + display)
     }
 
-    /// Found by fuzzing (issue 15): `1e400` is a valid JSON number that reads as infinity, and
+    /// Found by fuzzing: `1e400` is a valid JSON number that reads as infinity, and
     /// `Decimal(Double.infinity)` trapped, so one such upstream item stopped the whole server.
     /// `203e31` and `1e-5` were kept and shown as a 34-digit figure and as "0", which no reward
     /// parser reads back.

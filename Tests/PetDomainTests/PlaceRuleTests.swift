@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PetDomain
 
-/// product-spec §2 row place: flat, `latitude/longitude` or nested coordinates, or a dialect B city.
+/// docs/upstream.md §2 row place: flat, `latitude/longitude` or nested coordinates, or a dialect B city.
 @Suite struct PlaceRuleTests {
     @Test func place_reads_dialect_A_flat_coordinates() throws {
         let item = try validItem(["locationLatitude": 52.2297, "locationLongitude": 21.0122])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PetDomain
 
-/// `applying(_:)`: filters, orders and limits (product-spec §2 "order is ours", §4 `/pets`, `/`).
+/// `applying(_:)`: filters, orders and limits (docs/upstream.md §2 "order is ours", §4 `/pets`, `/`).
 @Suite struct QueryTests {
     let warsaw: Coordinate
     let items: [Announcement]

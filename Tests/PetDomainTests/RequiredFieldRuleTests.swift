@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PetDomain
 
-/// product-spec §2 rows id, status, species: invalid → skip (list) / error (details).
+/// docs/upstream.md §2 rows id, status, species: invalid → skip (list) / error (details).
 @Suite struct RequiredFieldRuleTests {
     @Test func id_string_is_trimmed() throws {
         let item = try validItem(["id": "  abc-1 \n"])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import PetDomain
 
-/// Seed 000 "Testing Data": its samples and error cases, as amended by product-spec §2.
+/// Seed 000 "Testing Data": its samples and error cases, as amended by docs/upstream.md §2.
 @Suite struct SeedTestingDataTests {
     @Test func seed_000_sample_list_is_valid() throws {
         let outcome = try AnnouncementDecoder.decodeList(try fixture("seed-000-list.json"))
@@ -40,7 +40,7 @@ import PetDomain
     }
 
     @Test func seed_000_missing_petName_is_valid_and_unnamed_per_spec() throws {
-        // The seed rejects it; product-spec §2 overrides: the backend allows null names.
+        // The seed rejects it; docs/upstream.md §2 overrides: the backend allows null names.
         let (item, _) = try AnnouncementDecoder.decodeDetails(try fixture("seed-000-missing-petname.json")).get()
         #expect(item.petName == nil)
         #expect(item.displayName == "Unnamed pet")
@@ -57,7 +57,7 @@ import PetDomain
     }
 
     @Test func seed_000_photoUrl_is_optional_per_spec() throws {
-        // The seed requires photoUrl; product-spec §2 makes it optional (details may have null).
+        // The seed requires photoUrl; docs/upstream.md §2 makes it optional (details may have null).
         let (item, warnings) = try validItemWithWarnings(["photoUrl": NSNull()])
         #expect(item.photo == nil)
         #expect(warnings.isEmpty)

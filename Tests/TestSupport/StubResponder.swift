@@ -2,7 +2,7 @@ import HTTPTypes
 import MicroHTTP
 
 /// Builds the stub's answer to one request from a snapshot of its state: the programmed content
-/// with the backend's headers (product-spec §1), bent by the current fault.
+/// with the backend's headers (docs/upstream.md §1), bent by the current fault.
 struct StubResponder: Sendable {
     let state: StubState
 

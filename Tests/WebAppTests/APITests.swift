@@ -6,7 +6,7 @@ import MicroHTTP
 import WebApp
 
 extension ServerIntegration {
-    /// `GET /api/v1/announcements[/{id}]` (issue 4, product-spec §4): validated, normalized, in the
+    /// `GET /api/v1/announcements[/{id}]` (docs/upstream.md §4): validated, normalized, in the
     /// current backend's shape.
     @Suite("JSON API")
     struct APITests {
@@ -75,7 +75,7 @@ extension ServerIntegration {
                 let response = try await app.get("/api/v1/announcements?lat=52.23&lng=21.01")
 
                 #expect(response.status == 200)
-                // One snapshot of the whole list: the location never goes upstream (issue 11).
+                // One snapshot of the whole list: the location never goes upstream (docs/scaling.md).
                 let query = try #require(app.stub.lastRequestQuery)
                 #expect(query.isEmpty)
                 let list = try items(response)
@@ -131,7 +131,7 @@ extension ServerIntegration {
                 #expect(error["field"] as? String == bad.field)
                 #expect(error["code"] as? String == "INVALID_PARAMETER")
                 #expect((error["message"] as? String)?.isEmpty == false)
-                // The backend's body: our request id, the one in the response header (issue 17).
+                // The backend's body: our request id, the one in the response header, as the mobile apps read it.
                 #expect(error["requestId"] as? String == response.header("X-Request-Id"))
                 #expect(app.stub.requestCount(path: "/api/v1/announcements") == 0)
             }
@@ -210,7 +210,7 @@ extension ServerIntegration {
 }
 
 extension ServerIntegration {
-    /// The embedded demo upstream (product-spec §5): started in-process when no upstream is configured.
+    /// The embedded demo upstream (docs/upstream.md §5): started in-process when no upstream is configured.
     @Suite("Embedded demo")
     struct EmbeddedDemoTests {
         @Test func without_an_upstream_the_demo_serves_its_19_valid_items() async throws {

@@ -6,7 +6,7 @@ import MicroHTTP
 import WebApp
 
 extension ServerIntegration {
-    /// The gateway's cache seen from outside (issue 4): single-flight, freshness, stale-if-error.
+    /// The gateway's cache seen from outside (docs/scaling.md): single-flight, freshness, stale-if-error.
     @Suite("Cache")
     struct CacheTests {
         private static let validList = #"""

@@ -4,7 +4,7 @@ import PetDomain
 import Testing
 @testable import WebApp
 
-/// Issue 14: one message catalog per language, complete in both, and templates without words of their own.
+/// One message catalog per language (README "Languages"), complete in both, and templates without words of their own.
 @Suite("Message catalogs")
 struct CatalogTests {
     static let catalogFolder = sourceTemplatesDirectory + "/locales"
@@ -101,7 +101,7 @@ struct CatalogTests {
     }
 }
 
-/// Issue 14 point 4: Polish formats and plural rules; English exactly as `Format` writes it.
+/// Polish formats and plural rules; English exactly as `Format` writes it.
 @Suite("Polish and English formats")
 struct LocalizedFormatTests {
     static let texts = (try? SiteTexts.load(directory: sourceTemplatesDirectory))
@@ -181,7 +181,7 @@ struct LocalizedFormatTests {
     }
 }
 
-/// Issue 14 point 1: `Accept-Language` with its q-values.
+/// `Accept-Language` with its q-values picks the page language when the URL has no `lang`.
 @Suite("Accept-Language negotiation")
 struct LanguageNegotiationTests {
     @Test(arguments: [

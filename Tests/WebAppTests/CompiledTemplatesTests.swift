@@ -12,7 +12,7 @@ import Testing
 /// Text that exercises escaping and UTF-8: every escaped character, mustache syntax, diacritics, emoji.
 private let nasty = "<script>alert(\"x & y\")</script> 'single' {{name}} }} {{{raw}}} Zażółć gęślą jaźń — Łódź 🐶🐱 👩‍👩‍👧 e\u{301}"
 
-/// The English templates as the server compiles them (text tags filled in: issue 14).
+/// The English templates as the server compiles them (text tags filled in, README "Languages").
 private let templatesDirectory = (try? localizedTemplatesDirectory(.en)) ?? sourceTemplatesDirectory
 
 /// swift-mustache's rendering of `model` with template `name`, as UTF-8 bytes.
@@ -211,7 +211,7 @@ func landing_page_matches_swift_mustache_byte_for_byte(cards: Int) async throws 
 }
 
 @Test func polish_templates_match_swift_mustache_byte_for_byte() async throws {
-    // Issue 14: the Polish compile of the same templates (texts with diacritics filled in).
+    // The Polish compile of the same templates (texts with diacritics filled in).
     let polish = try localizedTemplatesDirectory(.pl)
     for variant in 0..<4 {
         try await expectSameOutput(listPage(cards: 3, variant: variant, text: nasty), "list", directory: polish)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebApp
 
-/// `AppConfiguration.resolve(flags:environment:)` (product-spec §5): defaults, environment,
+/// `AppConfiguration.resolve(flags:environment:)` (docs/upstream.md §5): defaults, environment,
 /// flag precedence, and bad values that stop startup naming the setting.
 @Suite("Configuration")
 struct ConfigurationTests {

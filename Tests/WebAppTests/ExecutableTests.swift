@@ -65,7 +65,7 @@ struct ExecutableTests {
         #expect(process.terminationStatus == 0)
     }
 
-    /// Issue 15 point 5: SIGTERM while answers are in flight finishes every one of them whole,
+    /// Graceful shutdown: SIGTERM while answers are in flight finishes every one of them whole,
     /// closes idle connections, and exits 0.
     @Test func sigterm_under_load_finishes_the_answers_in_flight_closes_idle_connections_and_exits_0() async throws {
         let stub = try StubUpstream.start()

@@ -7,7 +7,7 @@ import WebApp
 
 extension ServerIntegration {
     /// Every upstream fault mode gives the right status, quickly, on the list page and the JSON API,
-    /// without leaking upstream internals, and the server keeps serving afterwards (issue 4).
+    /// without leaking upstream internals, and the server keeps serving afterwards (docs/upstream.md §4 "Errors").
     @Suite("Gateway faults", .serialized)
     struct GatewayFaultTests {
         struct FaultCase: Sendable, CustomTestStringConvertible {

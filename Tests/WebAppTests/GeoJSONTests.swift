@@ -4,7 +4,7 @@ import Testing
 import WebApp
 
 extension ServerIntegration {
-    /// `GET /api/v1/announcements.geojson` (issue 13): RFC 7946 GeoJSON of what `/map` shows, over
+    /// `GET /api/v1/announcements.geojson` (docs/upstream.md §4): RFC 7946 GeoJSON of what `/map` shows, over
     /// `pages-list.json` (pet-N at 52.2297 + N·0.001° N, 21.0122° E; FOUND when N % 3 == 0; species
     /// by N % 4: CAT, DOG, BIRD, RABBIT).
     @Suite("GeoJSON API")

@@ -6,8 +6,8 @@ import MicroHTTP
 import WebApp
 
 extension ServerIntegration {
-    /// `/images/…` (issue 4, product-spec §4): the upstream's `/images/` only, image types only, with
-    /// cache headers; since issue 12 every raster photo is served as a variant we made.
+    /// `/images/…` (docs/upstream.md §4): the upstream's `/images/` only, image types only, with
+    /// cache headers; every raster photo is served as a variant we made (README "Photos").
     @Suite("Image proxy")
     struct ImageProxyTests {
         /// A PNG signature followed by bytes that are not valid UTF-8, so any re-encoding would show.
@@ -21,7 +21,7 @@ extension ServerIntegration {
                 let response = try await app.get("/images/a.jpg")
 
                 #expect(response.status == 200)
-                // Never the original as it came (issue 12): the full variant, made by us.
+                // Never the original as it came (it may carry GPS tags): the full variant, made by us.
                 #expect(response.header("Content-Type") == "image/webp")
                 #expect(webpChunks([UInt8](response.body)).contains("VP8 "))
                 let cacheControl = try #require(response.header("Cache-Control"))

@@ -1,7 +1,7 @@
 import Testing
 @testable import WebApp
 
-/// The rendered-page cache's LRU (issue 11): bounded by bytes, least recently used out first,
+/// The rendered-page cache's LRU (docs/scaling.md): bounded by bytes, least recently used out first,
 /// emptied by a new snapshot generation.
 @Suite struct LRUByteCacheTests {
     @Test func total_cost_never_exceeds_the_budget_and_the_oldest_goes_first() {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import WebApp
 
-/// Issue 14 over HTTP: every page kind in both languages, chosen by `?lang` or `Accept-Language`,
+/// The languages (README "Languages") over HTTP: every page kind in both languages, chosen by `?lang` or `Accept-Language`,
 /// kept by links, announced by `hreflang`, and never served from a cache to the other language.
 @Suite("Pages in Polish and English")
 struct LanguagePagesTests {

@@ -4,7 +4,7 @@ import MicroHTTP
 import TestSupport
 import Testing
 
-/// Location from the query string and the permission-denied flow (product-spec §4, seed 002).
+/// Location from the query string and the permission-denied flow (docs/upstream.md §4, seed 002).
 @Suite("Location flow")
 struct LocationFlowTests {
     /// The link of the 400 page's "Try again" action.

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 extension ServerIntegration {
-    /// `lat`, `lng` and `range` as the mobile apps send them, on the API and the pages alike (issue 17):
+    /// `lat`, `lng` and `range` as the mobile apps send them, on the API and the pages alike:
     /// the backend's ranges and every plain decimal number form.
     @Suite("Location parameters")
     struct LocationParameterTests {

@@ -1,7 +1,7 @@
 import Testing
 @testable import WebApp
 
-/// Catalog texts are split at their `{name}` slots once and filled by appending (issue 14).
+/// Catalog texts are split at their `{name}` slots once and filled by appending.
 @Suite("Message slots")
 struct MessageTests {
     @Test func a_text_is_split_at_its_slots() {

@@ -4,10 +4,10 @@ import TestSupport
 import Testing
 
 /// The PetSpot iOS app's data-layer types, with exactly the optionality they declare (seed 000's
-/// `AnnouncementDTO` and `PetDetailsDTO`; status, species and sex as the app's enums, issue 17).
+/// `AnnouncementDTO` and `PetDetailsDTO`; status, species and sex as the app's enums).
 /// One item that does not fit fails the whole decode, as it does in the app.
 enum MobileApp {
-    /// The app's statuses (CLOSED is what we send for closed reports, product-spec §4).
+    /// The app's statuses (CLOSED is what we send for closed reports, docs/upstream.md §4).
     enum Status: String, Decodable { case MISSING, FOUND, CLOSED }
     /// The app's species.
     enum Species: String, Decodable { case DOG, CAT, BIRD, RABBIT, OTHER }
@@ -61,7 +61,7 @@ enum MobileApp {
 }
 
 extension ServerIntegration {
-    /// Our `/api/v1` as a drop-in for the mobile apps (issue 17): their types decode every answer,
+    /// Our `/api/v1` as a drop-in for the mobile apps (docs/upstream.md §4): their types decode every answer,
     /// and every `photoUrl` loads.
     @Suite("Mobile app contract")
     struct MobileContractTests {

@@ -24,8 +24,8 @@ func attribute(_ name: String, in tag: String) -> String? {
 }
 
 extension ServerIntegration {
-    /// Pages use the variants (issue 12 point 3), and photo names with reserved characters
-    /// round-trip page → our proxy → upstream as the very path the upstream named (point 5).
+    /// Pages use the variants (README "Photos"), and photo names with reserved characters
+    /// round-trip page → our proxy → upstream as the very path the upstream named.
     @Suite("Photo links")
     struct PhotoLinksTests {
         /// (the upstream's `photoUrl`, the file name it serves, i.e. its single decoding)

@@ -51,7 +51,7 @@ func crc32(_ bytes: [UInt8]) -> UInt32 {
 }
 
 extension ServerIntegration {
-    /// Photo variants made with libvips (issue 12 points 2 and 4): sizes, orientation, metadata,
+    /// Photo variants made with libvips (docs/platform.md "Images"): sizes, orientation, metadata,
     /// formats, and hostile inputs, through the real server.
     @Suite("Photo variants")
     struct PhotoVariantsTests {

@@ -7,9 +7,9 @@ import Testing
     @Test(arguments: [
         Route.landing, .list, .details(id: "a b c?d&e=f"), .legacyDetails(id: "%41"), .apiDetails(id: "ünï"),
         .image(path: "pet-02.jpg"), .image(path: "my cat.png"), .staticFile(path: "css/site.css"),
-        // Found by fuzzing (issue 15): empty segments were dropped and `%` was printed unescaped.
+        // Found by fuzzing: empty segments were dropped and `%` was printed unescaped.
         .image(path: "a//b.png"), .image(path: "/x.png"), .staticFile(path: "css//site.css"), .staticFile(path: "100%.txt"),
-        // Issue 13.
+        // The map, its GeoJSON and its tiles.
         .map, .apiGeoJSON, .tile(TileAddress(z: 0, x: 0, y: 0)!), .tile(TileAddress(z: 19, x: 524_287, y: 3)!),
         // docs/poster.md.
         .poster(id: "a b?c&d"), .poster(id: "poster"),

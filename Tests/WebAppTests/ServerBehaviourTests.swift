@@ -6,7 +6,7 @@ import MicroHTTP
 import WebApp
 
 extension ServerIntegration {
-    /// Server core behaviour (issue 2): security headers everywhere, 404/405, request ids, health,
+    /// Server core behaviour (docs/upstream.md §4): security headers everywhere, 404/405, request ids, health,
     /// readiness and metrics.
     @Suite("Server behaviour")
     struct ServerBehaviourTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WebApp
 
-/// Issue 16 "one settings table": the README's table is the declared table, and every setting is
+/// One settings table: the README's table is the declared table, and every setting is
 /// read from its flag and from its environment variable, the flag winning.
 @Suite("Settings table")
 struct SettingsTableTests {

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 @testable import WebApp
 
-/// Issue 11: every visitor is served from one upstream snapshot, fetched at most once per TTL.
+/// Every visitor is served from one upstream snapshot (docs/scaling.md), fetched at most once per TTL.
 @Suite("One snapshot for every visitor")
 struct SnapshotTests {
     static let listPath = "/api/v1/announcements"
@@ -266,7 +266,7 @@ struct SnapshotTests {
     }
 }
 
-/// Issue 11 "normalized": parameter order, unknown parameters and digits beyond 4 decimals make no new page.
+/// Normalized page keys: parameter order, unknown parameters and digits beyond 4 decimals make no new page.
 @Suite("Normalized page keys")
 struct NormalizedPageKeyTests {
     @Test func equivalent_urls_share_one_kept_page_and_different_ones_do_not() async throws {
@@ -293,7 +293,7 @@ struct NormalizedPageKeyTests {
     }
 }
 
-/// Located pages are joined from a kept shell and kept card fragments (issue 11 "fast cold render").
+/// Located pages are joined from a kept shell and kept card fragments, so a cold located page renders fast.
 @Suite("Page shells and card fragments")
 struct PageShellTests {
     @Test func two_visitors_get_pages_with_their_own_coordinates_distances_and_counts() async throws {

@@ -6,7 +6,7 @@ import MicroHTTP
 import WebApp
 
 extension ServerIntegration {
-    /// `/static/…` (issue 2): types, ETag/304, cache policy, HEAD, and every traversal attempt refused.
+    /// `/static/…` (docs/upstream.md §4): types, ETag/304, cache policy, HEAD, and every traversal attempt refused.
     @Suite("Static files")
     struct StaticFilesTests {
         @Test(arguments: [

@@ -26,7 +26,7 @@ func withTileApp<T>(configure: @escaping (inout AppConfiguration) -> Void = { _ 
 }
 
 extension ServerIntegration {
-    /// `GET /tiles/{z}/{x}/{y}.png` (issue 13): only valid tiles, proxied with our User-Agent, kept as
+    /// `GET /tiles/{z}/{x}/{y}.png` (docs/platform.md "Map"): only valid tiles, proxied with our User-Agent, kept as
     /// long as the tile server's headers allow.
     @Suite("Tile proxy")
     struct TileProxyTests {

@@ -3,7 +3,7 @@ import MicroHTTP
 import Testing
 @testable import WebApp
 
-/// The numbers of `lat`, `lng` and `range` (issue 17): every plain decimal form JavaScript's
+/// The numbers of `lat`, `lng` and `range` as the mobile apps write them: every plain decimal form JavaScript's
 /// `Number` reads, nothing else; whole kilometres, anything above half the Earth meaning everywhere.
 @Suite struct VisitorNumberTests {
     @Test(arguments: [

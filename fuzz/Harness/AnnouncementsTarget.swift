@@ -1,7 +1,7 @@
 import Foundation
 @testable import PetDomain
 
-/// `AnnouncementDecoder` on any body: every kept item obeys product-spec §2, and our own API
+/// `AnnouncementDecoder` on any body: every kept item obeys docs/upstream.md §2, and our own API
 /// output of the kept items (`AnnouncementJSON`, dialect A) reads back to the same items.
 enum AnnouncementsTarget {
     /// An origin, so `distanceKm` is written too.
@@ -53,7 +53,7 @@ enum AnnouncementsTarget {
         }
     }
 
-    /// The rules of product-spec §2 that hold for every kept item.
+    /// The rules of docs/upstream.md §2 that hold for every kept item.
     static func checkItem(_ item: Announcement) {
         expect(!item.id.isEmpty && sameBytes(TextNormalization.trimmed(item.id), item.id), "id not trimmed or empty: '\(item.id)'")
         for (name, value) in [("petName", item.petName), ("breed", item.breed), ("description", item.description),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Connection abuse from one address while a visitor on another is timed (issue 15).
+"""Connection abuse from one address while a visitor on another is timed (README "Hardening").
 
 Opens COUNT connections from 127.0.0.1 to the server: in `trickle` mode each sends a request line,
 then one header line every INTERVAL seconds and never ends its headers (slowloris); in `idle` mode

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Bytes a browser loads for one page (issue 12 benchmark): headless Chromium (Debian's), a fresh
+"""Bytes a browser loads for one page (the photo benchmark, docs/performance.md): headless Chromium (Debian's), a fresh
 context per viewport, every response's encoded size counted from the DevTools protocol
 (Network.loadingFinished encodedDataLength: headers and body as they came over the wire).
 

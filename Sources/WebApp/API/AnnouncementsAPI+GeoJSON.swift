@@ -5,7 +5,7 @@ import PetAPIClient
 import PetDomain
 
 extension AnnouncementsAPI {
-    /// `GET /api/v1/announcements.geojson` (issue 13): what `/map` shows, for any map client, as an
+    /// `GET /api/v1/announcements.geojson` (docs/upstream.md §4): what `/map` shows, for any map client, as an
     /// RFC 7946 `FeatureCollection`. Same parameters as `/pets` and `/map` (15 km default range when
     /// located, like them), a bad one answered as the JSON API's 400; kept per snapshot and
     /// conditional (ETag/304) like the other API answers.

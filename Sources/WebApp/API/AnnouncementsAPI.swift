@@ -6,7 +6,7 @@ import PetDomain
 import Synchronization
 
 /// `GET /api/v1/announcements[?lat&lng&range]` and `/api/v1/announcements/{id}`: the validated,
-/// normalized data in the current backend's JSON shape (product-spec §4), so a mobile client can
+/// normalized data in the current backend's JSON shape (docs/upstream.md §4), so a mobile client can
 /// point here instead of the raw backend.
 struct AnnouncementsAPI: Sendable {
     let gateway: AnnouncementGateway
@@ -21,7 +21,7 @@ struct AnnouncementsAPI: Sendable {
 
     /// What an item without a usable photo gets as `photoUrl`: a neutral picture of ours. The
     /// mobile apps declare `photoUrl` a required string and fail the whole list on a `null`, and
-    /// the backend's list never holds one (issue 17). PNG, not SVG: the apps' native image
+    /// the backend's list never holds one. PNG, not SVG: the apps' native image
     /// decoders do not read SVG.
     static let placeholderPhotoURL = Route.staticFile(path: placeholderAsset).path
     /// The placeholder's file below `Public/` (also the body of a missing photo's 404).
@@ -107,7 +107,7 @@ struct AnnouncementsAPI: Sendable {
     }
 
     /// `{"error":{"code","message","requestId","field"?}}` with a status, the backend's error body
-    /// (product-spec §1): `requestId` is this request's `X-Request-Id`, so a client's log line leads
+    /// (docs/upstream.md §1): `requestId` is this request's `X-Request-Id`, so a client's log line leads
     /// to ours and on to the upstream's. Never stored: the id belongs to one request.
     static func error(_ status: HTTPResponse.Status, code: String, message: String, field: String? = nil, requestID: String) -> Response {
         let body = AnnouncementJSON.encodeError(code: code, message: message, requestID: requestID, field: field)
@@ -117,7 +117,7 @@ struct AnnouncementsAPI: Sendable {
     }
 
     /// The 400 for a bad `lat`, `lng` or `range`, naming it in `field` like the backend; always in
-    /// English, `texts`, as the API speaks no page language (issue 14).
+    /// English, `texts`, as the API speaks no page language.
     static func parameterError(_ problem: QueryProblem, texts: Texts, requestID: String) -> Response {
         error(400, code: "INVALID_PARAMETER", message: problem.message(texts), field: problem.parameter, requestID: requestID)
     }

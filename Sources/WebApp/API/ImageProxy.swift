@@ -7,7 +7,7 @@ import PetAPIClient
 import Synchronization
 
 /// `GET /images/{path}[?w=320|640|1200|1280]`: photos from the upstream's `/images/` only (never an
-/// arbitrary URL), as the variants a good image CDN gives (issue 12, product-spec §4).
+/// arbitrary URL), as the variants a good image CDN gives (README "Photos", docs/upstream.md §4).
 ///
 /// - Every answer is a variant we made with libvips: WebP, never enlarged or cropped, EXIF
 ///   orientation applied, all metadata stripped. The plain URL gives the "full" variant (longest
@@ -206,7 +206,7 @@ final class ImageProxy: Sendable {
         let validators = PhotoValidators(headers: response.headers)
         let type = (response.headers[.contentType] ?? "").lowercased()
         if type.hasPrefix("image/svg+xml") {
-            // Never rasterized (issue 12): served as today, sandboxed by the CSP.
+            // Never rasterized (the resizer decodes raster formats only): served as it came, sandboxed by the CSP.
             return .success(PhotoEntry(kind: .image, bytes: response.body, contentType: "image/svg+xml", width: nil, height: nil,
                                        etag: ConditionalGet.etag(for: response.body), validators: validators, checkedAt: Date()))
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 extension AppConfiguration {
-    /// The settings of the map (issue 13): tile server, its cache, and where the map libraries are.
+    /// The settings of the map (README "Map"): tile server, its cache, and where the map libraries are.
     static let mapSettings: [Setting] = [
         Setting("tile-url", "PETSPOT_TILE_URL",
                 "`\(openStreetMapTiles)` (the OpenStreetMap standard layer; a template with `{z}`, `{x}`, `{y}`)",

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 extension AppConfiguration {
-    /// Every setting, declared once (issue 16 "one settings table"): flag, environment variable,
+    /// Every setting, declared once (README quick start shows it as a table): flag, environment variable,
     /// default as documented, help text and how its text is read and checked. `resolve`, the
     /// environment names, `--help` (the executable builds its options text from this) and the
     /// README's settings table (a test compares them) all come from here.

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// Every setting of the server, parsed once at startup (product-spec §5). Each has a command-line
+/// Every setting of the server, parsed once at startup (docs/upstream.md §5). Each has a command-line
 /// flag and an environment variable; the flag wins. A bad value stops startup with an error that
 /// names the setting (never silently falls back to a default).
 public struct AppConfiguration: Sendable, Equatable {

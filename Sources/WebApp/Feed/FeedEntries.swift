@@ -3,7 +3,7 @@ import PetDomain
 import Synchronization
 
 /// The Atom `<entry>` of each announcement of the snapshot, written once per snapshot generation
-/// and language (style.md "Precompute per data change"): a feed request only picks entries and
+/// and language (docs/style.md "Precompute per data change"): a feed request only picks entries and
 /// writes the searcher's distance into each summary, so a feed for a new location costs about
 /// what a list page does. Written when first asked for (an entry that no feed's newest 50 reach is
 /// never written), so memory follows what is read, not the size of the snapshot.

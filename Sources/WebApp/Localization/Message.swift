@@ -1,5 +1,5 @@
 /// A catalog text split once at its `{name}` slots, so filling it per request is appending
-/// strings, not searching them (issue 14).
+/// strings, not searching them.
 ///
 /// Why: `String.replacingOccurrences` (Foundation, through CFString and UTF-16) per slot took
 /// a fifth of the CPU of a page at a random location (perf, 5,000 items), where the result count

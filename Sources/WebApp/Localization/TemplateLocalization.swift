@@ -1,6 +1,6 @@
 import Foundation
 
-/// Catalog texts put into the templates once per language at startup (issue 14): a template
+/// Catalog texts put into the templates once per language at startup: a template
 /// names a text as `{{t:key}}` and holds no words of its own, so each language gets its own
 /// compiled templates and a page spends nothing per request on static texts.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import PetDomain
 
-/// One language's texts and formats (issue 14), made once at startup from its checked catalog:
+/// One language's texts and formats (README "Languages"), made once at startup from its checked catalog:
 /// every visible word of a page comes from here or from the catalog through the templates.
 ///
 /// With the English catalog these give exactly `Format`'s English text (CatalogTests compare them).
@@ -74,7 +74,7 @@ struct Texts: Sendable {
         catalog.texts[key]
     }
 
-    // MARK: - Formats (product-spec §3)
+    // MARK: - Formats (docs/upstream.md §3)
 
     /// "Nov 05, 2025" / "5 lis 2025".
     func date(_ date: CalendarDate) -> String { Format.date(date, style: dateStyle) }

@@ -1,8 +1,8 @@
 import Foundation
 import PetDomain
 
-/// Turning validated announcements into card and detail view models (product-spec §3), in the
-/// page's language (issue 14).
+/// Turning validated announcements into card and detail view models (docs/upstream.md §3), in the
+/// page's language.
 extension Announcement {
     /// The description shortened at a word boundary to about `limit` characters, with an ellipsis.
     func excerpt(limit: Int = 140) -> String? {

@@ -2,13 +2,13 @@ import Foundation
 import PetDomain
 import Synchronization
 
-/// Announcement cards rendered once per snapshot and kept as HTML fragments (issue 11 "fast cold
-/// render"): a card looks the same to every visitor except for two things, the location carried by
+/// Announcement cards rendered once per snapshot and kept as HTML fragments, so a cold located
+/// page renders fast (docs/scaling.md): a card looks the same to every visitor except for two things, the location carried by
 /// its details link and the distance line. A located card is rendered once with markers in those
 /// two places and kept without them, with the two places noted; a visitor's card is that text
 /// with their own (escaped) values put back. The markup still comes from
 /// `Templates/partials/card.mustache` alone. Cards are kept by the item's position in the
-/// snapshot, in arrays sized once, per language (issue 14): plain cards also per whether links
+/// snapshot, in arrays sized once, per language: plain cards also per whether links
 /// carry `lang` (the URL chose the language), located cards get `lang` with the link query.
 final class CardFragments: Sendable {
     /// A located card: its bytes without the per-visitor values, and where each goes.
@@ -42,7 +42,7 @@ final class CardFragments: Sendable {
     let day: Int
     /// Cards in stripes by position (position % stripeCount, at position / stripeCount): every
     /// page reads its cards here, and one lock for all server threads was the most contended lock
-    /// of a random-location load (issue 11).
+    /// of a random-location load (docs/performance.md).
     private static let stripeCount = 16
     private let stripes: Shards<Kept>
 

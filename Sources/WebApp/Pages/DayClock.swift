@@ -10,7 +10,7 @@ import PetDomain
 /// with the snapshot *and* with the day: kept card fragments, rendered pages, and the server's
 /// kept answers, which also stop at `endOfToday`.
 struct DayClock: Sendable {
-    /// The zone whose midnight starts a new day: the service is Polish (product-spec §3).
+    /// The zone whose midnight starts a new day: the service is Polish (docs/upstream.md §3).
     static let zone = TimeZone(identifier: "Europe/Warsaw") ?? TimeZone(secondsFromGMT: 3_600) ?? .gmt
     /// The wall-clock date at `startInstant`.
     let startDate: Date

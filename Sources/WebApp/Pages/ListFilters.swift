@@ -2,7 +2,7 @@ import HTTPTypes
 import MicroHTTP
 import PetDomain
 
-/// The list page's filters, sort and page from the query string (product-spec §4 `/pets`).
+/// The list page's filters, sort and page from the query string (docs/upstream.md §4 `/pets`).
 struct ListFilters: Equatable, Sendable {
     var status: AnnouncementStatus?
     var species: Species?

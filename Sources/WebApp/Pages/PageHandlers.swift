@@ -4,12 +4,12 @@ import MicroHTTP
 import PetAPIClient
 import PetDomain
 
-/// The HTML pages: landing, list and details (product-spec §4), answered from the snapshot.
+/// The HTML pages: landing, list and details (docs/upstream.md §4), answered from the snapshot.
 ///
 /// Each page first parses its query into a normalized key (parameter order, unknown parameters and
 /// coordinate digits beyond the 4 decimals the location script sends make no difference), then
 /// looks for a page already rendered for that key from the same snapshot, and only then does any
-/// domain work (issue 11 "O(1) warm path").
+/// domain work, so a warm page costs a lookup (docs/scaling.md).
 struct PageHandlers: Sendable {
     let site: SiteContext
     let gateway: AnnouncementGateway

@@ -2,15 +2,15 @@ import Foundation
 
 /// Renders page view models with the Mustache templates of `Templates/`, through
 /// `CompiledTemplates`: output identical to swift-mustache's (tests compare them byte for byte)
-/// at about a tenth of its cost (issue 11: ~110 µs instead of ~1.35 ms for a 20-card list page
+/// at about a tenth of its cost (docs/performance.md: ~110 µs instead of ~1.35 ms for a 20-card list page
 /// rendered from models, release build on this machine kind).
 struct PageRenderer: Sendable {
-    /// Page templates that must exist; checked at startup (platform-notes: a missing folder gives an
+    /// Page templates that must exist; checked at startup (docs/platform.md: a missing folder gives an
     /// empty library and an unknown name renders nil, silently).
     static let requiredTemplates = ["layout", "landing", "list", "map", "details", "error", "poster", "report", "report-result",
                                     "report-photo"]
 
-    /// The templates compiled once per language, by `Language.index` (issue 14).
+    /// The templates compiled once per language, by `Language.index`.
     private let templates: [CompiledTemplates]
     /// Every language's texts and formats, from `<directory>/locales/*.messages`.
     let texts: SiteTexts

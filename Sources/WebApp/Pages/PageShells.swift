@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Located pages rendered once per shape and kept as pieces (issue 11 "fast cold render"): two
+/// Located pages rendered once per shape and kept as pieces, so a cold located page renders fast: two
 /// visitors at different places see the same list page except for their coordinates in links, the
 /// result count and the cards. A page is rendered once with markers in those places; a visitor's
 /// page is the pieces joined around their own values. The markup still comes from the templates

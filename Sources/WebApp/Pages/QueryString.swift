@@ -31,8 +31,8 @@ enum QueryString {
 
 extension VisitorLocation {
     /// The query items that carry the location into links: `lat`, `lng` (4 decimals) and an explicit
-    /// `range`. `location=denied` is never carried, so the banner shows once (product-spec §4).
-    /// Then `lang` when the URL chose the page language (issue 14: a shared link keeps it).
+    /// `range`. `location=denied` is never carried, so the banner shows once (docs/upstream.md §4).
+    /// Then `lang` when the URL chose the page language (a shared link opens in the language it was shared in).
     var linkItems: [(String, String?)] {
         guard let origin else { return language.linkItems }
         return [

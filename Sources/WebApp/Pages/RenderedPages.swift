@@ -3,15 +3,15 @@ import HTTPTypes
 import MicroHTTP
 import Synchronization
 
-/// Rendered pages (and encoded API bodies) kept for reuse (issue 11 "O(1) warm path"): a page is a
-/// pure function of its normalized URL and the snapshot (product-spec §4), so the same key over the
+/// Rendered pages (and encoded API bodies) kept for reuse (docs/scaling.md): a page is a
+/// pure function of its normalized URL and the snapshot (docs/upstream.md §4), so the same key over the
 /// same snapshot generation answers the same bytes. Bounded by bytes with least-recently-used
 /// eviction, so a million distinct visitor locations cannot grow memory; a new generation empties
 /// it. Stale pages (with their "saved N minutes ago" notice) are never kept.
 ///
 /// A page is kept the second time it is made, not the first (nginx's `proxy_cache_min_uses 2`):
 /// most located pages are asked for once (one visitor, one place), and keeping each of them only
-/// to evict an older page cost more than rendering (issue 11, random-location load). Which keys
+/// to evict an older page cost more than rendering (measured under random-location load). Which keys
 /// were made once is remembered in a small direct-mapped table of key hashes per shard.
 ///
 /// Split into shards by key, each with its own lock and an equal share of the budget: every

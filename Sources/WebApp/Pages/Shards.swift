@@ -3,7 +3,7 @@ import Synchronization
 /// State split into a few parts, each under its own lock, the part picked by a number (a key's
 /// hash, an item's position, the calling thread's `ThreadSpread` slot). Every request reads
 /// the page cache, the shells, the card fragments and the metrics; one lock for all server threads
-/// made them sleep on Swift's priority-inheritance futex (issue 11), so each of those is split
+/// made them sleep on Swift's priority-inheritance futex (docs/performance.md), so each of those is split
 /// the same way, here.
 final class Shards<State>: Sendable {
     private final class Part: Sendable {

@@ -44,7 +44,7 @@ final class SiteContext: Sendable {
     func texts(_ language: PageLanguage) -> Texts { renderer.texts[language.language] }
 
     /// The layout model for a page. `pageURL` writes this page's URL for a visitor state (its
-    /// location and language), for the language switch and the `hreflang` alternates (issue 14).
+    /// location and language), for the language switch and the `hreflang` alternates.
     func layout(
         title: String,
         description: String,
@@ -193,7 +193,7 @@ final class SiteContext: Sendable {
                                   distances: found.distancesKm.map { $0.map { texts.distance(km: $0) } }, texts: texts, render: render)
     }
 
-    /// The error page for `status` (product-spec §4 "Errors the visitor can see") in the page's
+    /// The error page for `status` (docs/upstream.md §4 "Errors the visitor can see") in the page's
     /// language: a heading by status, the message, and a retry link for upstream failures.
     /// `pageURL` writes the failed page's URL for a visitor state (for the language switch and the
     /// alternates); without it (answers the server makes itself) they lead to the landing page.
@@ -278,7 +278,7 @@ final class SiteContext: Sendable {
             var below = path.hasPrefix("/images/") ? String(path.dropFirst("/images/".count)) : path
             // A photoUrl is a URL path: its `%XX` are escapes. Decoded once here, so that
             // `Route.image` encodes the file name once and the proxy hands the upstream the very
-            // path it named (`my%20cat.png`, `rabat%2541.png`), never an escape of an escape (issue 17).
+            // path it named (`my%20cat.png`, `rabat%2541.png`), never an escape of an escape.
             // A malformed escape (`100%.png`) stays literal text.
             if below.utf8.contains(UInt8(ascii: "%")), let decoded = below.removingPercentEncoding { below = decoded }
             return Route.image(path: below).path

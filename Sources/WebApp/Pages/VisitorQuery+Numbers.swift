@@ -1,16 +1,16 @@
 extension VisitorLocation {
-    /// The largest radius that means something: half the Earth's circumference in km (issue 17).
+    /// The largest radius that means something: half the Earth's circumference in km.
     static let maxRangeKm = 20_038
 
     /// The longest number text read; a client writes at most ~24 characters (`-1.2345678901234567e-300`).
     static let maxNumberLength = 64
 
     /// A plain decimal floating-point number, as JavaScript's `Number` reads it (the backend's parser,
-    /// product-spec §1): an optional sign, digits with an optional point (`52.`, `.5`), an optional
+    /// docs/upstream.md §1): an optional sign, digits with an optional point (`52.`, `.5`), an optional
     /// exponent (`1e-05`, `-5E-5`). No `nan`, `inf`, hex, white space or trailing text: nil then.
     static func decimalDegrees(_ text: String) -> Double? {
         // A byte state machine, not a regular expression: one was compiled on every located request
-        // and cost more than the rest of the parsing (issue 11). No allocation on this path.
+        // and cost more than the rest of the parsing (measured). No allocation on this path.
         let bytes = text.utf8
         guard bytes.count <= maxNumberLength else { return nil }
         var state = NumberState.start
@@ -23,7 +23,7 @@ extension VisitorLocation {
     }
 
     /// A `range` value: whole kilometres from 1; above `maxRangeKm` (even beyond `Int`) it means
-    /// everywhere and is `maxRangeKm`, as the backend accepts any positive integer (issue 17). Nil for
+    /// everywhere and is `maxRangeKm`, as the backend accepts any positive integer. Nil for
     /// 0, negatives, fractions and anything that is not digits (an optional leading `+` allowed).
     static func wholeKilometres(_ text: String) -> Int? {
         var digits = Substring(text)

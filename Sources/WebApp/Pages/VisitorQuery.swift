@@ -3,7 +3,7 @@ import HTTPTypes
 import MicroHTTP
 import PetDomain
 
-/// A query parameter with a bad value: which one and why (answered 400, product-spec §4).
+/// A query parameter with a bad value: which one and why (answered 400, docs/upstream.md §4).
 struct QueryProblem: Error, Equatable, Sendable {
     /// The parameter's name, e.g. `lat`.
     let parameter: String
@@ -22,7 +22,7 @@ struct LocatedProblem: Error, Sendable {
     let language: PageLanguage
 }
 
-/// The visitor's location as the query string states it (product-spec §4 "Location from the query string").
+/// The visitor's location as the query string states it (docs/upstream.md §4 "Location from the query string").
 struct VisitorLocation: Equatable, Sendable {
     /// Where the visitor is, when `lat` and `lng` were given.
     var origin: Coordinate?
@@ -34,7 +34,7 @@ struct VisitorLocation: Equatable, Sendable {
     var rangeGiven: Bool
     /// The coordinates as links write them (4 decimals), or the page-shell markers in their place.
     var coordinateText: (latitude: String, longitude: String)?
-    /// The page language, which links carry along with the location when the URL chose it (issue 14).
+    /// The page language, which links carry along with the location when the URL chose it.
     var language: PageLanguage = .standard
 
     static func == (lhs: VisitorLocation, rhs: VisitorLocation) -> Bool {
@@ -100,7 +100,7 @@ struct VisitorLocation: Equatable, Sendable {
                 throw QueryProblem(parameter: "lng", reason: .queryLng)
             }
             // Rounded to the 4 decimals (about 11 m) the location script sends and links carry, so
-            // distances, links and the rendered-page key all agree (issue 11 "normalized").
+            // distances, links and the rendered-page key all agree (docs/scaling.md).
             result.origin = Coordinate(latitude: VisitorLocation.fourDecimals(latitude), longitude: VisitorLocation.fourDecimals(longitude))
             // Their text for links, made once: every link on a located page carries it.
             result.coordinateText = (URLText.fourDecimals(latitude), URLText.fourDecimals(longitude))
@@ -136,7 +136,7 @@ struct VisitorLocation: Equatable, Sendable {
         }
         guard var value = found else { return nil }
         // Trimmed by hand: Foundation's trimmingCharacters bridged through NSString on every
-        // parameter of every request (measured on the located path, issue 11).
+        // parameter of every request (measured on the located path).
         if let first = value.utf8.first, let last = value.utf8.last,
            first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
             value = String(value.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())

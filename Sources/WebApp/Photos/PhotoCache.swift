@@ -1,10 +1,10 @@
 import Foundation
 import Synchronization
 
-/// The photo cache (issue 12 "image cache"): finished answers by upstream path and variant, in
+/// The photo cache (README "Photos"): finished answers by upstream path and variant, in
 /// memory bounded by bytes (least recently used out first), plus the optional disk tier. What is
 /// in memory can be answered on the server thread; what is only on disk is read on the async path
-/// and put back in memory. The map tile cache (issue 13) is another instance, keyed by tile.
+/// and put back in memory. The map tile cache is another instance, keyed by tile.
 final class PhotoCache: Sendable {
     private let memory: Mutex<LRUByteCache<PhotoKey, PhotoEntry>>
     /// The disk tier, when a folder is configured.

@@ -1,6 +1,6 @@
 import PetDomain
 
-/// The URLs a page gives for one photo (issue 12 "pages use them"): a `src`, the `srcset` of
+/// The URLs a page gives for one photo, so pages use our variants: a `src`, the `srcset` of
 /// variants, and the full variant for "open photo". Upstream raster photos get every variant; an
 /// SVG (never rasterized, and sharp at any size) and an absolute photo on another host (not ours
 /// to resize) get their one URL.

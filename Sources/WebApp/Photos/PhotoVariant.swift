@@ -1,4 +1,4 @@
-/// One size of a photo as we serve it (issue 12): a width (320, 640 or 1280 for `srcset`, 1200
+/// One size of a photo as we serve it (README "Photos"): a width (320, 640 or 1280 for `srcset`, 1200
 /// for `og:image`) or "full" (longest side at most 2048, what the plain `/images/{path}` URL and
 /// the details page's "open photo" give). Always WebP, never enlarged, never cropped.
 enum PhotoVariant: Hashable, Sendable, CustomStringConvertible {

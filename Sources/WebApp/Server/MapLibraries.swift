@@ -2,7 +2,7 @@ import Foundation
 
 /// Leaflet and Leaflet.markercluster as Debian installs them (`libjs-leaflet`,
 /// `libjs-leaflet.markercluster`, under `/usr/share/javascript/leaflet/`), read once at startup
-/// and served by us under `/static/vendor/leaflet/` (issue 13: no CDN, the CSP keeps `'self'`).
+/// and served by us under `/static/vendor/leaflet/` (no CDN, so the CSP keeps `'self'`).
 /// A missing file stops startup with a message naming its package, rather than a blank map.
 enum MapLibraries {
     /// The files served, by the Debian package that installs them, relative to `leaflet/`.

@@ -7,7 +7,7 @@ import Prometheus
 import Synchronization
 
 /// The site's metrics through the swift-metrics API, exported as Prometheus text at `/metrics` by
-/// swift-prometheus (product-spec §4; issue 16). Each app has its own registry and factory (not
+/// swift-prometheus (docs/upstream.md §4). Each app has its own registry and factory (not
 /// the process-wide `MetricsSystem`), so several apps in one process (the tests) count apart.
 ///
 /// Series: `petspot_http_requests_total{route,status}`, `petspot_http_request_duration_seconds`

@@ -1,5 +1,5 @@
 import Synchronization
-/// Request ids: the client's `X-Request-Id` when it is sane, else a fresh one (issue 2).
+/// Request ids: the client's `X-Request-Id` when it is sane, else a fresh one.
 enum RequestID {
     /// A sane id is 1–64 characters of letters, digits, `-`, `_` and `.` (no log injection).
     static func isSane(_ text: String) -> Bool {
@@ -22,7 +22,7 @@ enum RequestID {
 
     /// 16 lower-case hex characters, unique in this process and unpredictable enough for tracing
     /// (not a secret): a counter from a random start, mixed (SplitMix64). The system generator
-    /// cost a `getrandom` system call per request, measurable on the warm path (issue 11).
+    /// cost a `getrandom` system call per request, measurable on the warm path.
     static func generate() -> String {
         var value = counter.wrappingAdd(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,18 +1,18 @@
 import PetDomain
 
-/// Every URL the site answers, parsed from and printed to paths in one place (style.md "Type the
+/// Every URL the site answers, parsed from and printed to paths in one place (docs/style.md "Type the
 /// routes"): links in pages are built from `Route.path`, never from string literals.
 enum Route: Equatable, Sendable {
     case landing
     case list
-    /// `/map`: the list's announcements as pins (issue 13).
+    /// `/map`: the list's announcements as pins.
     case map
     case details(id: String)
     /// `/pets.atom`: the list's search as an Atom feed (README "Follow a search").
     case feed
     /// `/pets/{id}/poster`: the printable A4 poster with a QR code (docs/poster.md).
     case poster(id: String)
-    /// Old web app links (`/lost-pets…`), answered 301 (product-spec §4).
+    /// Old web app links (`/lost-pets…`), answered 301 (docs/upstream.md §4).
     case legacyList
     case legacyDetails(id: String)
     /// Photo proxy: the path below `/images/`.
@@ -21,9 +21,9 @@ enum Route: Equatable, Sendable {
     case staticFile(path: String)
     case apiList
     case apiDetails(id: String)
-    /// `/api/v1/announcements.geojson`: the map's data as RFC 7946 GeoJSON (issue 13).
+    /// `/api/v1/announcements.geojson`: the map's data as RFC 7946 GeoJSON.
     case apiGeoJSON
-    /// `/tiles/{z}/{x}/{y}.png`: a map tile through our cache (issue 13); only valid addresses parse.
+    /// `/tiles/{z}/{x}/{y}.png`: a map tile through our cache; only valid addresses parse.
     case tile(TileAddress)
     /// `/report`: the report form (GET) and its target (POST), docs/report-flow.md.
     case report
@@ -122,7 +122,7 @@ enum Route: Equatable, Sendable {
     }
 
     /// `path` with each `/`-separated segment percent-encoded and empty segments kept, so the path
-    /// printed parses back to the same route (`a//b` and `100%.txt` did not: found by fuzzing, issue 15).
+    /// printed parses back to the same route (`a//b` and `100%.txt` did not: found by fuzzing).
     private static func encodedSegments(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).map { URLText.encodeComponent(String($0)) }.joined(separator: "/")
     }

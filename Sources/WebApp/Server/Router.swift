@@ -11,7 +11,7 @@ struct Router: Sendable {
     let pages: PageHandlers
     let api: AnnouncementsAPI
     let images: ImageProxy
-    /// Map tiles through our cache (issue 13).
+    /// Map tiles through our cache.
     let tiles: TileProxy
     let gateway: AnnouncementGateway
     let metrics: Metrics

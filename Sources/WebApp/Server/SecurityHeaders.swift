@@ -1,11 +1,11 @@
 import HTTPTypes
 import MicroHTTP
 
-/// Headers every response carries (issue 2): a CSP without 'unsafe-inline' (all CSS and JS are
+/// Headers every response carries: a CSP without 'unsafe-inline' (all CSS and JS are
 /// files under Public/), no MIME sniffing, a strict referrer policy, geolocation for this origin
-/// only (the location flow of product-spec §4), and no framing.
+/// only (the location flow of docs/upstream.md §4), and no framing.
 enum SecurityHeaders {
-    /// The Content-Security-Policy. Photos may be absolute http(s) URLs (product-spec §2 photoUrl).
+    /// The Content-Security-Policy. Photos may be absolute http(s) URLs (docs/upstream.md §2 photoUrl).
     static let contentSecurityPolicy = [
         "default-src 'self'",
         "img-src 'self' https: http:",

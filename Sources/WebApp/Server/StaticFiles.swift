@@ -95,7 +95,7 @@ struct StaticFiles: Sendable {
     }
 }
 
-/// A startup failure naming the setting or file at fault (style.md "Fail fast at startup").
+/// A startup failure naming the setting or file at fault (docs/style.md "Fail fast at startup").
 public struct StartupError: Error, CustomStringConvertible {
     /// The setting, e.g. `--templates-dir / PETSPOT_TEMPLATES_DIR`.
     public let setting: String

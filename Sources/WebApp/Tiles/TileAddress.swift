@@ -1,7 +1,7 @@
 import Foundation
 
 /// One tile of the Web Mercator pyramid that OpenStreetMap's servers use (`/{z}/{x}/{y}.png`):
-/// zoom 0–19, `x` and `y` from 0 to 2^z − 1 (issue 13 "only valid z/x/y accepted").
+/// zoom 0–19, `x` and `y` from 0 to 2^z − 1: nothing else is asked of the tile server.
 struct TileAddress: Hashable, Sendable {
     /// The zoom levels the proxy serves: the OpenStreetMap standard layer's.
     static let zoomLevels = 0...19

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 
 /// How long a shared cache may keep a tile, from the tile server's own header fields (RFC 9111),
-/// as the OpenStreetMap tile usage policy asks (issue 13 "honours the tile server's cache headers").
+/// as the OpenStreetMap tile usage policy asks (docs/platform.md "Map").
 enum TileFreshness: Equatable, Sendable {
     /// `no-store` or `private`: never kept by a shared cache like ours.
     case doNotKeep

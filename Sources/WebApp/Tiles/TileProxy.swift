@@ -6,7 +6,7 @@ import PetAPIClient
 import Synchronization
 
 /// `GET /tiles/{z}/{x}/{y}.png`: map tiles from the configured tile server through our cache
-/// (issue 13), as the OpenStreetMap tile usage policy asks of a site that shows its tiles.
+/// (docs/platform.md "Map"), as the OpenStreetMap tile usage policy asks of a site that shows its tiles.
 ///
 /// - The cache is the photo cache's type (`PhotoCache`: bytes-bounded LRU in memory, optional
 ///   disk folder), keyed by tile. A tile is fresh as long as the tile server's `Cache-Control` /

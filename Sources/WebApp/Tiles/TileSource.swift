@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import PetAPIClient
 
-/// The tile server as a small client value (style.md "Wrap each external system"): the live one
+/// The tile server as a small client value (docs/style.md "Wrap each external system"): the live one
 /// fills a URL template (`--tile-url`) and calls it over the same AsyncHTTPClient transport as the
 /// upstream; tests pass a stub server's template.
 struct TileSource: Sendable {

@@ -1,7 +1,7 @@
 import Mustache
 
 // View models: every page is rendered from one of these structs. All text is formatted in Swift
-// (product-spec §3); templates only place values, always through `{{ }}` (HTML-escaped).
+// (docs/upstream.md §3); templates only place values, always through `{{ }}` (HTML-escaped).
 // `@TemplateFields` gives each its lookup by name from these declarations (no list to keep in step).
 
 /// What every page's layout needs: titles, share tags, navigation and the location flow state.
@@ -33,7 +33,7 @@ struct LayoutModel: Sendable {
     let hasMap: Bool
     /// The location state the script reads from `<body data-location="…">`: known, denied or unknown.
     let locationState: String
-    /// The language switch (issue 14): this page and query in English and in Polish (`lang=`),
+    /// The language switch: this page and query in English and in Polish (`lang=`),
     /// and which one is shown.
     var englishURL: String = "/?lang=en"
     var polishURL: String = "/?lang=pl"
@@ -63,7 +63,7 @@ struct LayoutModel: Sendable {
     }
 }
 
-/// The permission-denied banner (product-spec §4, seed 002).
+/// The permission-denied banner (docs/upstream.md §4, seed 002).
 @TemplateFields
 struct BannerModel: Sendable {
     let title: String        // "Location Access Needed"
