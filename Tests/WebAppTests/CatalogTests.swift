@@ -1,8 +1,12 @@
+import CompiledTemplates
 import Foundation
 import MicroHTTP
 import PetDomain
 import Testing
 @testable import WebApp
+
+/// The repository's templates folder.
+let sourceTemplatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
 
 /// Issue 14: one message catalog per language, complete in both, and templates without words of their own.
 @Suite("Message catalogs")
