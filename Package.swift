@@ -153,6 +153,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Release-build benchmark of the template engine against swift-mustache (scripts/bench/templates.sh); asserts nothing.
+        .executableTarget(
+            name: "template-benchmark",
+            dependencies: ["CompiledTemplates", "WebApp", .product(name: "Mustache", package: "swift-mustache")],
+            swiftSettings: strictSettings
+        ),
         // Test support shared by the test targets: a controllable fake backend with fault modes,
         // and URLSession/raw-socket client helpers.
         .target(
