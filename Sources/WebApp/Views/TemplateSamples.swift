@@ -31,7 +31,7 @@ public enum TemplateSamples {
         ]
     }
 
-    static func layout(isHome: Bool = false, isList: Bool = false, isMap: Bool = false) -> LayoutModel {
+    private static func layout(isHome: Bool = false, isList: Bool = false, isMap: Bool = false) -> LayoutModel {
         var layout = LayoutModel(
             pageTitle: "Lost and found pets near you · PetSpot", metaDescription: "Missing and found pets reported near you.",
             canonicalURL: "https://petspot.example/pets", ogTitle: "Lost and found pets near you",
@@ -45,7 +45,7 @@ public enum TemplateSamples {
         return layout
     }
 
-    static func card(_ index: Int) -> CardModel {
+    private static func card(_ index: Int) -> CardModel {
         CardModel(
             id: "a1b2c3d4-\(1000 + index)", detailURL: "/pets/a1b2c3d4-\(1000 + index)?lat=51.1079&lng=17.0385",
             name: ["Max", "Luna", "Burek", "Mruczek", "Unnamed pet"][index % 5], speciesLabel: ["Dog", "Cat", "Other"][index % 3],
@@ -60,11 +60,11 @@ public enum TemplateSamples {
         )
     }
 
-    static func options(_ values: [(String, String)], selected: Int) -> [OptionModel] {
+    private static func options(_ values: [(String, String)], selected: Int) -> [OptionModel] {
         values.enumerated().map { OptionModel(value: $0.element.0, label: $0.element.1, selected: $0.offset == selected) }
     }
 
-    static func list(cards count: Int) -> ListPageModel {
+    private static func list(cards count: Int) -> ListPageModel {
         ListPageModel(
             layout: layout(isList: true), banner: nil, staleNotice: nil, heading: "Lost and found pets",
             resultSummary: "124 pets within 15 km of you", mapURL: "/map?lat=51.1079&lng=17.0385",
@@ -78,14 +78,14 @@ public enum TemplateSamples {
         )
     }
 
-    static func landing() -> LandingPageModel {
+    private static func landing() -> LandingPageModel {
         LandingPageModel(
             layout: layout(isHome: true), banner: nil, staleNotice: nil, cards: (0..<5).map(card), hasCards: true,
             emptyMessage: "Nothing reported near you yet.", viewAllURL: "/pets?lat=51.1079&lng=17.0385", nearbyText: "Within 15 km of you"
         )
     }
 
-    static func details() -> DetailsPageModel {
+    private static func details() -> DetailsPageModel {
         DetailsPageModel(
             layout: layout(), staleNotice: nil, id: "a1b2c3d4-1000", name: "Max", statusLabel: "MISSING", statusClass: "missing",
             rewardText: "Reward 500 PLN", photoURL: "/images/a1b2c3d4-1000/0?w=1280",
@@ -110,7 +110,7 @@ public enum TemplateSamples {
         )
     }
 
-    static func map(places count: Int) -> MapPageModel {
+    private static func map(places count: Int) -> MapPageModel {
         MapPageModel(
             layout: layout(isMap: true), banner: nil, staleNotice: nil, heading: "Lost and found pets on the map",
             resultSummary: "\(count) pets within 15 km of you", listURL: "/pets?lat=51.1079&lng=17.0385", mapLabel: "Map of \(count) pets",
@@ -123,14 +123,14 @@ public enum TemplateSamples {
         )
     }
 
-    static func error() -> ErrorPageModel {
+    private static func error() -> ErrorPageModel {
         ErrorPageModel(
             layout: layout(), status: 404, heading: "Page not found", message: "This announcement does not exist or was removed.",
             retryURL: nil, listURL: "/pets", homeURL: "/"
         )
     }
 
-    static func poster() -> PosterPageModel {
+    private static func poster() -> PosterPageModel {
         PosterPageModel(
             layout: layout(), id: "a1b2c3d4-1000", headline: "LOST", statusClass: "missing", name: "Max", kind: "Dog · Golden Retriever",
             photoURL: "/images/a1b2c3d4-1000/0?w=1280", photoAlt: "Photo of Max, a dog", sexText: "Male", ageText: "3 years",
@@ -141,9 +141,9 @@ public enum TemplateSamples {
         )
     }
 
-    static func field(_ value: String, error: String? = nil) -> FieldModel { FieldModel(value: value, error: error) }
+    private static func field(_ value: String, error: String? = nil) -> FieldModel { FieldModel(value: value, error: error) }
 
-    static func reportForm() -> ReportFormModel {
+    private static func reportForm() -> ReportFormModel {
         ReportFormModel(
             layout: layout(), heading: "Report a missing pet", isFound: false, action: "/report", problem: "Please correct 2 fields.",
             problemCount: "2 problems", errors: [
@@ -168,14 +168,14 @@ public enum TemplateSamples {
         )
     }
 
-    static func reportResult() -> ReportResultModel {
+    private static func reportResult() -> ReportResultModel {
         ReportResultModel(
             layout: layout(), petID: "a1b2c3d4-1000", petURL: "/pets/a1b2c3d4-1000", shareURL: "https://petspot.example/pets/a1b2c3d4-1000",
             managementPassword: "k3-Vq9-xT2", photoUploaded: false, retryAction: "/report/a1b2c3d4-1000/photo", keptPhoto: "tmp-1234"
         )
     }
 
-    static func photoForm() -> PhotoFormModel {
+    private static func photoForm() -> PhotoFormModel {
         PhotoFormModel(
             layout: layout(), action: "/report/a1b2c3d4-1000/photo", petID: "a1b2c3d4-1000", problem: "The photo could not be read.",
             codeError: nil, photoError: "Send a JPEG, PNG, WebP or HEIC photo.", keptPhoto: nil, keptPhotoText: nil
