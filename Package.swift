@@ -103,11 +103,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The template engine: Templates/ parsed once and rendered on bytes, exactly as swift-mustache
+        // renders them (CompiledTemplatesTests compare them byte for byte; see docs/templates.md).
+        .target(
+            name: "CompiledTemplates",
+            dependencies: [.product(name: "Mustache", package: "swift-mustache")],
+            swiftSettings: strictSettings
+        ),
         // Routes, pages, view models, rendering, static files, configuration.
         .target(
             name: "WebApp",
             dependencies: [
                 "ViewModelMacros",
+                "CompiledTemplates",
                 "MicroHTTP",
                 "PetDomain",
                 "PetAPIClient",
@@ -145,6 +153,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Release-build benchmark of the template engine against swift-mustache (scripts/bench/templates.sh); asserts nothing.
+        .executableTarget(
+            name: "template-benchmark",
+            dependencies: ["CompiledTemplates", "WebApp", .product(name: "Mustache", package: "swift-mustache")],
+            swiftSettings: strictSettings
+        ),
         // Test support shared by the test targets: a controllable fake backend with fault modes,
         // and URLSession/raw-socket client helpers.
         .target(
@@ -178,9 +192,19 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // The template engine against swift-mustache, on the site's templates and view models.
+        .testTarget(
+            name: "CompiledTemplatesTests",
+            dependencies: [
+                "CompiledTemplates", "WebApp",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "WebAppTests",
-            dependencies: ["WebApp", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer", "QRCode",
+            dependencies: ["WebApp", "CompiledTemplates", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer", "QRCode",
                            "ContentCompression",
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "Logging", package: "swift-log"), .product(name: "Mustache", package: "swift-mustache")],

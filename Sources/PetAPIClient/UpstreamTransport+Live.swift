@@ -11,6 +11,7 @@ extension UpstreamTransport {
     /// - Parameters:
     ///   - baseURL: the upstream's root, e.g. `http://localhost:3000`.
     ///   - connectTimeout: time to open a connection.
+    /// - Returns: a transport that sends every request to `baseURL`'s host and port.
     public static func live(baseURL: URL, connectTimeout: Duration = .seconds(2)) -> UpstreamTransport {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,

@@ -142,6 +142,10 @@ func measurePages(body: Data) async throws {
         ("cold /pets at a random location (new cards)", (0..<5_000).map { _ in randomLocation() }),
         ("cold /pets at a random location (kept cards)", (0..<5_000).map { _ in randomLocation() }),
         ("warm /pets/{id}", Array(repeating: "/pets/" + (decodedItems.first?.id ?? "x"), count: 20_000)),
+        // Pages rendered whole per request (no shell): the template engine's share (docs/templates.md).
+        ("cold /map at a random location", (0..<300).map { _ in "/map" + randomLocation().dropFirst(5) }),
+        ("cold / at a random location", (0..<2_000).map { _ in "/" + randomLocation().dropFirst(5) }),
+        ("cold /pets/{id} at a random location", (0..<2_000).map { _ in "/pets/" + (decodedItems.first?.id ?? "x") + randomLocation().dropFirst(5) }),
     ]
     for (name, paths) in cases {
         var statuses: [Int: Int] = [:]

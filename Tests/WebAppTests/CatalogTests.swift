@@ -1,8 +1,12 @@
+import CompiledTemplates
 import Foundation
 import MicroHTTP
 import PetDomain
 import Testing
 @testable import WebApp
+
+/// The repository's templates folder.
+let sourceTemplatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
 
 /// One message catalog per language (README "Languages"), complete in both, and templates without words of their own.
 @Suite("Message catalogs")
@@ -73,6 +77,8 @@ struct CatalogTests {
         var found: [String] = []
         // Attributes people read (or hear): their values must be tags only.
         let readable = #"\b(alt|title|aria-label|placeholder|content|value|data-share-copied|data-share-prompt|data-text-[a-z-]+)="([^"]*)""#
+        // A constant pattern: a mistake in it fails every test that reaches this line.
+        // swift-format-ignore: NeverUseForceTry
         let regex = try! NSRegularExpression(pattern: readable)
         let whole = NSRange(text.startIndex..., in: text)
         for match in regex.matches(in: text, range: whole) {

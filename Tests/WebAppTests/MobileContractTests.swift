@@ -7,11 +7,15 @@ import Testing
 /// `AnnouncementDTO` and `PetDetailsDTO`; status, species and sex as the app's enums).
 /// One item that does not fit fails the whole decode, as it does in the app.
 enum MobileApp {
-    /// The app's statuses (CLOSED is what we send for closed reports, docs/upstream.md §4).
+    /// The app's statuses (CLOSED is what we send for closed reports, docs/upstream.md §4); the cases
+    /// are the wire values, in the app's capitals.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     enum Status: String, Decodable { case MISSING, FOUND, CLOSED }
     /// The app's species.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     enum Species: String, Decodable { case DOG, CAT, BIRD, RABBIT, OTHER }
     /// The app's sexes.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     enum Sex: String, Decodable { case MALE, FEMALE, UNKNOWN }
 
     /// `{"data":[…]}` of `GET /api/v1/announcements`.

@@ -1,3 +1,4 @@
+import CompiledTemplates
 import Foundation
 import PetDomain
 import Synchronization

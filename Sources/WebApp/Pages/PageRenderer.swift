@@ -1,3 +1,4 @@
+import CompiledTemplates
 import Foundation
 
 /// Renders page view models with the Mustache templates of `Templates/`, through

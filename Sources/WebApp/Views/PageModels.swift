@@ -1,3 +1,4 @@
+import CompiledTemplates
 import Mustache
 
 // View models: every page is rendered from one of these structs. All text is formatted in Swift

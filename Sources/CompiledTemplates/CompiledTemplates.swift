@@ -26,27 +26,27 @@ import Mustache
 /// returns are written verbatim instead of rendering the partial; nil renders it normally. The
 /// bytes must be exactly what the partial would render for that value (escaping included), and
 /// they are not re-indented, so only use this for partial tags that are not indented.
-protocol PrerenderedPartial {
+public protocol PrerenderedPartial {
     /// The finished output of the partial called `name` for this value, or nil to render it.
     func prerendered(partial name: String) -> [UInt8]?
 }
 
 /// Every template of a folder, parsed once and rendered to UTF-8 bytes exactly as swift-mustache's
 /// `MustacheLibrary(directory:)` would render them.
-struct CompiledTemplates: Sendable {
+public struct CompiledTemplates: Sendable {
     /// Why a template folder could not be loaded; `description` names the file, line and problem.
-    struct LoadError: Error, CustomStringConvertible, Sendable {
+    public struct LoadError: Error, CustomStringConvertible, Sendable {
         /// The template's path relative to the loaded folder, e.g. `partials/card.mustache`.
-        let file: String
+        public let file: String
         /// 1-based line of the offending tag (0 when the problem is not tied to a position).
-        let line: Int
+        public let line: Int
         /// 1-based column, counted in UTF-8 bytes.
-        let column: Int
+        public let column: Int
         /// What is wrong, e.g. "unbalanced section: {{/cards}} closes {{#hasCards}}".
-        let message: String
+        public let message: String
 
         /// "partials/card.mustache:12:5: unclosed tag", for the startup error.
-        var description: String {
+        public var description: String {
             line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)"
         }
     }
@@ -61,7 +61,7 @@ struct CompiledTemplates: Sendable {
     ///
     /// Names are relative paths without the extension, as in swift-mustache. Throws `LoadError`
     /// for a file that cannot be parsed, uses unsupported syntax or names an unknown partial or text.
-    static func load(directory: String, text: (String) -> String? = { _ in nil }) throws -> CompiledTemplates {
+    public static func load(directory: String, text: (String) -> String? = { _ in nil }) throws -> CompiledTemplates {
         let folder = directory.hasSuffix("/") ? directory : directory + "/"
         let suffix = ".mustache"
         var paths: [String] = []
@@ -93,10 +93,10 @@ struct CompiledTemplates: Sendable {
     }
 
     /// True when a template called `name` was loaded.
-    func contains(template name: String) -> Bool { indexByName[name] != nil }
+    public func contains(template name: String) -> Bool { indexByName[name] != nil }
 
     /// Renders template `name` with `context` as the root of the context stack; nil for an unknown name.
-    func render(_ context: Any, template name: String) -> [UInt8]? {
+    public func render(_ context: Any, template name: String) -> [UInt8]? {
         guard let index = indexByName[name] else { return nil }
         // A page is a few times its template's size once partials and lists are expanded; one
         // generous reservation avoids most regrowth copies.
@@ -107,7 +107,7 @@ struct CompiledTemplates: Sendable {
     }
 
     /// Appends the rendering of template `name` to `output`; false (output untouched) for an unknown name.
-    func render(_ context: Any, template name: String, into output: inout [UInt8]) -> Bool {
+    public func render(_ context: Any, template name: String, into output: inout [UInt8]) -> Bool {
         guard let index = indexByName[name] else { return false }
         renderTemplate(index, context: context, into: &output)
         return true

@@ -2,17 +2,17 @@
 /// swift-mustache's HTML content type escapes. Byte by byte, so a combining mark after `"` or `<`
 /// cannot hide it (swift-mustache compares whole Characters and leaves `"\u{301}` raw). Used by
 /// the template renderer and for text joined into pre-rendered card fragments.
-enum HTMLText {
+public enum HTMLText {
     /// Bit `b` is set for each byte value `b` (< 0x40) that is escaped.
     private static let escapedBytes: UInt64 = (1 << 0x22) | (1 << 0x26) | (1 << 0x27) | (1 << 0x3C) | (1 << 0x3E)
 
     /// Appends `text` to `output`, escaped.
-    static func escape(_ text: String, into output: inout [UInt8]) {
+    public static func escape(_ text: String, into output: inout [UInt8]) {
         escape(text.utf8, into: &output)
     }
 
     /// Appends UTF-8 `bytes` to `output`, escaped.
-    static func escape<Bytes: Collection<UInt8>>(_ bytes: Bytes, into output: inout [UInt8]) {
+    public static func escape<Bytes: Collection<UInt8>>(_ bytes: Bytes, into output: inout [UInt8]) {
         // Runs between escaped bytes are copied whole from contiguous UTF-8 (native Strings always
         // have it): measured 2–3x faster than appending byte by byte through the UTF8View.
         let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in

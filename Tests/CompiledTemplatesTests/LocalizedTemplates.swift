@@ -1,8 +1,10 @@
+import CompiledTemplates
 import Foundation
 @testable import WebApp
 
-/// The repository's templates folder.
-let sourceTemplatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
+/// The repository's templates folder, found from this file's path (Tests/CompiledTemplatesTests/LocalizedTemplates.swift).
+let sourceTemplatesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Templates").path
 
 /// A copy of `Templates/` with its `{{t:key}}` text tags filled in for `language` (what the server
 /// compiles at startup), written once per process to a temporary folder: plain Mustache that

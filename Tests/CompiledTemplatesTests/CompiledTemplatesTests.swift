@@ -1,3 +1,4 @@
+@testable import CompiledTemplates
 import HTTPTypes
 import Foundation
 import Mustache

@@ -6,13 +6,13 @@ import Foundation
 ///
 /// The substitution happens on the source, before parsing, so the result is plain Mustache (what
 /// swift-mustache renders the same way: CompiledTemplatesTests compare them on localized copies).
-enum TemplateLocalization {
+public enum TemplateLocalization {
     /// The opener of a text tag.
-    static let opener = "{{t:"
+    public static let opener = "{{t:"
 
     /// `source` with every `{{t:key}}` replaced by the key's text, HTML-escaped; throws naming the
     /// file and key for a key `text` does not know, or an unclosed tag.
-    static func localize(_ source: String, file: String, text: (String) -> String?) throws(CompiledTemplates.LoadError) -> String {
+    public static func localize(_ source: String, file: String, text: (String) -> String?) throws(CompiledTemplates.LoadError) -> String {
         guard source.contains(opener) else { return source }
         var output = ""
         output.reserveCapacity(source.utf8.count + 1024)
@@ -36,7 +36,7 @@ enum TemplateLocalization {
     }
 
     /// The keys `source` names in text tags, in order.
-    static func keys(in source: String) -> [String] {
+    public static func keys(in source: String) -> [String] {
         var keys: [String] = []
         _ = try? localize(source, file: "") { key in
             keys.append(key)
