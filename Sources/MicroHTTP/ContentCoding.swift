@@ -57,14 +57,14 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
     ///   representation instead of a 406, and a page is better than an error.
     /// - No header means identity: RFC 9110 lets the server pick any coding then, but a client
     ///   that sends none (curl, scripts) may not decode one.
-    static func choose(bytes: UnsafeBufferPointer<UInt8>, available: UInt8) -> ContentCoding {
+    public static func choose(bytes: UnsafeBufferPointer<UInt8>, available: UInt8) -> ContentCoding {
         var weights = (identity: -1, gzip: -1, brotli: -1, any: -1)
         var start = 0
         let count = bytes.count
         while start < count {
             var end = start
             while end < count, bytes[end] != UInt8(ascii: ",") { end += 1 }
-            if let (tagStart, tagEnd, weight) = LanguageNegotiation.range(bytes, from: start, to: end) {
+            if let (tagStart, tagEnd, weight) = WeightedList.item(bytes, from: start, to: end) {
                 switch token(bytes, tagStart, tagEnd) {
                 case .identity?: weights.identity = max(weights.identity, weight)
                 case .gzip?: weights.gzip = max(weights.gzip, weight)

@@ -43,7 +43,7 @@ public struct ServerConfiguration: Sendable {
     public var errorResponse: @Sendable (_ status: HTTPResponse.Status, _ message: String) -> Response
     /// Finishes each answer the server makes itself (400 for an undecodable URL, 405, 500, 503)
     /// the way the application finishes its own: its request id, its metric, its log line
-    /// (issue 16 "every answer through one pipeline"). Called on a server thread, or in `stop`.
+    /// (every answer goes through one pipeline). Called on a server thread, or in `stop`.
     /// libmicrohttpd's own 414 and 431 (past `connectionMemoryLimit`) never reach Swift code.
     public var finishServerAnswer: @Sendable (_ response: inout Response, _ request: ServerMadeAnswer) -> Void
     /// Decides, from the head of a request whose method is not GET or HEAD, whether to read its
@@ -108,25 +108,26 @@ public struct ServerMadeAnswer: Sendable {
     /// The client's `X-Request-Id`, when it sent one and it could be read.
     public let requestIDHeader: String?
     /// The client's (first) `Accept-Language`, when it could be read: the application may answer
-    /// in that language (issue 14).
+    /// in that language.
     public var acceptLanguage: String? = nil
 }
 
 /// An HTTP/1.1 server on libmicrohttpd that runs an async handler for every GET and HEAD request.
 ///
-/// libmicrohttpd runs `threadCount` epoll threads. A request is first offered to the synchronous
+/// libmicrohttpd runs `threadCount` epoll threads. A GET or HEAD is first offered to the
+/// application's `PreparedResponses`, before any `Request` is built. A request is then offered to the synchronous
 /// `immediateHandler`, on the server thread: an answer already in hand (a cached page, a static
 /// file, a page rendered from data in memory) is queued at once, with no suspend/resume and no
-/// Task hop (issue 11). Otherwise the connection is suspended while the async `handler` runs in a
+/// Task hop. Otherwise the connection is suspended while the async `handler` runs in a
 /// Task, and resumed when the response is ready, so a slow handler never blocks a server thread
-/// (platform-notes "Async handlers").
+/// (docs/transport.md "Threading").
 public final class HTTPServer: Sendable {
     let configuration: ServerConfiguration
     let logger: Logger
     let handler: Handler
     let immediateHandler: ImmediateHandler?
-    /// Answers kept by the application, served before a `Request` is built.
-    let keptAnswers: KeptAnswers?
+    /// The application's prepared answers, asked before a `Request` is built.
+    let preparedResponses: (any PreparedResponses)?
 
     private let daemon = Mutex<DaemonHandle?>(nil)
     private let boundPort = Atomic<Int>(0)
@@ -144,12 +145,12 @@ public final class HTTPServer: Sendable {
 
     /// Creates a server; call `start()` to listen. `immediateHandler`, when given, is asked first on
     /// the server thread and must not block (no I/O, no waiting): nil means "needs `handler`".
-    /// `keptAnswers`, when given, is looked up first for every GET and HEAD (see `KeptAnswers`).
-    public init(configuration: ServerConfiguration, logger: Logger, keptAnswers: KeptAnswers? = nil,
+    /// `preparedResponses`, when given, is asked first for every GET and HEAD (see `PreparedResponses`).
+    public init(configuration: ServerConfiguration, logger: Logger, preparedResponses: (any PreparedResponses)? = nil,
                 immediateHandler: ImmediateHandler? = nil, handler: @escaping Handler) {
         self.configuration = configuration
         self.logger = logger
-        self.keptAnswers = keptAnswers
+        self.preparedResponses = preparedResponses
         self.immediateHandler = immediateHandler
         self.handler = handler
         let onHeaderDeadline = configuration.onHeaderDeadline
@@ -199,6 +200,7 @@ public final class HTTPServer: Sendable {
             boundPort.store(Int(petspot_mhd_bound_port(started)), ordering: .releasing)
             watch?.startSweeping()
         }
+        if preparedResponses != nil { HTTPServer.warnOnceWithoutReuse(logger) }
         logger.debug("http server listening", metadata: ["host": "\(configuration.host)", "port": "\(port)", "connection_limit": "\(effectiveConnectionLimit)"])
     }
 
@@ -286,6 +288,20 @@ struct DaemonHandle: @unchecked Sendable {
 }
 
 extension HTTPServer {
+    /// Whether the warning of `warnOnceWithoutReuse` was given.
+    private static let warnedWithoutReuse = Atomic<Bool>(false)
+
+    /// Logs once per process that prepared answers are sent without reusing native responses,
+    /// when the running libmicrohttpd is not a version that reuse was verified on (`PreparedResponse`).
+    static func warnOnceWithoutReuse(_ logger: Logger) {
+        guard !PreparedResponse.reusesNativeResponses,
+              warnedWithoutReuse.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+        logger.warning("libmicrohttpd version not verified for reusing native responses: each prepared answer gets its own", metadata: [
+            "version": "\(PreparedResponse.libraryVersion)",
+            "verified": "\(PreparedResponse.verifiedLibraryVersions.sorted().joined(separator: ", "))",
+        ])
+    }
+
     /// One message libmicrohttpd logged. A refused connection (its message is the same for the
     /// per-address and the overall limit) is counted (and passed
     /// to `onRefusedConnection`); it is logged at the 1st, 2nd, 4th, 8th… refusal, so a flood of

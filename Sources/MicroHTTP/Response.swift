@@ -15,9 +15,10 @@ public struct Response: Sendable {
     /// The body. For `HEAD` the server sends the headers (with this body's length) but no body.
     public var body: [UInt8]
 
-    /// Fault injection for tests of clients: announce the whole body's length but close the
-    /// connection after this many body bytes. Nil (the default) sends the body whole.
-    public var closeAfterBodyBytes: Int?
+    /// Fault injection for tests of clients (a lying upstream): announce the whole body's length
+    /// but close the connection after this many body bytes. Nil (the default) sends the body
+    /// whole. `package`: test support in this package sets it; it is not part of the public API.
+    package var closeAfterBodyBytes: Int?
 
     /// Set when this exact answer (headers and body) is right for every request of the same target
     /// until this instant, so `KeptAnswers` may serve it without asking the application again.

@@ -117,7 +117,7 @@ public final class PetSpotApp: Sendable {
             maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 / 4,
             threadSlots: configuration.threadCount,
             now: now,
-            // Pages follow Accept-Language when the URL has no `lang` (issue 14): kept per language.
+            // Pages follow Accept-Language when the URL has no `lang`: kept per language.
             languages: Language.negotiation,
             requestID: { RequestID.choose(from: $0) },
             onHit: { hit in
@@ -183,7 +183,7 @@ public final class PetSpotApp: Sendable {
         let server = HTTPServer(
             configuration: serverConfiguration,
             logger: logger,
-            keptAnswers: keptAnswers,
+            preparedResponses: keptAnswers,
             immediateHandler: { request in pipeline.handleNow(request) },
             handler: { request in await pipeline.handle(request) }
         )
