@@ -33,9 +33,10 @@ public struct RawRequest {
 
     /// Calls `body` with the value of the first header field named `name` as bytes (nil when the
     /// request has no such field), without copying it.
-    public func withHeader<Result>(_ name: HTTPField.Name, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+    public func withHeader<Result>(_ name: HTTPField.Name, _ body: (Span<UInt8>?) -> Result) -> Result {
         guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name.rawName) else { return body(nil) }
-        return body(UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: strlen(value)))
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: strlen(value))
+        return body(bytes.span)
     }
 
     /// The value of the first header field named `name`, copied; nil when absent.

@@ -4,7 +4,7 @@
 public enum WeightedList {
     /// The token's bounds and weight (thousandths) of the list member in `bytes[from..<to]` (between
     /// two commas); nil when it is empty.
-    public static func item(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> (Int, Int, Int)? {
+    public static func item(_ bytes: Span<UInt8>, from: Int, to: Int) -> (Int, Int, Int)? {
         var index = from
         while index < to, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
         let tagStart = index
@@ -25,7 +25,7 @@ public enum WeightedList {
     }
 
     /// `0`, `0.5`, `1`, `1.000` as thousandths; nil for anything else.
-    private static func qValue(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+    private static func qValue(_ bytes: Span<UInt8>, from: Int, to: Int) -> Int? {
         var end = to
         while end > from, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
         var end2 = from

@@ -23,12 +23,12 @@ struct LanguageNegotiation: Sendable {
 
     /// The index in `languages` of the language chosen for the header value `header` (nil: absent).
     func choose(_ header: String?) -> Int {
-        guard var text = header else { return 0 }
-        return text.withUTF8 { choose(bytes: $0) }
+        guard let header else { return 0 }
+        return choose(bytes: header.utf8.span)
     }
 
     /// `choose` on the header value's bytes.
-    func choose(bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    func choose(bytes: Span<UInt8>) -> Int {
         // Per language: best weight (in thousandths, -1 = not named) and the position naming it,
         // on the stack (this runs for every kept answer).
         withUnsafeTemporaryAllocation(of: Int.self, capacity: tags.count * 2) { table in
@@ -69,7 +69,7 @@ struct LanguageNegotiation: Sendable {
     }
 
     /// True when the tag in `bytes[start..<end]` has `primary` as its primary subtag (case-insensitive).
-    private static func primaryMatches(_ primary: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+    private static func primaryMatches(_ primary: [UInt8], _ bytes: Span<UInt8>, _ start: Int, _ end: Int) -> Bool {
         guard end - start >= primary.count else { return false }
         for (offset, byte) in primary.enumerated() where bytes[start + offset] | 0x20 != byte { return false }
         return end - start == primary.count || bytes[start + primary.count] == UInt8(ascii: "-")

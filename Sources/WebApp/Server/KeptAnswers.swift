@@ -117,15 +117,22 @@ final class KeptAnswers: PreparedResponses {
     /// nil when the application must answer.
     func answer(_ request: RawRequest) -> RawRequest.Sent? {
         let started = ContinuousClock.now
-        let language: UInt8 = languages.map { languages in request.withHeader(.acceptLanguage) { UInt8($0.map(languages.choose(bytes:)) ?? 0) } } ?? 0
+        var language: UInt8 = 0
+        if let languages {
+            language = request.withHeader(.acceptLanguage) { bytes in
+                guard let bytes else { return 0 }
+                return UInt8(languages.choose(bytes: bytes))
+            }
+        }
         let found = request.withTarget { target -> Entry? in
             let hash = KeptAnswers.hash(target, language: language)
             return shards[KeptAnswers.shardIndex(hash)].entry(for: target, language: language, hash: hash, now: now())
         }
         guard let entry = found ?? nil else { return nil }
-        let coding = entry.available == 0
-            ? ContentCoding.identity
-            : request.withHeader(.acceptEncoding) { $0.map { ContentCoding.choose(bytes: $0, available: entry.available) } ?? .identity }
+        let coding = entry.available == 0 ? ContentCoding.identity : request.withHeader(.acceptEncoding) { bytes in
+            guard let bytes else { return ContentCoding.identity }
+            return ContentCoding.choose(bytes: bytes, available: entry.available)
+        }
         let representation = entry.representation(coding)
         // Headers are looked up only for a representation that has a validator.
         var notModified = false
