@@ -2,7 +2,7 @@ internal import CMicroHTTPD
 import Foundation
 import Synchronization
 
-/// The header deadline (issue 15 "connection abuse"): a connection must deliver a request's
+/// The header deadline (slow or idle connections must not hold a slot): a connection must deliver a request's
 /// headers within `headerTimeout` of its start, and the next request's within `idleTimeout` +
 /// `headerTimeout` of the previous answer. libmicrohttpd's own timeout counts inactivity, so a
 /// client sending one byte every few seconds (slowloris) could hold a connection for ever; this

@@ -33,7 +33,7 @@ enum NativeResponse {
 
     /// Bodies larger than this are read from the Swift array as libmicrohttpd sends them instead of
     /// copied whole: a kept 28 MB API list answered to 64 connections at once would otherwise hold
-    /// 64 copies (measured: RSS 717 MB at 50,000 items, issue 11). The array itself is shared
+    /// 64 copies (measured: RSS 717 MB at 50,000 items). The array itself is shared
     /// with the kept response (copy-on-write), so a streamed answer costs no copy at all.
     static let streamedBodyThreshold = 64 * 1024
 
