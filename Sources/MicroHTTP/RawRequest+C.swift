@@ -79,7 +79,9 @@ enum RequestTarget {
     /// as everywhere a `Request` holds the raw path.
     static func text(connection: OpaquePointer, url: UnsafePointer<CChar>, capacity: Int) -> String? {
         withUnsafeTemporaryAllocation(byteCount: max(1, capacity), alignment: 8) { buffer in
-            write(connection: connection, url: url, into: buffer).map { String(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<$0]), as: UTF8.self) }
+            write(connection: connection, url: url, into: buffer).map {
+                String(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<$0]), as: UTF8.self)
+            }
         }
     }
 

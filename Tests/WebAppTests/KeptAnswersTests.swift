@@ -237,14 +237,17 @@ struct KeptAnswersTests {
         let body = [UInt8](repeating: UInt8(ascii: "x"), count: 4096)
         for index in 0..<200 {
             let response = Response(status: 200, headers: [.contentType: "text/plain"], body: body)
-            harness.keptAnswers.keep(response, target: Array("/p/\(index)".utf8), language: 0, route: "r", path: "/p/\(index)", until: harness.clock.now + .seconds(60))
+            harness.keptAnswers.keep(response, target: Array("/p/\(index)".utf8), language: 0, route: "r", path: "/p/\(index)",
+                                     until: harness.clock.now + .seconds(60))
         }
         let size = harness.keptAnswers.size
         #expect(size.bytes <= 64 * 1024)
         #expect(size.entries > 0)
         // Only 200s are kept, and only while they are good.
-        harness.keptAnswers.keep(Response(status: 404), target: Array("/missing".utf8), language: 0, route: "r", path: "/missing", until: harness.clock.now + .seconds(60))
-        harness.keptAnswers.keep(Response(status: 200), target: Array("/old".utf8), language: 0, route: "r", path: "/old", until: harness.clock.now - .seconds(1))
+        harness.keptAnswers.keep(Response(status: 404), target: Array("/missing".utf8), language: 0, route: "r", path: "/missing",
+                                 until: harness.clock.now + .seconds(60))
+        harness.keptAnswers.keep(Response(status: 200), target: Array("/old".utf8), language: 0, route: "r", path: "/old",
+                                 until: harness.clock.now - .seconds(1))
         #expect(harness.keptAnswers.size.entries == size.entries)
     }
 }

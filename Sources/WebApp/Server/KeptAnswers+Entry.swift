@@ -44,7 +44,8 @@ extension KeptAnswers {
 
         /// True for the entry of `other` (a target's bytes) in `language`.
         func has(target other: UnsafeRawBufferPointer, language: UInt8) -> Bool {
-            self.language == language && target.count == other.count && target.withUnsafeBytes { mine in memcmp(mine.baseAddress!, other.baseAddress!, other.count) == 0 }
+            self.language == language && target.count == other.count
+                && target.withUnsafeBytes { mine in memcmp(mine.baseAddress!, other.baseAddress!, other.count) == 0 }
         }
     }
 }
