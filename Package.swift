@@ -36,9 +36,12 @@ let package = Package(
         // zlib (Debian zlib1g-dev) and Brotli (Debian libbrotli-dev): the gzip and br content codings.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
+        // glibc's <malloc.h> (not in Swift's Glibc module): the executable's malloc arena tuning.
+        .systemLibrary(name: "CMalloc"),
         // gzip and Brotli on byte arrays: the thin Swift wrapper over CZlib and CBrotli.
         .target(name: "ContentCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strictSettings),
-        // The thin HTTP server over libmicrohttpd: the only target with unsafe code.
+        // The thin HTTP server over libmicrohttpd: server, value types, C callbacks; its unsafe code
+        // lives in `*+C.swift` files (docs/transport.md).
         .target(
             name: "MicroHTTP",
             dependencies: [
@@ -135,6 +138,7 @@ let package = Package(
             dependencies: [
                 "WebApp",
                 "MicroHTTP",
+                "CMalloc",
                 // The executable composes the embedded demo upstream; WebApp does not know it.
                 "DemoUpstream",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -12,14 +12,7 @@
 #include <arpa/inet.h>
 #include <pthread.h>
 #include <microhttpd.h>
-#include <malloc.h>
 #include <stdio.h>
-
-// Why: <malloc.h> is not part of Swift's Glibc module; glibc gives each thread that allocates its own arena (up to 8 per core),
-// each keeping freed memory: a few arenas hold the server's resident size down.
-static inline void petspot_limit_malloc_arenas(int count) {
-    mallopt(M_ARENA_MAX, count);
-}
 
 // Why: MHD_get_daemon_info is variadic; we only ask for the bound port.
 static inline uint16_t petspot_mhd_bound_port(struct MHD_Daemon *daemon) {

@@ -118,7 +118,7 @@ public enum BodyCompression {
     /// A compressible `response` as the representation in `coding` (whose form `forms` holds): its
     /// body, `Content-Encoding`, its own ETag, and `Vary: Accept-Encoding` (identity too: a cache
     /// must not give it to a client that asked for br, nor the reverse).
-    static func representation(_ response: Response, coding: ContentCoding, forms: CompressedForms) -> Response {
+    public static func representation(_ response: Response, coding: ContentCoding, forms: CompressedForms) -> Response {
         var chosen = response
         if let form = forms[coding] {
             chosen.body = form

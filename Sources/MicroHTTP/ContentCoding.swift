@@ -38,8 +38,8 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
     /// The coding to send, among those in `available` (bits of `bit`; identity is always possible),
     /// for a request whose `Accept-Encoding` value is `header` (nil: absent).
     public static func choose(_ header: String?, available: UInt8) -> ContentCoding {
-        guard var text = header else { return .identity }
-        return text.withUTF8 { choose(bytes: $0, available: available) }
+        guard let header else { return .identity }
+        return choose(bytes: header.utf8.span, available: available)
     }
 
     /// `choose` on the header value's bytes, without allocating: the server runs it for every kept
@@ -57,14 +57,14 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
     ///   representation instead of a 406, and a page is better than an error.
     /// - No header means identity: RFC 9110 lets the server pick any coding then, but a client
     ///   that sends none (curl, scripts) may not decode one.
-    static func choose(bytes: UnsafeBufferPointer<UInt8>, available: UInt8) -> ContentCoding {
+    public static func choose(bytes: Span<UInt8>, available: UInt8) -> ContentCoding {
         var weights = (identity: -1, gzip: -1, brotli: -1, any: -1)
         var start = 0
         let count = bytes.count
         while start < count {
             var end = start
             while end < count, bytes[end] != UInt8(ascii: ",") { end += 1 }
-            if let (tagStart, tagEnd, weight) = LanguageNegotiation.range(bytes, from: start, to: end) {
+            if let (tagStart, tagEnd, weight) = WeightedList.item(bytes, from: start, to: end) {
                 switch token(bytes, tagStart, tagEnd) {
                 case .identity?: weights.identity = max(weights.identity, weight)
                 case .gzip?: weights.gzip = max(weights.gzip, weight)
@@ -87,7 +87,7 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
     }
 
     /// The coding a token in `bytes[start..<end]` names (case-insensitive), nil for others.
-    private static func token(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> ContentCoding? {
+    private static func token(_ bytes: Span<UInt8>, _ start: Int, _ end: Int) -> ContentCoding? {
         func equals(_ word: StaticString) -> Bool {
             guard end - start == word.utf8CodeUnitCount else { return false }
             let letters = word.utf8Start

@@ -11,21 +11,23 @@ public enum EntityTag {
         let prime: UInt64 = 0x0000_0100_0000_01b3
         var lanes: (UInt64, UInt64, UInt64, UInt64) = (0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count), 0x8422_2325_cbf2_9ce4, 0x9E37_79B9_7F4A_7C15, 0xBF58_476D_1CE4_E5B9)
         var hash: UInt64 = 0
-        bytes.withUnsafeBytes { raw in
-            let blocks = raw.count / 32
+        do {
+            let raw = bytes.span.bytes
+            let count = raw.byteCount
+            let blocks = count / 32
             for block in 0..<blocks {
                 let offset = block * 32
-                lanes.0 = ((lanes.0 ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime).rotatedLeft(by: 29)
-                lanes.1 = ((lanes.1 ^ raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)) &* prime).rotatedLeft(by: 29)
-                lanes.2 = ((lanes.2 ^ raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)) &* prime).rotatedLeft(by: 29)
-                lanes.3 = ((lanes.3 ^ raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)) &* prime).rotatedLeft(by: 29)
+                lanes.0 = ((lanes.0 ^ raw.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime).rotatedLeft(by: 29)
+                lanes.1 = ((lanes.1 ^ raw.unsafeLoadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)) &* prime).rotatedLeft(by: 29)
+                lanes.2 = ((lanes.2 ^ raw.unsafeLoadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)) &* prime).rotatedLeft(by: 29)
+                lanes.3 = ((lanes.3 ^ raw.unsafeLoadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)) &* prime).rotatedLeft(by: 29)
             }
             hash = lanes.0
             hash = ((hash ^ lanes.1) &* prime).rotatedLeft(by: 29)
             hash = ((hash ^ lanes.2) &* prime).rotatedLeft(by: 29)
             hash = ((hash ^ lanes.3) &* prime).rotatedLeft(by: 29)
-            for offset in (blocks * 32)..<raw.count {
-                hash ^= UInt64(raw[offset])
+            for offset in (blocks * 32)..<count {
+                hash ^= UInt64(bytes[offset])
                 hash = hash &* prime
             }
         }

@@ -23,9 +23,11 @@ public struct Request: Sendable {
     public var clientAddress: String?
     /// The peer's TCP port, when known (one connection keeps one port: keep-alive is visible here).
     public var clientPort: Int?
-    /// The request target as it arrived, as the key of `KeptAnswers` (set by a server that keeps
-    /// answers; nil otherwise and for targets too long to keep).
-    public var targetKey: [UInt8]?
+    /// The request target as it arrived: the raw path, then `?` before the first raw query item and
+    /// `&` between items, each `name` or `name=value` as sent (still percent-encoded; libmicrohttpd
+    /// has turned a query's `+` into a space and split each item at its first `=`). For one
+    /// request these are the bytes `RawRequest.withTarget` gives a `PreparedResponses` hook.
+    public var rawTarget: String
     /// The body, read whole before the handler is called (`.none` for GET and HEAD).
     public var body: RequestBody = .none
 
@@ -38,7 +40,8 @@ public struct Request: Sendable {
         headers: HTTPFields = [:],
         authority: String? = nil,
         clientAddress: String? = nil,
-        clientPort: Int? = nil
+        clientPort: Int? = nil,
+        rawTarget: String? = nil
     ) {
         self.method = method
         self.path = path
@@ -48,6 +51,7 @@ public struct Request: Sendable {
         self.authority = authority
         self.clientAddress = clientAddress
         self.clientPort = clientPort
+        self.rawTarget = rawTarget ?? (self.rawPath + (query.isEmpty ? "" : "?" + Request.encoded(query)))
     }
 
     /// True for `HEAD`: the server drops the body but keeps every header.
@@ -58,9 +62,16 @@ public struct Request: Sendable {
     public var head: HTTPRequest {
         var target = rawPath
         if !query.isEmpty {
-            target += "?" + query.items.map { PercentDecoding.encodeComponent($0.name) + "=" + PercentDecoding.encodeComponent($0.value) }.joined(separator: "&")
+            target += "?" + Request.encoded(query)
         }
         return HTTPRequest(method: method, scheme: "http", authority: authority, path: target, headerFields: headers)
+    }
+}
+
+extension Request {
+    /// `query` percent-encoded as `name=value` pairs joined by `&`.
+    static func encoded(_ query: QueryItems) -> String {
+        query.items.map { PercentDecoding.encodeComponent($0.name) + "=" + PercentDecoding.encodeComponent($0.value) }.joined(separator: "&")
     }
 }
 

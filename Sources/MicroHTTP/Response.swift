@@ -15,9 +15,10 @@ public struct Response: Sendable {
     /// The body. For `HEAD` the server sends the headers (with this body's length) but no body.
     public var body: [UInt8]
 
-    /// Fault injection for tests of clients: announce the whole body's length but close the
-    /// connection after this many body bytes. Nil (the default) sends the body whole.
-    public var closeAfterBodyBytes: Int?
+    /// Fault injection for tests of clients (a lying upstream): announce the whole body's length
+    /// but close the connection after this many body bytes. Nil (the default) sends the body
+    /// whole. `package`: test support in this package sets it; it is not part of the public API.
+    package var closeAfterBodyBytes: Int?
 
     /// Compressed forms of `body`, made once by whoever keeps this answer; the one to send is
     /// chosen per request by `Accept-Encoding` (see `BodyCompression`). Nil: none made.

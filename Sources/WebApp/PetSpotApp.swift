@@ -183,7 +183,7 @@ public final class PetSpotApp: Sendable {
         let server = HTTPServer(
             configuration: serverConfiguration,
             logger: logger,
-            keptAnswers: keptAnswers,
+            preparedResponses: keptAnswers,
             handler: { request in pipeline.handle(request) }
         )
         return PetSpotApp(configuration: configuration, upstreamURL: upstreamURL, logger: logger, server: server,

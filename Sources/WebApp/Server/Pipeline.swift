@@ -42,10 +42,10 @@ struct Pipeline: Sendable {
     private func finish(_ reply: Reply, request: Request, routeName: String, requestID: String, started: ContinuousClock.Instant) -> Response {
         var response = reply.response
         SecurityHeaders.apply(to: &response)
-        if let until = ReusePolicy.mayKeep(reply, method: request.method), let keptAnswers, let key = request.targetKey {
+        if let until = ReusePolicy.mayKeep(reply, method: request.method), let keptAnswers {
             // Made once here when the handler kept none (a route whose answers only the server keeps).
             response = BodyCompression.withForms(response, effort: .kept)
-            keptAnswers.keep(response, key: key, route: routeName, path: request.rawPath, until: until)
+            keptAnswers.keep(response, for: request, route: routeName, until: until)
         }
         let coding: ContentCoding
         (response, coding) = BodyCompression.answer(response, acceptEncoding: request.headers[.acceptEncoding],

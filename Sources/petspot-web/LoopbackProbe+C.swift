@@ -5,9 +5,9 @@ import Glibc
 
 /// A minimal HTTP GET over loopback, for `petspot-web healthcheck` in a container: no
 /// FoundationNetworking (and so no libcurl) in the binary, no curl in the image.
-public enum LoopbackProbe {
+enum LoopbackProbe {
     /// The status code of `GET path` on 127.0.0.1:`port`, or nil when nothing answered within `timeoutSeconds`.
-    public static func status(port: Int, path: String = "/healthz", timeoutSeconds: Int = 3) -> Int? {
+    static func status(port: Int, path: String = "/healthz", timeoutSeconds: Int = 3) -> Int? {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { return nil }
         defer { close(socketFD) }

@@ -8,9 +8,11 @@ import MicroHTTP
 import Synchronization
 import TestSupport
 import Testing
+@testable import WebApp
 
-/// The O(1) warm path (docs/scaling.md): answers the application marks reusable are given again by the
-/// server for the same request target, without the handler, each with its own request id.
+/// The warm path: answers the application marks reusable are given again by the server (through
+/// MicroHTTP's `PreparedResponses` hook) for the same request target, without the handler, each
+/// with its own request id.
 @Suite("Kept answers")
 struct KeptAnswersTests {
     /// A server whose handler counts its calls and keeps what it answers for targets under `/kept`.
@@ -25,12 +27,13 @@ struct KeptAnswersTests {
         /// The clock kept answers expire by; tests move it instead of waiting.
         let clock = ManualClock()
 
-        init(maxBytes: Int = 1 << 20, threadSlots: Int = 8) {
+        init(maxBytes: Int = 1 << 20, threadSlots: Int = 8, languages: LanguageNegotiation? = nil) {
             let counts = self.counts
             keptAnswers = KeptAnswers(
                 maxBytes: maxBytes,
                 threadSlots: threadSlots,
                 now: clock.reading,
+                languages: languages,
                 requestID: { header in header ?? "generated-\(counts.generated.add(1, ordering: .relaxed).newValue)" },
                 onHit: { hit in counts.hits.withLock { $0.append(hit) } }
             )
@@ -40,13 +43,13 @@ struct KeptAnswersTests {
             var logger = Logger(label: "test")
             logger.logLevel = .critical
             let counts = self.counts, keptAnswers = self.keptAnswers, clock = self.clock
-            let server = HTTPServer(configuration: ServerConfiguration(), logger: logger, keptAnswers: keptAnswers, waiting: { request in
+            let server = HTTPServer(configuration: ServerConfiguration(), logger: logger, preparedResponses: keptAnswers, waiting: { request in
                 let call = counts.calls.add(1, ordering: .sequentiallyConsistent).newValue
                 var response = Response.text("body of \(request.path)?\(request.query.items.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))")
                 response.headers[.eTag] = "\"tag-\(request.path.count)\""
                 response.headers[HTTPField.Name("X-Kind")!] = "kept"
-                if request.path.hasPrefix("/kept"), let key = request.targetKey {
-                    keptAnswers.keep(response, key: key, route: "kept_route", path: request.rawPath, until: clock.now + lifetime)
+                if request.path.hasPrefix("/kept") {
+                    keptAnswers.keep(response, for: request, route: "kept_route", until: clock.now + lifetime)
                 }
                 response.headers[HTTPField.Name("X-Call")!] = String(call)
                 return response
@@ -195,6 +198,25 @@ struct KeptAnswersTests {
         }
     }
 
+    /// The key the handler's `Request` gives `keep` and the one the server's lookup reads hold the
+    /// same target bytes and the same language: the repeat in one language is kept, another is not.
+    @Test func a_kept_answer_is_given_only_to_visitors_whose_accept_language_chooses_its_language() async throws {
+        let harness = Harness(languages: LanguageNegotiation(languages: ["en", "pl"]))
+        try await harness.run { base in
+            let target = try url(base, "/kept/lang?x=%20&y&z=")
+            _ = try await fetch(target, headers: ["Accept-Language": "pl-PL, en;q=0.5"])
+            let polish = try await fetch(target, headers: ["Accept-Language": "pl"])
+            #expect(harness.callCount == 1)
+            #expect(polish.status == 200)
+            _ = try await fetch(target, headers: ["Accept-Language": "en-GB"])
+            #expect(harness.callCount == 2)
+            // No header chooses the default (English): the English answer is kept for it.
+            _ = try await fetch(target)
+            _ = try await fetch(target, headers: ["Accept-Language": "de, *;q=0.1"])
+            #expect(harness.callCount == 2)
+        }
+    }
+
     @Test func an_answer_past_its_time_goes_back_to_the_handler() async throws {
         let harness = Harness()
         try await harness.run(keepFor: .milliseconds(300)) { base in
@@ -215,14 +237,17 @@ struct KeptAnswersTests {
         let body = [UInt8](repeating: UInt8(ascii: "x"), count: 4096)
         for index in 0..<200 {
             let response = Response(status: 200, headers: [.contentType: "text/plain"], body: body)
-            harness.keptAnswers.keep(response, key: Array("/p/\(index)".utf8), route: "r", path: "/p/\(index)", until: harness.clock.now + .seconds(60))
+            harness.keptAnswers.keep(response, target: Array("/p/\(index)".utf8), language: 0, route: "r", path: "/p/\(index)",
+                                     until: harness.clock.now + .seconds(60))
         }
         let size = harness.keptAnswers.size
         #expect(size.bytes <= 64 * 1024)
         #expect(size.entries > 0)
         // Only 200s are kept, and only while they are good.
-        harness.keptAnswers.keep(Response(status: 404), key: Array("/missing".utf8), route: "r", path: "/missing", until: harness.clock.now + .seconds(60))
-        harness.keptAnswers.keep(Response(status: 200), key: Array("/old".utf8), route: "r", path: "/old", until: harness.clock.now - .seconds(1))
+        harness.keptAnswers.keep(Response(status: 404), target: Array("/missing".utf8), language: 0, route: "r", path: "/missing",
+                                 until: harness.clock.now + .seconds(60))
+        harness.keptAnswers.keep(Response(status: 200), target: Array("/old".utf8), language: 0, route: "r", path: "/old",
+                                 until: harness.clock.now - .seconds(1))
         #expect(harness.keptAnswers.size.entries == size.entries)
     }
 }

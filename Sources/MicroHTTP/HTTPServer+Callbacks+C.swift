@@ -6,7 +6,7 @@ import Synchronization
 
 // The C callbacks libmicrohttpd calls on its own threads. They live in this file, outside any
 // actor, because callbacks written in top-level main.swift code are MainActor-isolated and crashed
-// with SIGILL when called from a libmicrohttpd thread (docs/transport.md, the Swift 6 trap).
+// with SIGILL when called from a libmicrohttpd thread (docs/transport.md "Traps").
 
 /// `MHD_AccessHandlerCallback`: called several times per request on the connection's thread.
 let accessHandlerCallback: MHD_AccessHandlerCallback = {
@@ -59,7 +59,7 @@ extension HTTPServer {
         requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         // Phase 1, first call (headers only): create the context. Queueing here would make
-        // libmicrohttpd 0.9.75 answer `Connection: close` (docs/transport.md, keep-alive).
+        // libmicrohttpd 0.9.75 answer `Connection: close` (docs/transport.md "Traps").
         guard let raw = requestContext.pointee else {
             let context = RequestContext(
                 method: method.map { String(cString: $0) } ?? "",
@@ -105,10 +105,10 @@ extension HTTPServer {
                 return queue(response, on: connection, method: context.method)
             }
         }
-        // A kept answer for this very target: no Request, no application code.
-        if context.bodyReader == nil, let keptAnswers, let url,
-           let queued = keptAnswers.answer(connection: connection, url: url, method: context.requestMethod) {
-            return queued
+        // An answer the application prepared for this request: no Request, no handler.
+        if context.bodyReader == nil, let preparedResponses, let url,
+           let sent = preparedResponses.answer(RawRequest(connection: connection, url: url, method: context.requestMethod)) {
+            return sent.queued ? .YES : .NO
         }
         var request: Request
         switch makeRequest(connection: connection, url: url, context: context) {
@@ -178,7 +178,9 @@ extension HTTPServer {
         let peer = petspot_mhd_client_address(connection)
         let client = peer.flatMap { SocketAddress.text(of: $0) }
         let clientPort = peer.flatMap { SocketAddress.port(of: $0) }
-        var request = Request(
+        // Written as `RawRequest.withTarget` writes it, so the two agree byte for byte.
+        let rawTarget = url.flatMap { RequestTarget.text(connection: connection, url: $0, capacity: targetBytes) } ?? context.rawPath
+        let request = Request(
             method: context.requestMethod,
             path: path,
             rawPath: context.rawPath,
@@ -186,9 +188,9 @@ extension HTTPServer {
             headers: headers,
             authority: authority,
             clientAddress: client,
-            clientPort: clientPort
+            clientPort: clientPort,
+            rawTarget: rawTarget
         )
-        if let keptAnswers, let url { request.targetKey = TargetKey.make(connection: connection, url: url, languages: keptAnswers.languages) }
         return .success(request)
     }
 

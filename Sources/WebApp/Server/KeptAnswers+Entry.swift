@@ -1,0 +1,51 @@
+import Foundation
+import MicroHTTP
+
+extension KeptAnswers {
+    /// One kept answer: its representations (identity, and the gzip and br forms when it is
+    /// compressible), each a `PreparedResponse`. The coding is chosen per request on the bytes of
+    /// `Accept-Encoding`, after the entry is found: one lookup whatever the coding.
+    final class Entry: Sendable {
+        /// The request target's bytes (`Request.rawTarget`).
+        let target: [UInt8]
+        /// The index of the language `Accept-Language` chose (0 when answers do not vary by it).
+        let language: UInt8
+        let route: String
+        let path: String
+        let until: ContinuousClock.Instant
+        let cost: Int
+        /// The codings of the compressed representations (`ContentCoding.bit`s); 0 when the answer
+        /// is never compressed.
+        let available: UInt8
+        /// By `ContentCoding.rawValue`: identity always, the others when their forms were made.
+        private let representations: [PreparedResponse?]
+
+        init(response: Response, target: [UInt8], language: UInt8, route: String, path: String, until: ContinuousClock.Instant,
+             threadSlots: Int) {
+            self.target = target
+            self.language = language
+            self.route = route
+            self.path = path
+            self.until = until
+            let forms = BodyCompression.isCompressible(response) ? response.compressed : nil
+            available = forms?.available ?? 0
+            representations = ContentCoding.allCases.map { coding in
+                guard let forms else { return coding == .identity ? PreparedResponse(response, threadSlots: threadSlots) : nil }
+                guard coding == .identity || forms[coding] != nil else { return nil }
+                return PreparedResponse(BodyCompression.representation(response, coding: coding, forms: forms), threadSlots: threadSlots)
+            }
+            cost = representations.reduce(target.count + 256) { $0 + ($1?.cost ?? 0) }
+        }
+
+        /// The representation to send in `coding` (identity when that form is missing).
+        func representation(_ coding: ContentCoding) -> PreparedResponse {
+            representations[coding.rawValue] ?? representations[0]!
+        }
+
+        /// True for the entry of `other` (a target's bytes) in `language`.
+        func has(target other: UnsafeRawBufferPointer, language: UInt8) -> Bool {
+            self.language == language && target.count == other.count
+                && target.withUnsafeBytes { mine in memcmp(mine.baseAddress!, other.baseAddress!, other.count) == 0 }
+        }
+    }
+}
