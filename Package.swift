@@ -68,12 +68,15 @@ let package = Package(
         ),
         // The QR code as a matrix of modules and an SVG path: the only Swift code that calls libqrencode.
         .target(name: "QRCode", dependencies: ["CQREncode"], swiftSettings: strictSettings),
+        // Generic caching parts, no dependencies: single flight, the sharded byte-bounded LRU (docs/caches.md).
+        .target(name: "Caching", swiftSettings: strictSettings),
         // The validated domain: Foundation only, no I/O.
         .target(name: "PetDomain", swiftSettings: strictSettings),
         // The upstream backend: HTTP client, timeouts, cache, error mapping.
         .target(
             name: "PetAPIClient",
             dependencies: [
+                "Caching",
                 "PetDomain",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -108,6 +111,7 @@ let package = Package(
             name: "WebApp",
             dependencies: [
                 "ViewModelMacros",
+                "Caching",
                 "MicroHTTP",
                 "PetDomain",
                 "PetAPIClient",
@@ -166,6 +170,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "CachingTests", dependencies: ["Caching"], swiftSettings: strictSettings),
         .testTarget(
             name: "PetDomainTests",
             dependencies: ["PetDomain"],

@@ -102,6 +102,10 @@ public final class PetSpotApp: Sendable {
         settings.maxJSONBytes = configuration.upstreamMaxBodyMegabytes * 1024 * 1024
         settings.maxJSONBytesSetting = AppConfiguration.upstreamMaxBodySetting
         settings.maxDetailsCallsInFlight = configuration.maxDetailsCalls
+        let budgets = CacheBudgets(configuration)
+        settings.maxEntries = CacheLimits.upstreamDetailsEntries
+        settings.maxCachedBytes = budgets.upstreamDetails
+        settings.maxRememberedUnknownIDs = CacheLimits.rememberedUnknownIDs
         settings.places = places
         let gateway = AnnouncementGateway(
             transport: transport ?? .live(baseURL: upstreamURL),
@@ -114,7 +118,7 @@ public final class PetSpotApp: Sendable {
         let tiles = try TileProxy.make(configuration: configuration, metrics: metrics, logger: logger.with(label: "tiles"))
         let answers = AnswerRecord(metrics: metrics, logger: logger)
         let keptAnswers = KeptAnswers(
-            maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 / 4,
+            maxBytes: budgets.keptAnswers,
             threadSlots: configuration.threadCount,
             now: now,
             // Pages follow Accept-Language when the URL has no `lang` (issue 14): kept per language.
@@ -126,8 +130,8 @@ public final class PetSpotApp: Sendable {
                                method: hit.method.rawValue, path: hit.path, seconds: hit.seconds)
             }
         )
-        let reports = ReportHandlers.make(configuration: configuration, site: site, gateway: gateway, keptAnswers: keptAnswers,
-                                          logger: logger.with(label: "report"), now: now)
+        let reports = ReportHandlers.make(configuration: configuration, budgets: budgets, site: site, gateway: gateway,
+                                          keptAnswers: keptAnswers, logger: logger.with(label: "report"), now: now)
         let router = Router(
             site: site,
             staticFiles: staticFiles,
