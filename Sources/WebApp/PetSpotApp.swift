@@ -94,12 +94,10 @@ public final class PetSpotApp: Sendable {
         let metrics = Metrics()
         var settings = GatewaySettings()
         settings.timeout = .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 1000))
-        // A write carries a photo of a few megabytes and waits for the upstream to store it: six
-        // times the read timeout (30 s by default).
-        settings.writeTimeout = .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 6000))
+        settings.writeTimeout = .milliseconds(Int64(configuration.upstreamTimeoutSeconds * Double(Limits.writeTimeoutFactor * 1000)))
         settings.ttl = .milliseconds(Int64(configuration.cacheTTLSeconds * 1000))
         settings.staleMax = .milliseconds(Int64(configuration.staleMaxSeconds * 1000))
-        settings.maxJSONBytes = configuration.upstreamMaxBodyMegabytes * 1024 * 1024
+        settings.maxJSONBytes = configuration.upstreamMaxBodyMegabytes * CacheLimits.mebibyte
         settings.maxJSONBytesSetting = AppConfiguration.upstreamMaxBodySetting
         settings.maxDetailsCallsInFlight = configuration.maxDetailsCalls
         let budgets = CacheBudgets(configuration)
@@ -143,7 +141,7 @@ public final class PetSpotApp: Sendable {
             gateway: gateway,
             metrics: metrics,
             keptAnswers: keptAnswers,
-            readinessWindow: .seconds(max(60, Int64(configuration.cacheTTLSeconds * 2))),
+            readinessWindow: max(Limits.readinessFloor, .seconds(Int64(configuration.cacheTTLSeconds * 2))),
             reports: reports,
             writes: AnnouncementWrites(reports: reports)
         )

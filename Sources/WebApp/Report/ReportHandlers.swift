@@ -186,9 +186,9 @@ extension ReportHandlers {
             keptPhotos: ExpiringStore(lifetime: CacheLimits.keptReportPhotoLifetime, maxBytes: budgets.reportPhotos,
                                       maxEntries: CacheLimits.keptReportPhotos, now: now),
             submissions: ExpiringStore(lifetime: CacheLimits.submissionLifetime, maxBytes: .max, maxEntries: CacheLimits.submissions, now: now),
-            reports: RateLimit(limit: configuration.reportLimit, window: .seconds(600), now: now),
-            guessesByAddress: RateLimit(limit: 10, window: .seconds(600), now: now),
-            guessesByPet: RateLimit(limit: 20, window: .seconds(3600), now: now),
+            reports: RateLimit(limit: configuration.reportLimit, window: Limits.reportWindow, now: now),
+            guessesByAddress: RateLimit(limit: Limits.guessesPerAddress, window: Limits.addressGuessWindow, now: now),
+            guessesByPet: RateLimit(limit: Limits.guessesPerPet, window: Limits.petGuessWindow, now: now),
             logger: logger
         )
     }
