@@ -71,12 +71,15 @@ let package = Package(
         ),
         // The QR code as a matrix of modules and an SVG path: the only Swift code that calls libqrencode.
         .target(name: "QRCode", dependencies: ["CQREncode"], swiftSettings: strictSettings),
+        // Generic caching parts, no dependencies: single flight, the sharded byte-bounded LRU (docs/caches.md).
+        .target(name: "Caching", swiftSettings: strictSettings),
         // The validated domain: Foundation only, no I/O.
         .target(name: "PetDomain", swiftSettings: strictSettings),
         // The upstream backend: HTTP client, timeouts, cache, error mapping.
         .target(
             name: "PetAPIClient",
             dependencies: [
+                "Caching",
                 "PetDomain",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -119,6 +122,7 @@ let package = Package(
             dependencies: [
                 "ViewModelMacros",
                 "CompiledTemplates",
+                "Caching",
                 "MicroHTTP",
                 "PetDomain",
                 "PetAPIClient",
@@ -184,6 +188,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "CachingTests", dependencies: ["Caching"], swiftSettings: strictSettings),
         .testTarget(
             name: "PetDomainTests",
             dependencies: ["PetDomain"],

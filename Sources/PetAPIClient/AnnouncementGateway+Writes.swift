@@ -45,10 +45,15 @@ extension AnnouncementGateway {
         _ = try? await snapshot(requestID: requestID, refreshing: true)
     }
 
+    /// The largest answer to a write read from the upstream: the created item or a list of field
+    /// errors, a few KB at most.
+    static let maxWriteAnswerBytes = 1024 * 1024
+
     private func write(_ path: String, body: [UInt8], headers: HTTPFields, endpoint: String, requestID: String)
         async throws(UpstreamFailure) -> UpstreamResponse {
         onEvent(.upstreamCall(endpoint: endpoint))
-        var request = UpstreamRequest(pathAndQuery: path, headers: headers, timeout: settings.writeTimeout, maxBodyBytes: 1024 * 1024)
+        var request = UpstreamRequest(pathAndQuery: path, headers: headers, timeout: settings.writeTimeout,
+                                     maxBodyBytes: AnnouncementGateway.maxWriteAnswerBytes)
         request.method = .post
         request.body = body
         do {

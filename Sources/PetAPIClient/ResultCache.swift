@@ -1,3 +1,4 @@
+import Caching
 import Foundation
 import Synchronization
 
@@ -24,12 +25,6 @@ enum FetchOutcome<Value: Sendable>: Sendable {
     case notModified
 }
 
-/// A cache hit, or the shared fetch to wait for.
-private enum CacheLookup<Value: Sendable> {
-    case hit(Fetched<Value>)
-    case wait(Task<Fetched<Value>, any Error>)
-}
-
 /// How the cache answered, for metrics.
 public enum CacheEvent: String, Sendable {
     case hit, miss, revalidated, stale
@@ -49,13 +44,12 @@ final class ResultCache<Value: Sendable>: Sendable {
 
     private struct State {
         var entries: [String: Entry] = [:]
-        var inFlight: [String: (number: Int, task: Task<Fetched<Value>, any Error>)] = [:]
-        /// Numbers the calls, so a call ending removes only its own `inFlight` entry.
-        var fetchCount = 0
         var totalCost = 0
     }
 
     private let state = Mutex(State())
+    /// The upstream calls in flight: one per key at a time.
+    private let flights = SingleFlight<String, Fetched<Value>, UpstreamFailure>()
     /// The entry last stored, copied into a few slots each under its own lock, so the
     /// `freshValue` of every request (on every server thread) rarely meets another thread at a
     /// lock: contention on the one cache lock put threads to sleep on a priority-inheritance futex,
@@ -92,43 +86,29 @@ final class ResultCache<Value: Sendable>: Sendable {
         refreshing: Bool = false,
         fetch: @escaping @Sendable (_ etag: String?) async throws(UpstreamFailure) -> FetchOutcome<Value>
     ) async throws(UpstreamFailure) -> Fetched<Value> {
-        let now = clock()
-        let lookup: CacheLookup<Value> = state.withLock { state in
-            if !refreshing, var entry = state.entries[key], now - entry.confirmedAt < ttl {
-                entry.lastUsed = now
-                state.entries[key] = entry
-                return .hit(Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, confirmedAt: entry.confirmedAt, staleBecause: nil))
-            }
-            if !refreshing, let running = state.inFlight[key] { return .wait(running.task) }
-            let etag = refreshing ? nil : state.entries[key]?.etag
-            state.fetchCount += 1
-            let number = state.fetchCount
-            let created = Task { () async throws -> Fetched<Value> in
-                defer {
-                    self.state.withLock { state in
-                        // Only its own entry: a refresh may have replaced it with a newer call.
-                        if state.inFlight[key]?.number == number { state.inFlight.removeValue(forKey: key) }
-                    }
-                }
-                return try await self.refresh(key: key, etag: etag, fetch: fetch)
-            }
-            state.inFlight[key] = (number, created)
-            return .wait(created)
-        }
-        let task: Task<Fetched<Value>, any Error>
-        switch lookup {
-        case .hit(let fetched):
+        if !refreshing, let hit = freshEntry(key, now: clock()) {
             onEvent(.hit)
-            return fetched
-        case .wait(let running):
-            task = running
+            return hit
         }
-        do {
-            return try await task.value
-        } catch let failure as UpstreamFailure {
-            throw failure
-        } catch {
-            throw .unreachable(detail: "\(error)")
+        return try await flights.value(for: key, restart: refreshing) { () async throws(UpstreamFailure) -> Fetched<Value> in
+            // A caller that missed just before the previous call stored its value, and asked just
+            // after that call ended, finds the value here instead of calling again.
+            if !refreshing, let hit = self.freshEntry(key, now: self.clock()) {
+                self.onEvent(.hit)
+                return hit
+            }
+            let etag = refreshing ? nil : self.state.withLock { $0.entries[key]?.etag }
+            return try await self.refresh(key: key, etag: etag, fetch: fetch)
+        }
+    }
+
+    /// The entry for `key` when it is within the TTL at `now`, marked as the most recently used.
+    private func freshEntry(_ key: String, now: ContinuousClock.Instant) -> Fetched<Value>? {
+        state.withLock { state in
+            guard var entry = state.entries[key], now - entry.confirmedAt < ttl else { return nil }
+            entry.lastUsed = now
+            state.entries[key] = entry
+            return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, confirmedAt: entry.confirmedAt, staleBecause: nil)
         }
     }
 

@@ -94,14 +94,16 @@ public final class PetSpotApp: Sendable {
         let metrics = Metrics()
         var settings = GatewaySettings()
         settings.timeout = .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 1000))
-        // A write carries a photo of a few megabytes and waits for the upstream to store it: six
-        // times the read timeout (30 s by default).
-        settings.writeTimeout = .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 6000))
+        settings.writeTimeout = .milliseconds(Int64(configuration.upstreamTimeoutSeconds * Double(Limits.writeTimeoutFactor * 1000)))
         settings.ttl = .milliseconds(Int64(configuration.cacheTTLSeconds * 1000))
         settings.staleMax = .milliseconds(Int64(configuration.staleMaxSeconds * 1000))
-        settings.maxJSONBytes = configuration.upstreamMaxBodyMegabytes * 1024 * 1024
+        settings.maxJSONBytes = configuration.upstreamMaxBodyMegabytes * CacheLimits.mebibyte
         settings.maxJSONBytesSetting = AppConfiguration.upstreamMaxBodySetting
         settings.maxDetailsCallsInFlight = configuration.maxDetailsCalls
+        let budgets = CacheBudgets(configuration)
+        settings.maxEntries = CacheLimits.upstreamDetailsEntries
+        settings.maxCachedBytes = budgets.upstreamDetails
+        settings.maxRememberedUnknownIDs = CacheLimits.rememberedUnknownIDs
         settings.places = places
         let gateway = AnnouncementGateway(
             transport: transport ?? .live(baseURL: upstreamURL),
@@ -114,7 +116,7 @@ public final class PetSpotApp: Sendable {
         let tiles = try TileProxy.make(configuration: configuration, metrics: metrics, logger: logger.with(label: "tiles"))
         let answers = AnswerRecord(metrics: metrics, logger: logger)
         let keptAnswers = KeptAnswers(
-            maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 / 4,
+            maxBytes: budgets.keptAnswers,
             threadSlots: configuration.threadCount,
             now: now,
             // Pages follow Accept-Language when the URL has no `lang`: kept per language.
@@ -126,8 +128,8 @@ public final class PetSpotApp: Sendable {
                                method: hit.method.rawValue, path: hit.path, seconds: hit.seconds)
             }
         )
-        let reports = ReportHandlers.make(configuration: configuration, site: site, gateway: gateway, keptAnswers: keptAnswers,
-                                          logger: logger.with(label: "report"), now: now)
+        let reports = ReportHandlers.make(configuration: configuration, budgets: budgets, site: site, gateway: gateway,
+                                          keptAnswers: keptAnswers, logger: logger.with(label: "report"), now: now)
         let router = Router(
             site: site,
             staticFiles: staticFiles,
@@ -139,7 +141,7 @@ public final class PetSpotApp: Sendable {
             gateway: gateway,
             metrics: metrics,
             keptAnswers: keptAnswers,
-            readinessWindow: .seconds(max(60, Int64(configuration.cacheTTLSeconds * 2))),
+            readinessWindow: max(Limits.readinessFloor, .seconds(Int64(configuration.cacheTTLSeconds * 2))),
             reports: reports,
             writes: AnnouncementWrites(reports: reports)
         )

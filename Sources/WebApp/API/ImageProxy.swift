@@ -1,10 +1,10 @@
+import Caching
 import Foundation
 import HTTPTypes
 internal import ImageResizer
 import Logging
 import MicroHTTP
 import PetAPIClient
-import Synchronization
 
 /// `GET /images/{path}[?w=320|640|1200|1280]`: photos from the upstream's `/images/` only (never an
 /// arbitrary URL), as the variants a good image CDN gives (README "Photos", docs/upstream.md §4).
@@ -56,7 +56,8 @@ final class ImageProxy: Sendable {
     /// The body of a missing photo's 404: `Public/img/photo-placeholder.png`, so an `<img>` or an
     /// app shows a neutral picture instead of a broken image; nil answers the HTML 404 page.
     let placeholder: [UInt8]?
-    private let inFlight = Mutex<[PhotoKey: Task<Outcome, Never>]>([:])
+    /// One upstream call and one conversion per path and variant at a time.
+    private let flights = SingleFlight<PhotoKey, Outcome, Never>()
 
     init(gateway: AnnouncementGateway, cache: PhotoCache, pool: ConversionPool, settings: Settings, metrics: Metrics, logger: Logger,
          now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }, placeholder: [UInt8]? = nil) {
@@ -141,15 +142,7 @@ final class ImageProxy: Sendable {
             metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
             return .photo(kept)
         }
-        let (task, isNew) = inFlight.withLock { running -> (Task<Outcome, Never>, Bool) in
-            if let task = running[key] { return (task, false) }
-            let task = Task { await self.refresh(key: key, variant: variant, kept: kept, requestID: requestID) }
-            running[key] = task
-            return (task, true)
-        }
-        let outcome = await task.value
-        if isNew { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
-        return outcome
+        return await flights.value(for: key) { await self.refresh(key: key, variant: variant, kept: kept, requestID: requestID) }
     }
 
     /// Asks the upstream (conditionally when a variant is kept) and makes the variant.
@@ -253,9 +246,7 @@ extension ImageProxy {
         guard ImageResizer.start() else {
             throw StartupError(setting: "libvips", problem: "libvips did not start (is libvips42 installed?)")
         }
-        let cache = try PhotoCache.make(megabytes: configuration.imageCacheMegabytes, folder: configuration.imageCacheDirectory,
-                                        diskMegabytes: configuration.imageCacheDiskMegabytes,
-                                        setting: "--image-cache-dir / PETSPOT_IMAGE_CACHE_DIR")
+        let cache = try PhotoCache.make(CacheBudgets(configuration).photos, setting: "--image-cache-dir / PETSPOT_IMAGE_CACHE_DIR")
         var settings = Settings()
         settings.ttlSeconds = configuration.photoTTLSeconds
         settings.maxPixels = configuration.maxPhotoMegapixels * 1_000_000

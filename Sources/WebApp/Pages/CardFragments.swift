@@ -1,7 +1,7 @@
+import Caching
 import CompiledTemplates
 import Foundation
 import PetDomain
-import Synchronization
 
 /// Announcement cards rendered once per snapshot and kept as HTML fragments, so a cold located
 /// page renders fast (docs/scaling.md): a card looks the same to every visitor except for two things, the location carried by
@@ -12,18 +12,20 @@ import Synchronization
 /// snapshot, in arrays sized once, per language: plain cards also per whether links
 /// carry `lang` (the URL chose the language), located cards get `lang` with the link query.
 final class CardFragments: Sendable {
-    /// A located card: its bytes without the per-visitor values, and where each goes.
-    struct Located: Sendable {
-        let bytes: [UInt8]
-        /// Offset in `bytes` where the details link's query goes.
-        let linkAt: Int
-        /// Offset in `bytes` where the distance text goes; nil for an item without coordinates.
-        let distanceAt: Int?
+    /// A located card: its bytes without the per-visitor values, with a hole (`Slot`) where the
+    /// details link's query goes and one where the distance text goes (none for an item without
+    /// coordinates).
+    typealias Located = SlottedBytes
+
+    /// The slots of a located card's holes.
+    enum Slot {
+        static let linkQuery = 0
+        static let distance = 1
     }
 
     /// Private-use characters as markers: they pass HTML escaping unchanged.
-    private static let linkMarker = "\u{E000}"
-    private static let distanceMarker = "\u{E001}"
+    private static let linkMarker = SlottedBytes.cardMarker(Slot.linkQuery)
+    private static let distanceMarker = SlottedBytes.cardMarker(Slot.distance)
 
     private struct Kept {
         /// By `plainVariant`, then position.
@@ -44,7 +46,7 @@ final class CardFragments: Sendable {
     /// Cards in stripes by position (position % stripeCount, at position / stripeCount): every
     /// page reads its cards here, and one lock for all server threads was the most contended lock
     /// of a random-location load (docs/performance.md).
-    private static let stripeCount = 16
+    private static let stripeCount = CacheLimits.cardStripes
     private let stripes: Shards<Kept>
 
     /// Room for the cards of a snapshot of `count` items.
@@ -121,23 +123,9 @@ final class CardFragments: Sendable {
 
     /// The card without its markers and where they were; nil unless each expected marker occurs exactly once.
     static func split(_ bytes: [UInt8], hasDistance: Bool) -> Located? {
-        var kept: [UInt8] = []
-        kept.reserveCapacity(bytes.count)
-        var linkAt: [Int] = []
-        var distanceAt: [Int] = []
-        var index = 0
-        while index < bytes.count {
-            // The markers are EE 80 80 and EE 80 81 in UTF-8.
-            if index + 2 < bytes.count, bytes[index] == 0xEE, bytes[index + 1] == 0x80, bytes[index + 2] == 0x80 || bytes[index + 2] == 0x81 {
-                if bytes[index + 2] == 0x80 { linkAt.append(kept.count) } else { distanceAt.append(kept.count) }
-                index += 3
-            } else {
-                kept.append(bytes[index])
-                index += 1
-            }
-        }
-        guard linkAt.count == 1, distanceAt.count == (hasDistance ? 1 : 0) else { return nil }
-        return Located(bytes: kept, linkAt: linkAt[0], distanceAt: distanceAt.first)
+        let located = SlottedBytes.split(bytes, .card)
+        guard located.count(of: Slot.linkQuery) == 1, located.count(of: Slot.distance) == (hasDistance ? 1 : 0) else { return nil }
+        return located
     }
 }
 
@@ -189,25 +177,13 @@ struct CardSet {
         case .whole(let bytes):
             output += bytes
         case .located(let card):
-            let distanceAt = card.distanceAt ?? Int.max
-            let first = min(card.linkAt, distanceAt), second = max(card.linkAt, distanceAt)
-            output += card.bytes[..<first]
-            writeValue(at: first, of: card, index: index, into: &output)
-            if second == Int.max {
-                output += card.bytes[first...]
-            } else {
-                output += card.bytes[first..<second]
-                writeValue(at: second, of: card, index: index, into: &output)
-                output += card.bytes[second...]
+            card.write(into: &output) { slot, output in
+                if slot == CardFragments.Slot.linkQuery {
+                    output += escapedQuery
+                } else {
+                    HTMLText.escape(distances[index] ?? "", into: &output)
+                }
             }
-        }
-    }
-
-    private func writeValue(at offset: Int, of card: CardFragments.Located, index: Int, into output: inout [UInt8]) {
-        if offset == card.linkAt {
-            output += escapedQuery
-        } else {
-            HTMLText.escape(distances[index] ?? "", into: &output)
         }
     }
 

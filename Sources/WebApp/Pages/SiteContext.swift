@@ -15,7 +15,7 @@ final class SiteContext: Sendable {
     /// Cards of the current snapshot, rendered once each.
     private let fragments = Mutex<CardFragments?>(nil)
     /// Located pages by shape, rendered once each with markers (they hold no upstream data).
-    let shells = PageShells(maxBytes: 8 * 1024 * 1024)
+    let shells: PageShells
     /// Atom entries of the current snapshot, written once per language (`/pets.atom`).
     let feedEntries: FeedEntries
     /// Who may reuse an answer and for how long (the server, browsers, shared caches).
@@ -31,8 +31,9 @@ final class SiteContext: Sendable {
         self.configuration = configuration
         self.renderer = renderer
         self.days = days
-        // Three quarters of the page budget; the server's kept answers (repeated URLs) take the rest.
-        rendered = RenderedPages(maxBytes: configuration.pageCacheMegabytes * 1024 * 1024 * 3 / 4)
+        let budgets = CacheBudgets(configuration)
+        rendered = RenderedPages(maxBytes: budgets.renderedPages)
+        shells = PageShells(maxBytes: budgets.pageShells)
         reuse = ReusePolicy(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
         feedEntries = FeedEntries(baseURL: configuration.effectivePublicBaseURL)
     }

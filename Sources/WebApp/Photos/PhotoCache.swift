@@ -1,64 +1,64 @@
+import Caching
 import Foundation
-import Synchronization
 
 /// The photo cache (README "Photos"): finished answers by upstream path and variant, in
 /// memory bounded by bytes (least recently used out first), plus the optional disk tier. What is
 /// in memory can be answered on the server thread; what is only on disk is read on the async path
 /// and put back in memory. The map tile cache is another instance, keyed by tile.
 final class PhotoCache: Sendable {
-    private let memory: Mutex<LRUByteCache<PhotoKey, PhotoEntry>>
+    private let memory: ShardedByteCache<PhotoKey, PhotoEntry>
     /// The disk tier, when a folder is configured.
     let disk: PhotoDiskCache?
 
     init(maxBytes: Int, disk: PhotoDiskCache?) {
-        memory = Mutex(LRUByteCache(maxBytes: maxBytes))
+        memory = ShardedByteCache(maxBytes: maxBytes, shardCount: CacheLimits.photoMemoryShards)
         self.disk = disk
     }
 
     /// The memory budget in bytes.
-    var maxBytes: Int { memory.withLock { $0.maxBytes } }
+    var maxBytes: Int { memory.maxBytes }
 
     /// Entries and bytes held in memory.
-    var size: (entries: Int, bytes: Int) { memory.withLock { ($0.count, $0.totalCost) } }
+    var size: (entries: Int, bytes: Int) { memory.size }
 
     /// The entry in memory for `key` (now the most recently used); never touches the disk.
     func memoryEntry(_ key: PhotoKey) -> PhotoEntry? {
-        memory.withLock { $0.value(for: key) }
+        memory.value(for: key)
     }
 
     /// The entry for `key` from memory, else from disk (then kept in memory again).
     func entry(_ key: PhotoKey) -> PhotoEntry? {
         if let kept = memoryEntry(key) { return kept }
         guard let fromDisk = disk?.entry(for: key) else { return nil }
-        memory.withLock { _ = $0.insert(fromDisk, for: key, cost: fromDisk.cost) }
+        memory.insert(fromDisk, for: key, cost: fromDisk.cost)
         return fromDisk
     }
 
     /// Keeps `entry` for `key` in memory and, for images, on disk.
     func keep(_ entry: PhotoEntry, for key: PhotoKey) {
-        memory.withLock { _ = $0.insert(entry, for: key, cost: entry.cost) }
+        memory.insert(entry, for: key, cost: entry.cost)
         disk?.keep(entry, for: key)
     }
 
     /// Forgets `key` in memory and on disk.
     func remove(_ key: PhotoKey) {
-        memory.withLock { _ = $0.remove(key) }
+        memory.remove(key)
         disk?.remove(key)
     }
 }
 
 extension PhotoCache {
-    /// A cache of `megabytes` in memory and, when `folder` is given, `diskMegabytes` in that folder;
-    /// a folder that cannot be used stops startup naming `setting`.
-    static func make(megabytes: Int, folder: String?, diskMegabytes: Int, setting: String) throws(StartupError) -> PhotoCache {
+    /// A cache of `budget.memory` bytes and, when `budget.folder` is given, `budget.disk` bytes in
+    /// that folder; a folder that cannot be used stops startup naming `setting`.
+    static func make(_ budget: CacheBudgets.Tiered, setting: String) throws(StartupError) -> PhotoCache {
         var disk: PhotoDiskCache?
-        if let folder {
+        if let folder = budget.folder {
             do {
-                disk = try PhotoDiskCache(folder: folder, maxBytes: diskMegabytes * 1024 * 1024)
+                disk = try PhotoDiskCache(folder: folder, maxBytes: budget.disk)
             } catch {
                 throw StartupError(setting: setting, problem: "cannot use the folder: \(error.localizedDescription)")
             }
         }
-        return PhotoCache(maxBytes: megabytes * 1024 * 1024, disk: disk)
+        return PhotoCache(maxBytes: budget.memory, disk: disk)
     }
 }

@@ -1,5 +1,5 @@
+import Caching
 import Foundation
-import Synchronization
 
 /// The optional on-disk tier of the photo cache (`--image-cache-dir`) and of the tile cache
 /// (`--tile-cache-dir`, a folder of its own): one file per variant or tile,
@@ -19,7 +19,7 @@ final class PhotoDiskCache: Sendable {
     let folder: URL
     let maxBytes: Int
     /// File names by recency, with their sizes.
-    private let index: Mutex<LRUByteCache<String, Int>>
+    private let index: ShardedByteCache<String, Int>
 
     /// Opens (creating when missing) `folder` and indexes the files already there, oldest
     /// modification first, dropping the oldest beyond `maxBytes`.
@@ -34,22 +34,22 @@ final class PhotoDiskCache: Sendable {
             guard let attributes = try? files.attributesOfItem(atPath: root.appendingPathComponent(name).path) else { return nil }
             return (name, (attributes[.size] as? Int) ?? 0, (attributes[.modificationDate] as? Date) ?? .distantPast)
         }
-        var lru = LRUByteCache<String, Int>(maxBytes: maxBytes)
+        // One shard: one exact LRU over the whole disk budget (files are few and slow anyway).
+        index = ShardedByteCache(maxBytes: maxBytes, shardCount: 1)
         var dropped: [String] = []
         for file in found.sorted(by: { $0.modified < $1.modified }) {
-            dropped += lru.insert(file.bytes, for: file.name, cost: file.bytes)
+            dropped += index.insert(file.bytes, for: file.name, cost: file.bytes)
         }
-        index = Mutex(lru)
         for name in dropped { try? files.removeItem(at: root.appendingPathComponent(name)) }
     }
 
     /// Files and bytes held.
-    var size: (entries: Int, bytes: Int) { index.withLock { ($0.count, $0.totalCost) } }
+    var size: (entries: Int, bytes: Int) { index.size }
 
     /// The entry kept for `key`, or nil.
     func entry(for key: PhotoKey) -> PhotoEntry? {
         let name = PhotoDiskCache.fileName(key)
-        guard index.withLock({ $0.value(for: name) }) != nil,
+        guard index.value(for: name) != nil,
               let data = try? Data(contentsOf: folder.appendingPathComponent(name)),
               let newline = data.firstIndex(of: UInt8(ascii: "\n")),
               let header = try? JSONDecoder().decode(Header.self, from: data[data.startIndex..<newline]),
@@ -82,7 +82,7 @@ final class PhotoDiskCache: Sendable {
             try? FileManager.default.removeItem(at: temporary)
             return
         }
-        let dropped = index.withLock { $0.insert(data.count, for: name, cost: data.count) }
+        let dropped = index.insert(data.count, for: name, cost: data.count)
         for droppedName in dropped where droppedName != name {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(droppedName))
         }
@@ -91,7 +91,7 @@ final class PhotoDiskCache: Sendable {
     /// Removes the file of `key`.
     func remove(_ key: PhotoKey) {
         let name = PhotoDiskCache.fileName(key)
-        if index.withLock({ $0.remove(name) }) {
+        if index.remove(name) {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
     }

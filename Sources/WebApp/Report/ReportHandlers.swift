@@ -28,8 +28,6 @@ struct ReportHandlers: Sendable {
     let guessesByPet: RateLimit
     let logger: Logger
 
-    static let keptPhotoLifetime: Duration = .seconds(3600)
-
     // MARK: - GET /report
 
     /// The empty form: `?status=found` preselects a found-pet report; `lat`/`lng` prefill the place.
@@ -178,19 +176,19 @@ struct ReportHandlers: Sendable {
 
 extension ReportHandlers {
     /// The report flow with its stores and limits, from the configuration.
-    static func make(configuration: AppConfiguration, site: SiteContext, gateway: AnnouncementGateway, keptAnswers: KeptAnswers?,
-                     logger: Logger, now: @escaping @Sendable () -> ContinuousClock.Instant) -> ReportHandlers {
+    static func make(configuration: AppConfiguration, budgets: CacheBudgets, site: SiteContext, gateway: AnnouncementGateway,
+                     keptAnswers: KeptAnswers?, logger: Logger, now: @escaping @Sendable () -> ContinuousClock.Instant) -> ReportHandlers {
         ReportHandlers(
             site: site,
             service: ReportService(gateway: gateway, keptAnswers: keptAnswers, logger: logger),
             photos: ReportPhotos(pool: .shared, maxPixels: configuration.maxPhotoMegapixels * 1_000_000),
             identity: ClientIdentity(configuration: configuration),
-            keptPhotos: ExpiringStore(lifetime: keptPhotoLifetime, maxBytes: configuration.reportPhotoCacheMegabytes * 1024 * 1024,
-                                      maxEntries: 10_000, now: now),
-            submissions: ExpiringStore(lifetime: .seconds(3600), maxBytes: .max, maxEntries: 20_000, now: now),
-            reports: RateLimit(limit: configuration.reportLimit, window: .seconds(600), now: now),
-            guessesByAddress: RateLimit(limit: 10, window: .seconds(600), now: now),
-            guessesByPet: RateLimit(limit: 20, window: .seconds(3600), now: now),
+            keptPhotos: ExpiringStore(lifetime: CacheLimits.keptReportPhotoLifetime, maxBytes: budgets.reportPhotos,
+                                      maxEntries: CacheLimits.keptReportPhotos, now: now),
+            submissions: ExpiringStore(lifetime: CacheLimits.submissionLifetime, maxBytes: .max, maxEntries: CacheLimits.submissions, now: now),
+            reports: RateLimit(limit: configuration.reportLimit, window: Limits.reportWindow, now: now),
+            guessesByAddress: RateLimit(limit: Limits.guessesPerAddress, window: Limits.addressGuessWindow, now: now),
+            guessesByPet: RateLimit(limit: Limits.guessesPerPet, window: Limits.petGuessWindow, now: now),
             logger: logger
         )
     }

@@ -16,10 +16,10 @@ struct ReportPhotos: Sendable {
 
     /// The longest side of a photo sent upstream: plenty for a poster, a tenth of a 12 MP file.
     static let maxSide = 2048
-    /// The largest photo accepted, as the backend's own limit (and the apps').
-    static let maxUploadBytes = 20 * 1024 * 1024
-    /// Room for a form's text fields and multipart framing beside the photo.
-    static let formOverheadBytes = 256 * 1024
+    /// The largest photo accepted (`Limits.reportPhotoBytes`).
+    static let maxUploadBytes = Limits.reportPhotoBytes
+    /// Room for a form's text fields and multipart framing beside the photo (`Limits.formOverheadBytes`).
+    static let formOverheadBytes = Limits.formOverheadBytes
 
     /// A photo ready to send: JPEG bytes and their size in pixels.
     struct SafePhoto: Sendable {

@@ -12,10 +12,10 @@ struct WritePolicy: Sendable {
     /// Finishes an answer given before the body (request id, security headers, log line, metric).
     let finish: @Sendable (_ response: Response, _ head: RequestHead, _ route: String, _ requestID: String) -> Response
 
-    /// The largest JSON body of a create, as the backend's own limit.
-    static let maxJSONBytes = 100 * 1024
-    /// The whole body of a form or photo upload must arrive within this time.
-    static let uploadDeadline: Duration = .seconds(120)
+    /// The largest JSON body of a create (`Limits.jsonWriteBytes`).
+    static let maxJSONBytes = Limits.jsonWriteBytes
+    /// The whole body of a form or photo upload must arrive within this time (`Limits.uploadDeadline`).
+    static let uploadDeadline = Limits.uploadDeadline
 
     /// The decision for one request head.
     func decide(_ head: RequestHead) -> BodyDecision {
@@ -38,7 +38,7 @@ struct WritePolicy: Sendable {
         }
         switch route {
         case .apiList:
-            return .accept(BodyLimits(maxBytes: WritePolicy.maxJSONBytes, maxFieldBytes: WritePolicy.maxJSONBytes, deadline: .seconds(30)))
+            return .accept(BodyLimits(maxBytes: WritePolicy.maxJSONBytes, maxFieldBytes: WritePolicy.maxJSONBytes, deadline: Limits.jsonWriteDeadline))
         default:
             let type = head.headers[.contentType]?.lowercased() ?? ""
             // The API's photo endpoint takes multipart only, as the backend; the form takes either.
@@ -52,7 +52,7 @@ struct WritePolicy: Sendable {
                     : site.errorPage(status: 415, .reportNotAForm, for: request(head))
                 return .refuse(finish(response, head, route.metricName, requestID))
             }
-            return .accept(BodyLimits(maxBytes: ReportPhotos.maxUploadBytes + ReportPhotos.formOverheadBytes, maxFieldBytes: 64 * 1024,
+            return .accept(BodyLimits(maxBytes: ReportPhotos.maxUploadBytes + ReportPhotos.formOverheadBytes, maxFieldBytes: Limits.formFieldBytes,
                                       deadline: WritePolicy.uploadDeadline))
         }
     }

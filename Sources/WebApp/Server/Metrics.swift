@@ -1,4 +1,5 @@
 import HTTPTypes
+import Caching
 import CoreMetrics
 import Foundation
 import MicroHTTP

@@ -1,9 +1,9 @@
+import Caching
 import Foundation
 import HTTPTypes
 import Logging
 import MicroHTTP
 import PetAPIClient
-import Synchronization
 
 /// `GET /tiles/{z}/{x}/{y}.png`: map tiles from the configured tile server through our cache
 /// (docs/platform.md "Map"), as the OpenStreetMap tile usage policy asks of a site that shows its tiles.
@@ -35,7 +35,8 @@ final class TileProxy: Sendable {
     let metrics: Metrics
     /// Tile server failures are logged here.
     let logger: Logger
-    private let inFlight = Mutex<[TileAddress: Task<Outcome, Never>]>([:])
+    /// One call per tile at a time.
+    private let flights = SingleFlight<TileAddress, Outcome, Never>()
 
     init(source: TileSource, cache: PhotoCache, metrics: Metrics, logger: Logger) {
         self.source = source
@@ -83,15 +84,7 @@ final class TileProxy: Sendable {
             metrics.increment("petspot_tile_cache_total", labels: ["outcome": "hit"])
             return .tile(kept, kept: true)
         }
-        let (task, isNew) = inFlight.withLock { running -> (Task<Outcome, Never>, Bool) in
-            if let task = running[tile] { return (task, false) }
-            let task = Task { await self.refresh(tile, key: key, kept: kept, requestID: requestID) }
-            running[tile] = task
-            return (task, true)
-        }
-        let outcome = await task.value
-        if isNew { _ = inFlight.withLock { $0.removeValue(forKey: tile) } }
-        return outcome
+        return await flights.value(for: tile) { await self.refresh(tile, key: key, kept: kept, requestID: requestID) }
     }
 
     /// Asks the tile server (conditionally when a tile is kept) and keeps what it allows.
@@ -169,9 +162,7 @@ extension TileProxy {
                                            timeout: .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 1000))) else {
             throw StartupError(setting: "--tile-url / PETSPOT_TILE_URL", problem: "not an absolute http(s) URL template")
         }
-        let cache = try PhotoCache.make(megabytes: configuration.tileCacheMegabytes, folder: configuration.tileCacheDirectory,
-                                        diskMegabytes: configuration.tileCacheDiskMegabytes,
-                                        setting: "--tile-cache-dir / PETSPOT_TILE_CACHE_DIR")
+        let cache = try PhotoCache.make(CacheBudgets(configuration).tiles, setting: "--tile-cache-dir / PETSPOT_TILE_CACHE_DIR")
         return TileProxy(source: source, cache: cache, metrics: metrics, logger: logger)
     }
 }

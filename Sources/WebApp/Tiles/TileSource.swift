@@ -11,8 +11,8 @@ struct TileSource: Sendable {
     /// Releases the connections; called once at shutdown.
     var shutdown: @Sendable () async -> Void
 
-    /// The largest tile accepted (a 256 px PNG is 5–40 KB; a larger body is no tile of ours to keep).
-    static let maxTileBytes = 1024 * 1024
+    /// The largest tile accepted (`Limits.tileBytes`).
+    static let maxTileBytes = Limits.tileBytes
 
     /// The User-Agent the OpenStreetMap tile usage policy asks for: the application and a way to
     /// reach whoever runs it.

@@ -1,51 +1,72 @@
 /// A least-recently-used map bounded by a total cost in bytes, valid for one data generation at a
 /// time. Entries live in an array linked as a recency list (no per-entry allocation, O(1) lookup,
-/// insert and eviction). Not thread-safe: its owner (`RenderedPages`, `PhotoCache`,
-/// `PhotoDiskCache`) holds it under a mutex. Caches of data without generations (photos) use the
-/// methods without one.
-struct LRUByteCache<Key: Hashable, Value> {
+/// insert and eviction). Not thread-safe: `ShardedByteCache` holds it under a mutex per shard.
+/// Caches of data without generations (photos) use the methods without one.
+///
+/// Everything is `@inlinable`: it is on the warm path of every page and photo, and a generic type
+/// used from another module is otherwise called through witness tables, unspecialized.
+public struct LRUByteCache<Key: Hashable, Value> {
     /// Bytes charged per entry on top of its body and key: dictionary slot, node, headers.
-    static var entryOverhead: Int { 256 }
+    public static var entryOverhead: Int { 256 }
 
-    private struct Node {
-        var key: Key
-        var value: Value?   // nil once evicted, so the bytes are freed before the slot is reused
-        var cost: Int
-        var newer: Int   // index of the next more recently used node, or -1
-        var older: Int   // index of the next less recently used node, or -1
+    @usableFromInline
+    struct Node {
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value?   // nil once evicted, so the bytes are freed before the slot is reused
+        @usableFromInline var cost: Int
+        @usableFromInline var newer: Int   // index of the next more recently used node, or -1
+        @usableFromInline var older: Int   // index of the next less recently used node, or -1
+
+        @inlinable
+        init(key: Key, value: Value?, cost: Int, newer: Int, older: Int) {
+            self.key = key
+            self.value = value
+            self.cost = cost
+            self.newer = newer
+            self.older = older
+        }
     }
 
-    let maxBytes: Int
-    private(set) var totalCost = 0
-    private var generation = Int.min
-    private var slots: [Key: Int] = [:]
-    private var nodes: [Node] = []
-    private var free: [Int] = []
-    private var newest = -1
-    private var oldest = -1
+    /// The byte budget.
+    public let maxBytes: Int
+    /// Bytes held (the sum of the entries' costs).
+    @inlinable
+    public var totalCost: Int { heldCost }
+    @usableFromInline var heldCost = 0
+    @usableFromInline var generation = Int.min
+    @usableFromInline var slots: [Key: Int] = [:]
+    @usableFromInline var nodes: [Node] = []
+    @usableFromInline var free: [Int] = []
+    @usableFromInline var newest = -1
+    @usableFromInline var oldest = -1
 
-    init(maxBytes: Int) { self.maxBytes = maxBytes }
+    /// An empty cache holding at most `maxBytes`.
+    @inlinable
+    public init(maxBytes: Int) { self.maxBytes = maxBytes }
 
     /// Number of entries.
-    var count: Int { slots.count }
+    @inlinable
+    public var count: Int { slots.count }
 
     /// The value for `key` in `generation`, marking it most recently used.
-    mutating func value(for key: Key, generation: Int) -> Value? {
+    @inlinable
+    public mutating func value(for key: Key, generation: Int) -> Value? {
         guard generation == self.generation, let index = slots[key] else { return nil }
         moveToNewest(index)
         return nodes[index].value
     }
 
     /// The value for `key`, marking it most recently used (a cache without generations).
-    mutating func value(for key: Key) -> Value? {
+    @inlinable
+    public mutating func value(for key: Key) -> Value? {
         value(for: key, generation: generation)
     }
 
     /// Stores `value`; a different generation first empties the cache. An entry costing more than
     /// the whole budget is not kept. Returns the keys evicted to make room (the owner of a disk
     /// cache deletes their files).
-    @discardableResult
-    mutating func insert(_ value: Value, for key: Key, cost: Int, generation: Int) -> [Key] {
+    @inlinable @discardableResult
+    public mutating func insert(_ value: Value, for key: Key, cost: Int, generation: Int) -> [Key] {
         if generation != self.generation {
             guard generation > self.generation else { return [] }  // a late render from an older snapshot
             removeAll()
@@ -55,7 +76,7 @@ struct LRUByteCache<Key: Hashable, Value> {
             return remove(key) ? [key] : []
         }
         if let index = slots[key] {
-            totalCost += cost - nodes[index].cost
+            heldCost += cost - nodes[index].cost
             nodes[index].value = value
             nodes[index].cost = cost
             moveToNewest(index)
@@ -70,11 +91,11 @@ struct LRUByteCache<Key: Hashable, Value> {
                 index = nodes.count - 1
             }
             slots[key] = index
-            totalCost += cost
+            heldCost += cost
             link(index)
         }
         var evicted: [Key] = []
-        while totalCost > maxBytes, oldest != -1 {
+        while heldCost > maxBytes, oldest != -1 {
             evicted.append(nodes[oldest].key)
             evict(oldest)
         }
@@ -82,44 +103,48 @@ struct LRUByteCache<Key: Hashable, Value> {
     }
 
     /// Stores `value` in a cache without generations (see `insert(_:for:cost:generation:)`).
-    @discardableResult
-    mutating func insert(_ value: Value, for key: Key, cost: Int) -> [Key] {
+    @inlinable @discardableResult
+    public mutating func insert(_ value: Value, for key: Key, cost: Int) -> [Key] {
         insert(value, for: key, cost: cost, generation: max(generation, 0))
     }
 
     /// Removes `key`; false when it was not there.
-    @discardableResult
-    mutating func remove(_ key: Key) -> Bool {
+    @inlinable @discardableResult
+    public mutating func remove(_ key: Key) -> Bool {
         guard let index = slots[key] else { return false }
         evict(index)
         return true
     }
 
-    private mutating func removeAll() {
+    @inlinable
+    mutating func removeAll() {
         slots.removeAll(keepingCapacity: true)
         nodes.removeAll(keepingCapacity: true)
         free.removeAll(keepingCapacity: true)
         newest = -1
         oldest = -1
-        totalCost = 0
+        heldCost = 0
     }
 
-    private mutating func evict(_ index: Int) {
+    @inlinable
+    mutating func evict(_ index: Int) {
         unlink(index)
         slots[nodes[index].key] = nil
-        totalCost -= nodes[index].cost
+        heldCost -= nodes[index].cost
         nodes[index].value = nil
         free.append(index)
     }
 
-    private mutating func moveToNewest(_ index: Int) {
+    @inlinable
+    mutating func moveToNewest(_ index: Int) {
         guard index != newest else { return }
         unlink(index)
         link(index)
     }
 
     /// Puts a detached node at the newest end.
-    private mutating func link(_ index: Int) {
+    @inlinable
+    mutating func link(_ index: Int) {
         nodes[index].older = newest
         nodes[index].newer = -1
         if newest != -1 { nodes[newest].newer = index }
@@ -127,7 +152,8 @@ struct LRUByteCache<Key: Hashable, Value> {
         if oldest == -1 { oldest = index }
     }
 
-    private mutating func unlink(_ index: Int) {
+    @inlinable
+    mutating func unlink(_ index: Int) {
         let (newer, older) = (nodes[index].newer, nodes[index].older)
         if newer != -1 { nodes[newer].older = older } else { newest = older }
         if older != -1 { nodes[older].newer = newer } else { oldest = newer }
@@ -135,3 +161,5 @@ struct LRUByteCache<Key: Hashable, Value> {
         nodes[index].older = -1
     }
 }
+extension LRUByteCache: Sendable where Key: Sendable, Value: Sendable {}
+extension LRUByteCache.Node: Sendable where Key: Sendable, Value: Sendable {}
