@@ -12,10 +12,10 @@ public struct LRUByteCache<Key: Hashable, Value> {
     @usableFromInline
     struct Node {
         @usableFromInline var key: Key
-        @usableFromInline var value: Value?   // nil once evicted, so the bytes are freed before the slot is reused
+        @usableFromInline var value: Value?  // nil once evicted, so the bytes are freed before the slot is reused
         @usableFromInline var cost: Int
-        @usableFromInline var newer: Int   // index of the next more recently used node, or -1
-        @usableFromInline var older: Int   // index of the next less recently used node, or -1
+        @usableFromInline var newer: Int  // index of the next more recently used node, or -1
+        @usableFromInline var older: Int  // index of the next less recently used node, or -1
 
         @inlinable
         init(key: Key, value: Value?, cost: Int, newer: Int, older: Int) {

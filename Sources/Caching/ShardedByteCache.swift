@@ -104,13 +104,18 @@ public final class ShardedByteCache<Key: Hashable & Sendable, Value: Sendable>: 
     /// Entries and bytes held by each shard (tests: every shard stays within its share).
     public var shardSizes: [(entries: Int, bytes: Int)] {
         var sizes: [(entries: Int, bytes: Int)] = []
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        // `Shards.forEach` visits each shard under its lock; it is not a sequence.
         shards.forEach { shard in sizes.append((shard.entries.count, shard.entries.totalCost)) }
         return sizes
     }
 
     /// Entries and bytes held over all shards (tests and metrics).
     public var size: (entries: Int, bytes: Int) {
-        var entries = 0, bytes = 0
+        var entries = 0
+        var bytes = 0
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        // `Shards.forEach` visits each shard under its lock; it is not a sequence.
         shards.forEach { shard in
             entries += shard.entries.count
             bytes += shard.entries.totalCost

@@ -178,10 +178,17 @@ struct TemplateParser {
                 let name = try openPartialTag(tagStart: tagStart, heldWhitespace: heldWhitespace, into: &body)
                 standalone = isStandalone(state)
                 let (line, column) = lineAndColumnNumbers(tagStart)
-                body.nodes.append(.partial(PartialTag(
-                    name: name, indentation: standalone ? Array(heldWhitespace) : nil,
-                    overrides: nil, line: line, column: column
-                )))
+                body.nodes.append(
+                    .partial(
+                        PartialTag(
+                            name: name,
+                            indentation: standalone ? Array(heldWhitespace) : nil,
+                            overrides: nil,
+                            line: line,
+                            column: column
+                        )
+                    )
+                )
                 heldWhitespace = []
 
             case UInt8(ascii: "<"):
@@ -207,10 +214,17 @@ struct TemplateParser {
                     }
                 }
                 let (line, column) = lineAndColumnNumbers(tagStart)
-                body.nodes.append(.partial(PartialTag(
-                    name: name, indentation: Array(heldWhitespace),
-                    overrides: overrides, line: line, column: column
-                )))
+                body.nodes.append(
+                    .partial(
+                        PartialTag(
+                            name: name,
+                            indentation: Array(heldWhitespace),
+                            overrides: overrides,
+                            line: line,
+                            column: column
+                        )
+                    )
+                )
                 heldWhitespace = []
 
             case UInt8(ascii: "$"):

@@ -165,7 +165,9 @@ struct ProgramBuilder {
         case .partial(let tag):
             guard let template = indexByName[tag.name] else {
                 throw CompiledTemplates.LoadError(
-                    file: file, line: tag.line, column: tag.column,
+                    file: file,
+                    line: tag.line,
+                    column: tag.column,
                     message: "unknown partial {{> \(tag.name)}}: no \(tag.name).mustache was loaded"
                 )
             }

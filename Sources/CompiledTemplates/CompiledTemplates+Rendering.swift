@@ -48,7 +48,8 @@ extension CompiledTemplates {
             }
             let count = run.output.count
             // `string.last == "\n"` compares Characters, and "\r\n" is one Character.
-            let atLineStart = count > scopeStart && run.output[count - 1] == 0x0A
+            let atLineStart =
+                count > scopeStart && run.output[count - 1] == 0x0A
                 && !(count - 2 >= scopeStart && run.output[count - 2] == 0x0D)
             guard atLineStart else {
                 pc = renderInstruction(pc, &run, indentation: indentation, overrides: overrides)
@@ -149,7 +150,14 @@ extension CompiledTemplates {
     }
 
     /// Each element is its own render scope, as in swift-mustache's MustacheSequence.
-    private func renderEach<S: Sequence>(_ sequence: S, _ start: Int, _ end: Int, _ run: inout RenderRun, indentation: [UInt8], overrides: [BlockOverride]) {
+    private func renderEach<S: Sequence>(
+        _ sequence: S,
+        _ start: Int,
+        _ end: Int,
+        _ run: inout RenderRun,
+        indentation: [UInt8],
+        overrides: [BlockOverride]
+    ) {
         for element in sequence {
             run.push(element)
             renderRange(start, end, &run, indentation: indentation, overrides: overrides)

@@ -16,8 +16,15 @@ public enum Brotli {
         let output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, written in
             var size = bound
             ok = input.withUnsafeBufferPointer { source in
-                BrotliEncoderCompress(quality, min(max(windowBits, 10), 24), BROTLI_MODE_TEXT, source.count, source.baseAddress,
-                                      &size, buffer.baseAddress) == BROTLI_TRUE
+                BrotliEncoderCompress(
+                    quality,
+                    min(max(windowBits, 10), 24),
+                    BROTLI_MODE_TEXT,
+                    source.count,
+                    source.baseAddress,
+                    &size,
+                    buffer.baseAddress
+                ) == BROTLI_TRUE
             }
             written = ok ? size : 0
         }

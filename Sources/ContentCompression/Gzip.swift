@@ -1,4 +1,5 @@
 internal import CZlib
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -97,8 +98,10 @@ private final class FastDeflater {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         // Ownership: the thread's value holds one retain, released here when the thread ends.
-        precondition(pthread_key_create(&key) { raw in if let raw { Unmanaged<FastDeflater>.fromOpaque(raw).release() } } == 0,
-                     "pthread_key_create failed")
+        precondition(
+            pthread_key_create(&key) { raw in if let raw { Unmanaged<FastDeflater>.fromOpaque(raw).release() } } == 0,
+            "pthread_key_create failed"
+        )
         return key
     }()
 

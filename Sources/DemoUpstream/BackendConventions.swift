@@ -61,11 +61,12 @@ enum BackendConventions {
     /// The answers the HTTP server gives on its own (405 for other methods, 400 for undecodable
     /// URLs, 503 while stopping), in the backend's error shape so clients see one format.
     static func serverError(status: HTTPResponse.Status, message: String) -> Response {
-        let code = switch status {
-        case 400: "INVALID_PARAMETER"
-        case 404, 405: "NOT_FOUND"
-        default: "INTERNAL_SERVER_ERROR"
-        }
+        let code =
+            switch status {
+            case 400: "INVALID_PARAMETER"
+            case 404, 405: "NOT_FOUND"
+            default: "INTERNAL_SERVER_ERROR"
+            }
         return error(status: status, code: code, message: message, requestID: newRequestID(), for: nil)
     }
 

@@ -62,10 +62,11 @@ extension DemoBackend {
 
     /// The answer to `problem`, whatever the request.
     static func refusal(for problem: BodyProblem) -> Response {
-        let error = switch problem {
-        case .tooLarge: WriteError(status: 413, code: "PAYLOAD_TOO_LARGE", message: "Request payload exceeds maximum size limit (100KB)")
-        case .malformed, .storageFailed: WriteError(status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error")
-        }
+        let error =
+            switch problem {
+            case .tooLarge: WriteError(status: 413, code: "PAYLOAD_TOO_LARGE", message: "Request payload exceeds maximum size limit (100KB)")
+            case .malformed, .storageFailed: WriteError(status: 500, code: "INTERNAL_SERVER_ERROR", message: "Internal server error")
+            }
         return failure(error, BackendConventions.newRequestID())
     }
 
@@ -99,11 +100,24 @@ extension DemoBackend {
         }
         let now = Self.isoTimestamp(Date())
         let row = DemoRow(
-            id: UUID().uuidString.lowercased(), petName: fields.petName, species: fields.species, breed: fields.breed,
-            sex: fields.sex, age: fields.age.map { Int(exactly: $0) ?? Int.max }, description: fields.description,
-            microchipNumber: fields.microchipNumber, latitude: fields.latitude, longitude: fields.longitude,
-            lastSeenDate: fields.lastSeenDate, email: fields.email, phone: fields.phone, photoUrl: nil,
-            status: fields.status, reward: fields.reward, createdAt: now, updatedAt: now
+            id: UUID().uuidString.lowercased(),
+            petName: fields.petName,
+            species: fields.species,
+            breed: fields.breed,
+            sex: fields.sex,
+            age: fields.age.map { Int(exactly: $0) ?? Int.max },
+            description: fields.description,
+            microchipNumber: fields.microchipNumber,
+            latitude: fields.latitude,
+            longitude: fields.longitude,
+            lastSeenDate: fields.lastSeenDate,
+            email: fields.email,
+            phone: fields.phone,
+            photoUrl: nil,
+            status: fields.status,
+            reward: fields.reward,
+            createdAt: now,
+            updatedAt: now
         )
         let password = ManagementPassword.generate()
         guard store.insert(row, password: ManagementPassword(hashing: password)) else {
@@ -141,8 +155,14 @@ extension DemoBackend {
 
     /// The backend's error body for `error`, with its headers.
     static func failure(_ error: WriteError, _ requestID: String) -> Response {
-        BackendConventions.error(status: error.status, code: error.code, message: error.message, field: error.field,
-                                 requestID: requestID, for: nil)
+        BackendConventions.error(
+            status: error.status,
+            code: error.code,
+            message: error.message,
+            field: error.field,
+            requestID: requestID,
+            for: nil
+        )
     }
 
     /// `new Date().toISOString()`: UTC with milliseconds and `Z`.

@@ -59,8 +59,12 @@ public struct DemoBackend: Sendable {
             location = try LocationQuery.parse(request.query)
         } catch {
             return BackendConventions.error(
-                status: 400, code: "INVALID_PARAMETER", message: error.message, field: error.field,
-                requestID: requestID, for: request
+                status: 400,
+                code: "INVALID_PARAMETER",
+                message: error.message,
+                field: error.field,
+                requestID: requestID,
+                for: request
             )
         }
         let items = (rows + store.listedRows())
@@ -110,7 +114,11 @@ public struct DemoBackend: Sendable {
 
     private func notFound(message: String, requestID: String, request: Request) -> Response {
         BackendConventions.error(
-            status: 404, code: "NOT_FOUND", message: message, requestID: requestID, for: request
+            status: 404,
+            code: "NOT_FOUND",
+            message: message,
+            requestID: requestID,
+            for: request
         )
     }
 

@@ -83,7 +83,10 @@ enum DemoJSON: Sendable, Equatable {
             index += 1
             var members: [(key: String, value: DemoJSON)] = []
             skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
             while true {
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
@@ -111,7 +114,10 @@ enum DemoJSON: Sendable, Equatable {
             index += 1
             var elements: [DemoJSON] = []
             skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(elements)
+            }
             while true {
                 guard let element = value(depth: depth + 1) else { return nil }
                 elements.append(element)
@@ -131,7 +137,10 @@ enum DemoJSON: Sendable, Equatable {
             index += 1
             var units: [UInt16] = []
             var run: [UInt8] = []
-            func flush() { units.append(contentsOf: String(decoding: run, as: UTF8.self).utf16); run.removeAll() }
+            func flush() {
+                units.append(contentsOf: String(decoding: run, as: UTF8.self).utf16)
+                run.removeAll()
+            }
             while index < bytes.count {
                 let byte = bytes[index]
                 index += 1
@@ -153,7 +162,8 @@ enum DemoJSON: Sendable, Equatable {
                     case UInt8(ascii: "t"): units.append(0x09)
                     case UInt8(ascii: "u"):
                         guard bytes.count - index >= 4,
-                              let unit = UInt16(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else { return nil }
+                            let unit = UInt16(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+                        else { return nil }
                         index += 4
                         units.append(unit)
                     default: return nil

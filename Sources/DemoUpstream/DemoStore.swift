@@ -56,7 +56,8 @@ final class DemoStore: Sendable {
     func insert(_ row: DemoRow, password: ManagementPassword) -> Bool {
         state.withLock { state in
             if let chip = row.microchipNumber,
-               seededMicrochips.contains(chip) || state.entries.contains(where: { $0.row.microchipNumber == chip }) {
+                seededMicrochips.contains(chip) || state.entries.contains(where: { $0.row.microchipNumber == chip })
+            {
                 return false
             }
             while state.entries.count >= max(limits.maxAnnouncements, 1) { Self.dropOldest(&state) }
@@ -93,12 +94,14 @@ final class DemoStore: Sendable {
                 state.entries[index].photo = nil
             }
             while state.photoBytes + photo.bytes.count > limits.maxPhotoBytes,
-                  let victim = state.entries.firstIndex(where: { $0.photo != nil && $0.row.id != id }) {
+                let victim = state.entries.firstIndex(where: { $0.photo != nil && $0.row.id != id })
+            {
                 state.photoBytes -= state.entries[victim].photo?.bytes.count ?? 0
                 state.entries.remove(at: victim)
             }
             guard state.photoBytes + photo.bytes.count <= limits.maxPhotoBytes,
-                  let index = state.entries.firstIndex(where: { $0.row.id == id }) else { return false }
+                let index = state.entries.firstIndex(where: { $0.row.id == id })
+            else { return false }
             state.entries[index].photo = photo
             state.entries[index].row.photoUrl = "/images/\(id).\(photo.type.ext)"
             state.entries[index].row.updatedAt = updatedAt

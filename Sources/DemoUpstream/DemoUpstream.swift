@@ -15,11 +15,17 @@ public enum DemoUpstream {
     /// Starts a server answering with `backend` (a fresh `DemoBackend` unless given, e.g. one with
     /// small storage bounds for tests); port 0 picks a free port (read `port` back). The caller owns
     /// the server and stops it with `await server.stop()`.
-    public static func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger,
-                             backend: DemoBackend = DemoBackend()) throws -> HTTPServer {
+    public static func start(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        logger: Logger,
+        backend: DemoBackend = DemoBackend()
+    ) throws -> HTTPServer {
         // Two threads: the work per request is tiny, and the machine it demos on may be small.
         var configuration = ServerConfiguration(
-            host: host, port: port, threadCount: 2,
+            host: host,
+            port: port,
+            threadCount: 2,
             errorResponse: BackendConventions.serverError
         )
         // The write API reads bodies; the backend decides from the head which ones (DemoBackend+Writes.swift).

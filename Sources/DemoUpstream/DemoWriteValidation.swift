@@ -91,9 +91,20 @@ enum DemoWriteValidation {
         let status = try status(body)
         let reward = try optionalString(body, "reward")
         return NewAnnouncement(
-            petName: petName, species: species, breed: breed, sex: sex, age: age, description: description,
-            microchipNumber: microchip, latitude: latitude, longitude: longitude, email: email, phone: phone,
-            lastSeenDate: lastSeenDate, status: status, reward: reward
+            petName: petName,
+            species: species,
+            breed: breed,
+            sex: sex,
+            age: age,
+            description: description,
+            microchipNumber: microchip,
+            latitude: latitude,
+            longitude: longitude,
+            email: email,
+            phone: phone,
+            lastSeenDate: lastSeenDate,
+            status: status,
+            reward: reward
         )
     }
 
@@ -139,9 +150,11 @@ enum DemoWriteValidation {
             throw typeError("lastSeenDate", expected: "string", received: body["lastSeenDate"])
         }
         let trimmed = JavaScriptText.trim(text)
-        let shape = trimmed.utf8.count == 10 && trimmed.utf8.enumerated().allSatisfy { index, byte in
-            index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        }
+        let shape =
+            trimmed.utf8.count == 10
+            && trimmed.utf8.enumerated().allSatisfy { index, byte in
+                index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            }
         guard shape else { throw invalid("lastSeenDate", "invalid date format (expected YYYY-MM-DD)") }
         guard JavaScriptText.isNotFutureDate(trimmed, now: now) else {
             throw invalid("lastSeenDate", "lastSeenDate cannot be in the future")

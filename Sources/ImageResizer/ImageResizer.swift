@@ -70,7 +70,9 @@ public enum ImageResizer {
     /// The header of `bytes` when it is a format we decode; reads no pixels.
     public static func probe(_ bytes: [UInt8]) throws(ImageFailure) -> ImageHeader {
         guard started else { throw .unavailable }
-        var width: Int32 = 0, height: Int32 = 0, pages: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var pages: Int32 = 0
         var format = [CChar](repeating: 0, count: 16)
         let result = bytes.withUnsafeBytes { raw in
             petspot_vips_probe(raw.baseAddress, raw.count, &width, &height, &pages, &format, format.count)
@@ -86,8 +88,18 @@ public enum ImageResizer {
     /// more than `maxPixels` pixels.
     public static func webp(_ bytes: [UInt8], maxWidth: Int, maxHeight: Int, quality: Int = 75, maxPixels: Int) throws(ImageFailure) -> EncodedImage {
         try convert(bytes, contentType: "image/webp") { raw, output, length, width, height in
-            petspot_vips_webp(raw.baseAddress, raw.count, Int32(clamping: maxWidth), Int32(clamping: maxHeight), Int32(quality),
-                              Int64(maxPixels), output, length, width, height)
+            petspot_vips_webp(
+                raw.baseAddress,
+                raw.count,
+                Int32(clamping: maxWidth),
+                Int32(clamping: maxHeight),
+                Int32(quality),
+                Int64(maxPixels),
+                output,
+                length,
+                width,
+                height
+            )
         }
     }
 
@@ -97,21 +109,34 @@ public enum ImageResizer {
     /// a phone photo's GPS position is the reporter's home. HEIC/HEIF come out as JPEG too.
     public static func jpeg(_ bytes: [UInt8], maxSide: Int, quality: Int = 85, maxPixels: Int) throws(ImageFailure) -> EncodedImage {
         try convert(bytes, contentType: "image/jpeg") { raw, output, length, width, height in
-            petspot_vips_jpeg(raw.baseAddress, raw.count, Int32(clamping: maxSide), Int32(quality), Int64(maxPixels),
-                              output, length, width, height)
+            petspot_vips_jpeg(
+                raw.baseAddress,
+                raw.count,
+                Int32(clamping: maxSide),
+                Int32(quality),
+                Int64(maxPixels),
+                output,
+                length,
+                width,
+                height
+            )
         }
     }
 
     /// Runs one of the shim's converters and copies its output out of libvips's buffer.
     private static func convert(
-        _ bytes: [UInt8], contentType: String,
-        _ run: (UnsafeRawBufferPointer, UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>,
-                UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
+        _ bytes: [UInt8],
+        contentType: String,
+        _ run: (
+            UnsafeRawBufferPointer, UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>,
+            UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>
+        ) -> Int32
     ) throws(ImageFailure) -> EncodedImage {
         guard started else { throw .unavailable }
         var output: UnsafeMutableRawPointer?
         var length = 0
-        var width: Int32 = 0, height: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
         let result = bytes.withUnsafeBytes { raw in run(raw, &output, &length, &width, &height) }
         // Ownership: on success libvips allocated `output` for us; it is copied, then freed here.
         defer { if let output { petspot_vips_free(output) } }
@@ -129,14 +154,22 @@ public enum ImageResizer {
     /// Size, metadata, orientation tag and the colour of pixel (`x`, `y`) of an encoded image.
     public static func inspect(_ bytes: [UInt8], x: Int = 0, y: Int = 0) throws(ImageFailure) -> ImageInspection {
         guard started else { throw .unavailable }
-        var width: Int32 = 0, height: Int32 = 0, metadata: Int32 = 0, orientation: Int32 = 1
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var metadata: Int32 = 0
+        var orientation: Int32 = 1
         var rgb: [Double] = [0, 0, 0]
         let result = bytes.withUnsafeBytes { raw in
             petspot_vips_inspect(raw.baseAddress, raw.count, &width, &height, &metadata, &orientation, Int32(x), Int32(y), &rgb)
         }
         try check(result, width: Int(width), height: Int(height))
-        return ImageInspection(width: Int(width), height: Int(height), hasMetadata: metadata != 0,
-                               orientation: Int(orientation), rgb: (rgb[0], rgb[1], rgb[2]))
+        return ImageInspection(
+            width: Int(width),
+            height: Int(height),
+            hasMetadata: metadata != 0,
+            orientation: Int(orientation),
+            rgb: (rgb[0], rgb[1], rgb[2])
+        )
     }
 
     /// Turns a C result code into `ImageFailure` (the one place that reads them).

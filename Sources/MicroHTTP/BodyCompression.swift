@@ -38,8 +38,9 @@ public enum BodyCompression {
     /// True when `response` may be sent compressed (see the type's comment for what never is).
     public static func isCompressible(_ response: Response) -> Bool {
         guard response.status == .ok, response.mayCompress, response.closeAfterBodyBytes == nil,
-              response.body.count >= minimumBytes, !response.headers.contains(.contentEncoding),
-              let type = response.headers[.contentType], isCompressible(contentType: type) else { return false }
+            response.body.count >= minimumBytes, !response.headers.contains(.contentEncoding),
+            let type = response.headers[.contentType], isCompressible(contentType: type)
+        else { return false }
         if let cacheControl = response.headers[.cacheControl], cacheControl.lowercased().contains("no-store") { return false }
         return true
     }
@@ -55,14 +56,18 @@ public enum BodyCompression {
 
     /// Both forms of `body` at `effort`.
     public static func forms(of body: [UInt8], effort: Effort) -> CompressedForms {
-        let (quality, window, level): (Int32, Int32, Int32) = switch effort {
-        case .startup: (11, 22, 9)
-        case .kept: (5, 22, 6)
-        case .background: (7, 24, 6)
-        case .fast: (1, 22, 1)
-        }
-        return CompressedForms(gzip: Gzip.compress(body, level: level), brotli: Brotli.compress(body, quality: quality, windowBits: window),
-                               fast: effort == .fast)
+        let (quality, window, level): (Int32, Int32, Int32) =
+            switch effort {
+            case .startup: (11, 22, 9)
+            case .kept: (5, 22, 6)
+            case .background: (7, 24, 6)
+            case .fast: (1, 22, 1)
+            }
+        return CompressedForms(
+            gzip: Gzip.compress(body, level: level),
+            brotli: Brotli.compress(body, quality: quality, windowBits: window),
+            fast: effort == .fast
+        )
     }
 
     /// `response` with forms made at `effort` when it is compressible and has none yet.
@@ -80,15 +85,24 @@ public enum BodyCompression {
     /// coding the body is in.
     /// `If-Modified-Since` counts only without `If-None-Match` (RFC 9110 §13.1.3), against the
     /// answer's `Last-Modified`.
-    public static func answer(_ response: Response, acceptEncoding: String?, ifNoneMatch: String?, ifModifiedSince: String? = nil,
-                              compressFresh: Bool = true) -> (Response, ContentCoding) {
+    public static func answer(
+        _ response: Response,
+        acceptEncoding: String?,
+        ifNoneMatch: String?,
+        ifModifiedSince: String? = nil,
+        compressFresh: Bool = true
+    ) -> (Response, ContentCoding) {
         var chosen = response
         var coding = ContentCoding.identity
         if isCompressible(response) {
             var forms = response.compressed
             let canMake = forms == nil && compressFresh && response.body.count <= largestFreshBytes
-            coding = ContentCoding.choose(acceptEncoding, available: canMake ? ContentCoding.gzip.bit | ContentCoding.brotli.bit
-                                                                          : (forms?.available ?? 0))
+            coding = ContentCoding.choose(
+                acceptEncoding,
+                available: canMake
+                    ? ContentCoding.gzip.bit | ContentCoding.brotli.bit
+                    : (forms?.available ?? 0)
+            )
             if coding != .identity, forms?[coding] == nil {
                 forms = fastForm(of: response.body, coding: coding)
                 if forms?[coding] == nil { coding = .identity }
@@ -98,7 +112,8 @@ public enum BodyCompression {
         chosen.compressed = nil
         let lastModified = ifModifiedSince == nil ? nil : chosen.headers[.lastModified].flatMap(HTTPDate.parse)
         if chosen.status == .ok, chosen.headers[.eTag] != nil || lastModified != nil,
-           HTTPDate.notModified(ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince, etag: chosen.headers[.eTag], lastModified: lastModified) {
+            HTTPDate.notModified(ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince, etag: chosen.headers[.eTag], lastModified: lastModified)
+        {
             chosen.status = .notModified
             chosen.body = []
             chosen.headers[.contentType] = nil

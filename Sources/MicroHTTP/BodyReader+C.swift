@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -124,24 +124,25 @@ final class ConnectionWatch: Sendable {
 
 /// `MHD_NotifyConnectionCallback`: starts and ends the watch of each connection. The entry is
 /// retained into the connection's socket context and released when it closes.
-let notifyConnectionCallback: @convention(c) (
-    UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode
-) -> Void = { cls, connection, socketContext, code in
-    guard let cls, let connection, let socketContext else { return }
-    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-    guard let watch = server.watch else { return }
-    if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED (1 is CLOSED)
-        let entry = watch.started(connection, socket: petspot_mhd_connection_socket(connection))
-        // Ownership: released below, at CLOSED.
-        socketContext.pointee = Unmanaged.passRetained(entry).toOpaque()
-    } else {
-        watch.closed(connection)
-        if let raw = socketContext.pointee {
-            socketContext.pointee = nil
-            Unmanaged<ConnectionWatch.Entry>.fromOpaque(raw).release()
+let notifyConnectionCallback:
+    @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode
+    ) -> Void = { cls, connection, socketContext, code in
+        guard let cls, let connection, let socketContext else { return }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        guard let watch = server.watch else { return }
+        if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED (1 is CLOSED)
+            let entry = watch.started(connection, socket: petspot_mhd_connection_socket(connection))
+            // Ownership: released below, at CLOSED.
+            socketContext.pointee = Unmanaged.passRetained(entry).toOpaque()
+        } else {
+            watch.closed(connection)
+            if let raw = socketContext.pointee {
+                socketContext.pointee = nil
+                Unmanaged<ConnectionWatch.Entry>.fromOpaque(raw).release()
+            }
         }
     }
-}
 
 extension ConnectionWatch {
     /// The entry libmicrohttpd keeps for `connection` (nil when the watch is off).

@@ -79,9 +79,16 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
         let gzip = weights.gzip >= 0 ? weights.gzip : max(0, weights.any)
         let identity = weights.identity >= 0 ? weights.identity : (weights.any >= 0 ? weights.any : 1)
         // The first of the heaviest wins: br, then gzip, then identity (unrolled: no array per request).
-        var best = ContentCoding.identity, bestWeight = 0
-        if available & ContentCoding.brotli.bit != 0, brotli > bestWeight { best = .brotli; bestWeight = brotli }
-        if available & ContentCoding.gzip.bit != 0, gzip > bestWeight { best = .gzip; bestWeight = gzip }
+        var best = ContentCoding.identity
+        var bestWeight = 0
+        if available & ContentCoding.brotli.bit != 0, brotli > bestWeight {
+            best = .brotli
+            bestWeight = brotli
+        }
+        if available & ContentCoding.gzip.bit != 0, gzip > bestWeight {
+            best = .gzip
+            bestWeight = gzip
+        }
         if identity > bestWeight { best = .identity }
         return best
     }

@@ -9,7 +9,9 @@ public enum EntityTag {
     /// computed for every page rendered); not a security function.
     public static func hash(_ bytes: [UInt8]) -> UInt64 {
         let prime: UInt64 = 0x0000_0100_0000_01b3
-        var lanes: (UInt64, UInt64, UInt64, UInt64) = (0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count), 0x8422_2325_cbf2_9ce4, 0x9E37_79B9_7F4A_7C15, 0xBF58_476D_1CE4_E5B9)
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+            0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count), 0x8422_2325_cbf2_9ce4, 0x9E37_79B9_7F4A_7C15, 0xBF58_476D_1CE4_E5B9
+        )
         var hash: UInt64 = 0
         do {
             let raw = bytes.span.bytes

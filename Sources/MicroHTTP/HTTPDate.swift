@@ -21,12 +21,13 @@ public enum HTTPDate {
     public static func parse(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
         guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[4] == 32, bytes[7] == 32, bytes[11] == 32, bytes[16] == 32,
-              bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), bytes[25] == 32,
-              String(decoding: bytes[26...], as: UTF8.self) == "GMT",
-              let day = number(bytes[5..<7]), let year = number(bytes[12..<16]), let hour = number(bytes[17..<19]),
-              let minute = number(bytes[20..<22]), let second = number(bytes[23..<25]),
-              let monthIndex = months.firstIndex(of: String(decoding: bytes[8..<11], as: UTF8.self)),
-              (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+            bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), bytes[25] == 32,
+            String(decoding: bytes[26...], as: UTF8.self) == "GMT",
+            let day = number(bytes[5..<7]), let year = number(bytes[12..<16]), let hour = number(bytes[17..<19]),
+            let minute = number(bytes[20..<22]), let second = number(bytes[23..<25]),
+            let monthIndex = months.firstIndex(of: String(decoding: bytes[8..<11], as: UTF8.self)),
+            (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
         let days = daysFromCivil(year: Int64(year), month: Int64(monthIndex + 1), day: Int64(day))
         return days * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
     }

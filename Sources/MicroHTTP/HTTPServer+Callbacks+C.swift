@@ -10,7 +10,14 @@ import Synchronization
 
 /// `MHD_AccessHandlerCallback`: called several times per request on the connection's thread.
 let accessHandlerCallback: MHD_AccessHandlerCallback = {
-    cls, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+    cls,
+    connection,
+    url,
+    method,
+    _,
+    uploadData,
+    uploadDataSize,
+    requestContext in
     guard let cls, let connection, let requestContext else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
     return server.handleCall(
@@ -25,28 +32,30 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = {
 
 /// `MHD_RequestCompletedCallback`: releases the per-request context and restarts the header
 /// deadline for the connection's next request.
-let requestCompletedCallback: @convention(c) (
-    UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode
-) -> Void = { cls, connection, requestContext, _ in
-    guard let cls, let requestContext, let raw = requestContext.pointee else { return }
-    requestContext.pointee = nil
-    // Ownership: balances the passRetained of the first handler call.
-    Unmanaged<RequestContext>.fromOpaque(raw).release()
-    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-    server.inFlight.subtract(1, ordering: .sequentiallyConsistent)
-    if let watch = server.watch, let connection, let entry = ConnectionWatch.entry(of: connection) {
-        watch.requestFinished(entry)
+let requestCompletedCallback:
+    @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode
+    ) -> Void = { cls, connection, requestContext, _ in
+        guard let cls, let requestContext, let raw = requestContext.pointee else { return }
+        requestContext.pointee = nil
+        // Ownership: balances the passRetained of the first handler call.
+        Unmanaged<RequestContext>.fromOpaque(raw).release()
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        server.inFlight.subtract(1, ordering: .sequentiallyConsistent)
+        if let watch = server.watch, let connection, let entry = ConnectionWatch.entry(of: connection) {
+            watch.requestFinished(entry)
+        }
     }
-}
 
 /// `MHD_UnescapeCallback` that leaves the text as it is: `PercentDecoding` decodes in Swift,
 /// where an encoded NUL can be refused instead of truncating the C string.
-let identityUnescapeCallback: @convention(c) (
-    UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?
-) -> Int = { _, _, text in
-    guard let text else { return 0 }
-    return strlen(text)
-}
+let identityUnescapeCallback:
+    @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?
+    ) -> Int = { _, _, text in
+        guard let text else { return 0 }
+        return strlen(text)
+    }
 
 extension HTTPServer {
     /// One call of the access handler; see the phases below.
@@ -107,7 +116,8 @@ extension HTTPServer {
         }
         // An answer the application prepared for this request: no Request, no handler.
         if context.bodyReader == nil, let preparedResponses, let url,
-           let sent = preparedResponses.answer(RawRequest(connection: connection, url: url, method: context.requestMethod)) {
+            let sent = preparedResponses.answer(RawRequest(connection: connection, url: url, method: context.requestMethod))
+        {
             return sent.queued ? .YES : .NO
         }
         var request: Request
@@ -116,9 +126,17 @@ extension HTTPServer {
             request = made
             request.body = body
         case .failure(.malformed):
-            return queue(serverAnswer(400, "The request URL is malformed.", connection: connection, context: context), on: connection, method: context.method)
+            return queue(
+                serverAnswer(400, "The request URL is malformed.", connection: connection, context: context),
+                on: connection,
+                method: context.method
+            )
         case .failure(.tooLong):
-            return queue(serverAnswer(414, "The address is too long.", connection: connection, context: context), on: connection, method: context.method)
+            return queue(
+                serverAnswer(414, "The address is too long.", connection: connection, context: context),
+                on: connection,
+                method: context.method
+            )
         }
         // One call of the application's handler: the answer now, on this thread (no suspend, no
         // task), or work that waits, with the connection suspended until its answer is ready.
@@ -139,9 +157,15 @@ extension HTTPServer {
             } catch {
                 logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
                 var failed = configuration.errorResponse(500, "Something went wrong on our side.")
-                configuration.finishServerAnswer(&failed, ServerMadeAnswer(method: request.method.rawValue, rawPath: request.rawPath,
-                                                                           requestIDHeader: request.headers[.xRequestID],
-                                                                           acceptLanguage: request.headers.first { $0.name == .acceptLanguage }?.value))
+                configuration.finishServerAnswer(
+                    &failed,
+                    ServerMadeAnswer(
+                        method: request.method.rawValue,
+                        rawPath: request.rawPath,
+                        requestIDHeader: request.headers[.xRequestID],
+                        acceptLanguage: request.headers.first { $0.name == .acceptLanguage }?.value
+                    )
+                )
                 response = failed
             }
             parked.finish(with: response)
@@ -217,8 +241,15 @@ extension HTTPServer {
         var response = configuration.errorResponse(status, message)
         let header = MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.xRequestID.rawName).map { String(cString: $0) }
         let language = MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.acceptLanguage.rawName).map { String(cString: $0) }
-        configuration.finishServerAnswer(&response, ServerMadeAnswer(method: context.method, rawPath: context.rawPath, requestIDHeader: header,
-                                                                     acceptLanguage: language))
+        configuration.finishServerAnswer(
+            &response,
+            ServerMadeAnswer(
+                method: context.method,
+                rawPath: context.rawPath,
+                requestIDHeader: header,
+                acceptLanguage: language
+            )
+        )
         return response
     }
 

@@ -24,9 +24,11 @@ extension HTTPServer {
             // Ownership: freed in `stop` after the daemon (the only reader) has stopped.
             let logTarget = UnsafeMutablePointer<petspot_log_target>.allocate(capacity: 1)
             logTarget.initialize(to: petspot_log_target(sink: libraryLogSink, cls: selfPointer))
-            guard let started = address.withSockaddrPointer({ sockaddrPointer in
-                startDaemon(address: sockaddrPointer, isIPv6: address.isIPv6, context: selfPointer, logTarget: logTarget, connectionLimit: limit)
-            }) else {
+            guard
+                let started = address.withSockaddrPointer({ sockaddrPointer in
+                    startDaemon(address: sockaddrPointer, isIPv6: address.isIPv6, context: selfPointer, logTarget: logTarget, connectionLimit: limit)
+                })
+            else {
                 logTarget.deallocate()
                 Unmanaged<HTTPServer>.fromOpaque(selfPointer).release()
                 throw ServerError.startFailed(host: configuration.host, port: configuration.port)
@@ -36,14 +38,21 @@ extension HTTPServer {
             watch?.startSweeping()
         }
         if preparedResponses != nil { HTTPServer.warnOnceWithoutReuse(logger) }
-        logger.debug("http server listening", metadata: ["host": "\(configuration.host)", "port": "\(port)", "connection_limit": "\(effectiveConnectionLimit)"])
+        logger.debug(
+            "http server listening",
+            metadata: ["host": "\(configuration.host)", "port": "\(port)", "connection_limit": "\(effectiveConnectionLimit)"]
+        )
     }
 
     private func startDaemon(
-        address: UnsafePointer<sockaddr>, isIPv6: Bool, context: UnsafeMutableRawPointer,
-        logTarget: UnsafeMutablePointer<petspot_log_target>, connectionLimit: Int
+        address: UnsafePointer<sockaddr>,
+        isIPv6: Bool,
+        context: UnsafeMutableRawPointer,
+        logTarget: UnsafeMutablePointer<petspot_log_target>,
+        connectionLimit: Int
     ) -> OpaquePointer? {
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var options: [MHD_OptionItem] = [
@@ -81,10 +90,12 @@ extension HTTPServer {
     /// FD from epoll set", seen once in a full test run; the worker's own path tolerates ENOENT,
     /// quiesce's does not).
     public func stop(gracePeriod: Duration = .seconds(10)) async {
-        guard let handle = daemon.withLock({ current -> DaemonHandle? in
-            defer { current = nil }
-            return current
-        }) else { return }
+        guard
+            let handle = daemon.withLock({ current -> DaemonHandle? in
+                defer { current = nil }
+                return current
+            })
+        else { return }
         accepting.store(false, ordering: .sequentiallyConsistent)
         let clock = ContinuousClock()
         let deadline = clock.now + gracePeriod
@@ -96,7 +107,10 @@ extension HTTPServer {
             logger.warning("stopping with requests still running", metadata: ["count": "\(abandoned.count)"])
             for request in abandoned {
                 var response = configuration.errorResponse(503, "The server is shutting down.")
-                configuration.finishServerAnswer(&response, ServerMadeAnswer(method: request.context.method, rawPath: request.context.rawPath, requestIDHeader: nil))
+                configuration.finishServerAnswer(
+                    &response,
+                    ServerMadeAnswer(method: request.context.method, rawPath: request.context.rawPath, requestIDHeader: nil)
+                )
                 request.finish(with: response)
             }
             let extra = clock.now + .seconds(2)

@@ -144,14 +144,19 @@ public final class HTTPServer: Sendable {
     /// Creates a server; call `start()` to listen. `handler` runs on the server thread and must not
     /// block (no I/O, no waiting): work that waits goes in its `.later` answer.
     /// `preparedResponses`, when given, is asked first for every GET and HEAD (see `PreparedResponses`).
-    public init(configuration: ServerConfiguration, logger: Logger, preparedResponses: (any PreparedResponses)? = nil,
-                handler: @escaping Handler) {
+    public init(
+        configuration: ServerConfiguration,
+        logger: Logger,
+        preparedResponses: (any PreparedResponses)? = nil,
+        handler: @escaping Handler
+    ) {
         self.configuration = configuration
         self.logger = logger
         self.preparedResponses = preparedResponses
         self.handler = handler
         let onHeaderDeadline = configuration.onHeaderDeadline
-        watch = configuration.headerTimeout > .zero
+        watch =
+            configuration.headerTimeout > .zero
             ? ConnectionWatch(headerTimeout: configuration.headerTimeout, idleTimeout: .seconds(configuration.idleTimeoutSeconds)) { cut in
                 onHeaderDeadline(cut)
                 logger.info("connections cut at the header deadline", metadata: ["count": "\(cut)"])
@@ -160,8 +165,12 @@ public final class HTTPServer: Sendable {
     }
 
     /// Creates a server whose every answer waits: `handler` runs in a task, never on a server thread.
-    public convenience init(configuration: ServerConfiguration, logger: Logger, preparedResponses: (any PreparedResponses)? = nil,
-                            waiting handler: @escaping AsyncHandler) {
+    public convenience init(
+        configuration: ServerConfiguration,
+        logger: Logger,
+        preparedResponses: (any PreparedResponses)? = nil,
+        waiting handler: @escaping AsyncHandler
+    ) {
         self.init(configuration: configuration, logger: logger, preparedResponses: preparedResponses) { request in
             .later { try await handler(request) }
         }
@@ -187,11 +196,15 @@ extension HTTPServer {
     /// when the running libmicrohttpd is not a version that reuse was verified on (`PreparedResponse`).
     static func warnOnceWithoutReuse(_ logger: Logger) {
         guard !PreparedResponse.reusesNativeResponses,
-              warnedWithoutReuse.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
-        logger.warning("libmicrohttpd version not verified for reusing native responses: each prepared answer gets its own", metadata: [
-            "version": "\(PreparedResponse.libraryVersion)",
-            "verified": "\(PreparedResponse.verifiedLibraryVersions.sorted().joined(separator: ", "))",
-        ])
+            warnedWithoutReuse.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+        else { return }
+        logger.warning(
+            "libmicrohttpd version not verified for reusing native responses: each prepared answer gets its own",
+            metadata: [
+                "version": "\(PreparedResponse.libraryVersion)",
+                "verified": "\(PreparedResponse.verifiedLibraryVersions.sorted().joined(separator: ", "))",
+            ]
+        )
     }
 
     /// One message libmicrohttpd logged. A refused connection (its message is the same for the
@@ -204,10 +217,13 @@ extension HTTPServer {
             let count = refused.add(1, ordering: .relaxed).newValue
             configuration.onRefusedConnection()
             if count & (count - 1) == 0 {
-                logger.warning("connections refused at a connection limit", metadata: [
-                    "refused_total": "\(count)", "connection_limit": "\(configuration.connectionLimit)",
-                    "per_address_limit": "\(configuration.perAddressConnectionLimit)",
-                ])
+                logger.warning(
+                    "connections refused at a connection limit",
+                    metadata: [
+                        "refused_total": "\(count)", "connection_limit": "\(configuration.connectionLimit)",
+                        "per_address_limit": "\(configuration.perAddressConnectionLimit)",
+                    ]
+                )
             }
             return
         }

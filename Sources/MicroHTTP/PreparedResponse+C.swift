@@ -62,7 +62,8 @@ public final class PreparedResponse: @unchecked Sendable {
         for field in response.headers where !NativeResponse.isReserved(field.name) {
             // `HTTPField` names are tokens and its values hold no CR, LF or NUL: each can be
             // copied as a C string as it is.
-            let name = field.name.rawName, value = field.value
+            let name = field.name.rawName
+            let value = field.value
             let nameOffset = text.count
             text.append(contentsOf: name.utf8.map { CChar(bitPattern: $0) })
             text.append(0)
@@ -93,7 +94,8 @@ public final class PreparedResponse: @unchecked Sendable {
     /// answer alone. Nil when libmicrohttpd refused to make a response.
     func queue(on connection: OpaquePointer, status: HTTPResponse.Status, notModified: Bool, requestID: String) -> MHD_Result? {
         if let slot = slot(for: ServerThread.token) {
-            guard let native = slot.response(notModified: notModified, requestID: requestID, make: { makeNativeResponse(notModified: notModified) }) else {
+            guard let native = slot.response(notModified: notModified, requestID: requestID, make: { makeNativeResponse(notModified: notModified) })
+            else {
                 return nil
             }
             // The slot keeps its own reference: nothing to destroy here.
@@ -128,7 +130,10 @@ public final class PreparedResponse: @unchecked Sendable {
         } else {
             let retained = Unmanaged.passRetained(body).toOpaque()
             native = MHD_create_response_from_buffer_with_free_callback_cls(
-                body.count, body.bytes.baseAddress, releasePreparedBody, retained
+                body.count,
+                body.bytes.baseAddress,
+                releasePreparedBody,
+                retained
             )
             if native == nil { Unmanaged<PreparedBody>.fromOpaque(retained).release() }
         }
@@ -197,8 +202,11 @@ final class NativeSlot: @unchecked Sendable {
         return Self.stamp(&full, requestID: requestID, make: make)
     }
 
-    private static func stamp(_ kept: inout (native: OpaquePointer, requestID: String)?, requestID: String,
-                              make: () -> OpaquePointer?) -> OpaquePointer? {
+    private static func stamp(
+        _ kept: inout (native: OpaquePointer, requestID: String)?,
+        requestID: String,
+        make: () -> OpaquePointer?
+    ) -> OpaquePointer? {
         let native: OpaquePointer
         if let existing = kept {
             native = existing.native

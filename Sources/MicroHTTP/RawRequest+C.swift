@@ -15,12 +15,6 @@ public struct RawRequest {
     /// The longest target `withTarget` gives (longer ones are never looked up).
     public static let maxTargetBytes = 1024
 
-    init(connection: OpaquePointer, url: UnsafePointer<CChar>, method: HTTPRequest.Method) {
-        self.connection = connection
-        self.url = url
-        self.method = method
-    }
-
     /// Calls `body` with the request target as it arrived, on the stack; nil (without calling it)
     /// when the target is longer than `maxTargetBytes`. The bytes are those of `Request.rawTarget`
     /// for the same request (see `RequestTarget`).
@@ -94,13 +88,19 @@ enum RequestTarget {
 
         mutating func append(_ text: UnsafePointer<CChar>) {
             let length = strlen(text)
-            guard !overflowed, count + length <= capacity else { overflowed = true; return }
+            guard !overflowed, count + length <= capacity else {
+                overflowed = true
+                return
+            }
             UnsafeMutableRawPointer(base + count).copyMemory(from: text, byteCount: length)
             count += length
         }
 
         mutating func append(_ byte: UInt8) {
-            guard !overflowed, count < capacity else { overflowed = true; return }
+            guard !overflowed, count < capacity else {
+                overflowed = true
+                return
+            }
             base[count] = byte
             count += 1
         }

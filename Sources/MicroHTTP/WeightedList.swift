@@ -43,5 +43,4 @@ public enum WeightedList {
         }
         return min(value, 1000)
     }
-
 }

@@ -20,8 +20,14 @@ extension AnnouncementGateway {
     /// Basic authorization `user:password` (the backend takes any non-empty user name; the apps
     /// send the announcement id). The password is the management code: it goes in this header and
     /// nowhere else (no log line, no metric label).
-    public func uploadPhoto(id: String, authorization: String, photo: [UInt8], contentType: String, fileName: String,
-                            requestID: String) async throws(UpstreamFailure) -> UpstreamResponse {
+    public func uploadPhoto(
+        id: String,
+        authorization: String,
+        photo: [UInt8],
+        contentType: String,
+        fileName: String,
+        requestID: String
+    ) async throws(UpstreamFailure) -> UpstreamResponse {
         let boundary = "petspot-" + (0..<3).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 36) }.joined()
         var body: [UInt8] = []
         body.reserveCapacity(photo.count + 256)
@@ -49,11 +55,22 @@ extension AnnouncementGateway {
     /// errors, a few KB at most.
     static let maxWriteAnswerBytes = 1024 * 1024
 
-    private func write(_ path: String, body: [UInt8], headers: HTTPFields, endpoint: String, requestID: String)
-        async throws(UpstreamFailure) -> UpstreamResponse {
+    private func write(
+        _ path: String,
+        body: [UInt8],
+        headers: HTTPFields,
+        endpoint: String,
+        requestID: String
+    )
+        async throws(UpstreamFailure) -> UpstreamResponse
+    {
         onEvent(.upstreamCall(endpoint: endpoint))
-        var request = UpstreamRequest(pathAndQuery: path, headers: headers, timeout: settings.writeTimeout,
-                                     maxBodyBytes: AnnouncementGateway.maxWriteAnswerBytes)
+        var request = UpstreamRequest(
+            pathAndQuery: path,
+            headers: headers,
+            timeout: settings.writeTimeout,
+            maxBodyBytes: AnnouncementGateway.maxWriteAnswerBytes
+        )
         request.method = .post
         request.body = body
         do {

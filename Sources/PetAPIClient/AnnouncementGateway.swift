@@ -119,10 +119,22 @@ public final class AnnouncementGateway: Sendable {
         self.logger = logger
         self.onEvent = onEvent
         let cacheEvent: @Sendable (CacheEvent) -> Void = { onEvent(.cache($0)) }
-        snapshots = ResultCache(ttl: settings.ttl, staleMax: settings.staleMax, maxEntries: 1,
-                                maxCost: .max, now: now, onEvent: cacheEvent)
-        details = ResultCache(ttl: settings.ttl, staleMax: settings.staleMax, maxEntries: settings.maxEntries,
-                              maxCost: settings.maxCachedBytes, now: now, onEvent: cacheEvent)
+        snapshots = ResultCache(
+            ttl: settings.ttl,
+            staleMax: settings.staleMax,
+            maxEntries: 1,
+            maxCost: .max,
+            now: now,
+            onEvent: cacheEvent
+        )
+        details = ResultCache(
+            ttl: settings.ttl,
+            staleMax: settings.staleMax,
+            maxEntries: settings.maxEntries,
+            maxCost: settings.maxCachedBytes,
+            now: now,
+            onEvent: cacheEvent
+        )
     }
 
     /// How long ago the upstream last confirmed the snapshot held (fresh or stale); nil before the first.
@@ -152,7 +164,11 @@ public final class AnnouncementGateway: Sendable {
             do throws(DecodingFailure) {
                 outcome = try AnnouncementDecoder.decodeList(Data(response.body))
             } catch {
-                throw self.failed("list", .malformedBody(detail: error.message, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
+                throw self.failed(
+                    "list",
+                    .malformedBody(detail: error.message, upstreamRequestID: response.headers[.upstreamRequestID]),
+                    requestID: requestID
+                )
             }
             self.report(outcome, requestID: requestID)
             let snapshot = Snapshot(outcome, places: self.settings.places)
@@ -191,17 +207,28 @@ public final class AnnouncementGateway: Sendable {
             if response.status == 304, etag != nil { return .notModified }
             if response.status == 404 { throw UpstreamFailure.notFound }
             guard response.status == 200 else {
-                throw self.failed("details", .badStatus(response.status, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
+                throw self.failed(
+                    "details",
+                    .badStatus(response.status, upstreamRequestID: response.headers[.upstreamRequestID]),
+                    requestID: requestID
+                )
             }
             try self.requireJSON(response, endpoint: "details", requestID: requestID)
             switch AnnouncementDecoder.decodeDetails(Data(response.body)) {
             case .success(let (announcement, warnings)):
                 for warning in warnings {
-                    self.logger.notice("dropped an optional value", metadata: ["id": "\(warning.id)", "field": "\(warning.field)", "detail": "\(warning.detail)", "request_id": "\(requestID)"])
+                    self.logger.notice(
+                        "dropped an optional value",
+                        metadata: ["id": "\(warning.id)", "field": "\(warning.field)", "detail": "\(warning.detail)", "request_id": "\(requestID)"]
+                    )
                 }
                 return .fresh(announcement.withNearestPlace(self.settings.places), etag: response.headers[.eTag], cost: response.body.count)
             case .failure(.body(let failure)):
-                throw self.failed("details", .malformedBody(detail: failure.message, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
+                throw self.failed(
+                    "details",
+                    .malformedBody(detail: failure.message, upstreamRequestID: response.headers[.upstreamRequestID]),
+                    requestID: requestID
+                )
             case .failure(.invalid(let skipped)):
                 self.onEvent(.skipped(reason: skipped.reason))
                 throw self.failed("details", .invalidAnnouncement(detail: "\(skipped.reason.rawValue): \(skipped.detail)"), requestID: requestID)
@@ -248,7 +275,11 @@ public final class AnnouncementGateway: Sendable {
         }
         let type = (response.headers[.contentType] ?? "").lowercased()
         guard type.hasPrefix("image/") else {
-            throw failed("image", .malformedBody(detail: "content type '\(type)' is not an image", upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
+            throw failed(
+                "image",
+                .malformedBody(detail: "content type '\(type)' is not an image", upstreamRequestID: response.headers[.upstreamRequestID]),
+                requestID: requestID
+            )
         }
         return response
     }
@@ -263,11 +294,23 @@ public final class AnnouncementGateway: Sendable {
 
     // MARK: - Plumbing
 
-    private func call(_ path: String, endpoint: String, etag: String?, requestID: String, maxBytes: Int) async throws(UpstreamFailure) -> UpstreamResponse {
+    private func call(
+        _ path: String,
+        endpoint: String,
+        etag: String?,
+        requestID: String,
+        maxBytes: Int
+    ) async throws(UpstreamFailure) -> UpstreamResponse {
         try await call(path, endpoint: endpoint, headers: etag.map { [.ifNoneMatch: $0] } ?? [:], requestID: requestID, maxBytes: maxBytes)
     }
 
-    private func call(_ path: String, endpoint: String, headers extra: HTTPFields, requestID: String, maxBytes: Int) async throws(UpstreamFailure) -> UpstreamResponse {
+    private func call(
+        _ path: String,
+        endpoint: String,
+        headers extra: HTTPFields,
+        requestID: String,
+        maxBytes: Int
+    ) async throws(UpstreamFailure) -> UpstreamResponse {
         onEvent(.upstreamCall(endpoint: endpoint))
         var headers = extra
         headers[.forwardedRequestID] = requestID
@@ -281,26 +324,36 @@ public final class AnnouncementGateway: Sendable {
     private func requireJSON(_ response: UpstreamResponse, endpoint: String, requestID: String) throws(UpstreamFailure) {
         let type = (response.headers[.contentType] ?? "").lowercased()
         guard type.contains("json") else {
-            throw failed(endpoint, .malformedBody(detail: "content type '\(type)' is not JSON", upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
+            throw failed(
+                endpoint,
+                .malformedBody(detail: "content type '\(type)' is not JSON", upstreamRequestID: response.headers[.upstreamRequestID]),
+                requestID: requestID
+            )
         }
     }
 
     /// Logs a failure with our and the upstream's request ids, counts it, and returns it for throwing.
     func failed(_ endpoint: String, _ failure: UpstreamFailure, requestID: String) -> UpstreamFailure {
         if case .bodyTooLarge(let limit, _) = failure, endpoint != "image" {
-            logger.error("upstream body over the size limit: raise the setting if the upstream really holds that much", metadata: [
-                "endpoint": "\(endpoint)", "limit_bytes": "\(limit)", "setting": "\(settings.maxJSONBytesSetting)",
-                "request_id": "\(requestID)", "upstream_request_id": "\(failure.upstreamRequestID ?? "-")",
-            ])
+            logger.error(
+                "upstream body over the size limit: raise the setting if the upstream really holds that much",
+                metadata: [
+                    "endpoint": "\(endpoint)", "limit_bytes": "\(limit)", "setting": "\(settings.maxJSONBytesSetting)",
+                    "request_id": "\(requestID)", "upstream_request_id": "\(failure.upstreamRequestID ?? "-")",
+                ]
+            )
             onEvent(.upstreamFailure(endpoint: endpoint, reason: failure.metricLabel))
             return failure
         }
         if failure != .notFound {
             onEvent(.upstreamFailure(endpoint: endpoint, reason: failure.metricLabel))
-            logger.warning("upstream call failed", metadata: [
-                "endpoint": "\(endpoint)", "failure": "\(failure)", "request_id": "\(requestID)",
-                "upstream_request_id": "\(failure.upstreamRequestID ?? "-")",
-            ])
+            logger.warning(
+                "upstream call failed",
+                metadata: [
+                    "endpoint": "\(endpoint)", "failure": "\(failure)", "request_id": "\(requestID)",
+                    "upstream_request_id": "\(failure.upstreamRequestID ?? "-")",
+                ]
+            )
         }
         return failure
     }
@@ -308,9 +361,12 @@ public final class AnnouncementGateway: Sendable {
     private func report(_ outcome: ListOutcome, requestID: String) {
         for skipped in outcome.skipped {
             onEvent(.skipped(reason: skipped.reason))
-            logger.warning("skipped an invalid announcement", metadata: [
-                "id": "\(skipped.id ?? "-")", "reason": "\(skipped.reason.rawValue)", "detail": "\(skipped.detail)", "request_id": "\(requestID)",
-            ])
+            logger.warning(
+                "skipped an invalid announcement",
+                metadata: [
+                    "id": "\(skipped.id ?? "-")", "reason": "\(skipped.reason.rawValue)", "detail": "\(skipped.detail)", "request_id": "\(requestID)",
+                ]
+            )
         }
         for warning in outcome.warnings {
             logger.notice("dropped an optional value", metadata: ["id": "\(warning.id)", "field": "\(warning.field)", "detail": "\(warning.detail)"])

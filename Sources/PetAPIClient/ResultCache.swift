@@ -65,7 +65,10 @@ final class ResultCache<Value: Sendable>: Sendable {
 
     /// Creates an empty cache; `now` tells the time for TTL, stale-if-error and LRU (injected by tests).
     init(
-        ttl: Duration, staleMax: Duration, maxEntries: Int, maxCost: Int,
+        ttl: Duration,
+        staleMax: Duration,
+        maxEntries: Int,
+        maxCost: Int,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         onEvent: @escaping @Sendable (CacheEvent) -> Void
     ) {
@@ -135,7 +138,8 @@ final class ResultCache<Value: Sendable>: Sendable {
     }
 
     private func refresh(
-        key: String, etag: String?,
+        key: String,
+        etag: String?,
         fetch: @Sendable (_ etag: String?) async throws(UpstreamFailure) -> FetchOutcome<Value>
     ) async throws(UpstreamFailure) -> Fetched<Value> {
         do {

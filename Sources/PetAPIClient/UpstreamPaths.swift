@@ -24,10 +24,12 @@ enum UpstreamPaths {
     /// characters), each percent-encoded; nil otherwise, so the proxy can never leave `/images/`.
     static func image(_ path: String) -> String? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !segments.isEmpty, segments.allSatisfy({ segment in
-            !segment.isEmpty && segment != "." && segment != ".." && !segment.contains("\\")
-                && !segment.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-        }) else { return nil }
+        guard !segments.isEmpty,
+            segments.allSatisfy({ segment in
+                !segment.isEmpty && segment != "." && segment != ".." && !segment.contains("\\")
+                    && !segment.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            })
+        else { return nil }
         return "/images/" + segments.map { URLText.encodeComponent(String($0)) }.joined(separator: "/")
     }
 }

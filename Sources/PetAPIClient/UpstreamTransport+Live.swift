@@ -45,7 +45,8 @@ extension UpstreamTransport {
                 let declared = response.headers.first(name: "content-length").flatMap(Int.init)
                 if let declared, declared > request.maxBodyBytes {
                     throw UpstreamFailure.bodyTooLarge(
-                        limitBytes: request.maxBodyBytes, upstreamRequestID: response.headers.first(name: "request-id")
+                        limitBytes: request.maxBodyBytes,
+                        upstreamRequestID: response.headers.first(name: "request-id")
                     )
                 }
                 let buffer = try await response.body.collect(upTo: request.maxBodyBytes)
@@ -56,7 +57,11 @@ extension UpstreamTransport {
                 }
                 let body = buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? []
                 // Three digits on the wire; min keeps HTTPResponse.Status's precondition whatever the client hands over.
-                return UpstreamResponse(status: HTTPResponse.Status(code: min(999, Int(response.status.code)), reasonPhrase: response.status.reasonPhrase), headers: headers, body: body)
+                return UpstreamResponse(
+                    status: HTTPResponse.Status(code: min(999, Int(response.status.code)), reasonPhrase: response.status.reasonPhrase),
+                    headers: headers,
+                    body: body
+                )
             }
         } catch let failure as UpstreamFailure {
             throw failure

@@ -59,8 +59,10 @@ extension Announcement {
         let createdAt = created ?? lastSeenDate.startOfDayUTC
         let updatedAt = updated ?? createdAt
         guard updatedAt >= createdAt else {
-            return skip(.updatedBeforeCreated,
-                        "updatedAt \(Timestamp.isoString(updatedAt)) is before createdAt \(Timestamp.isoString(createdAt))")
+            return skip(
+                .updatedBeforeCreated,
+                "updatedAt \(Timestamp.isoString(updatedAt)) is before createdAt \(Timestamp.isoString(createdAt))"
+            )
         }
 
         var warnings: [FieldWarning] = []
@@ -110,16 +112,24 @@ extension Announcement {
         if let photoWarning = resolvedPhoto.warning { warn("photoUrl", photoWarning) }
 
         let announcement = Announcement(
-            id: id, petName: petName, species: species, status: status,
+            id: id,
+            petName: petName,
+            species: species,
+            status: status,
             breed: reader.text("breed"),
             sex: Sex(upstream: reader.text("sex") ?? reader.text("gender")),
-            age: age, description: reader.text("description"),
+            age: age,
+            description: reader.text("description"),
             microchipNumber: reader.text("microchipNumber"),
-            place: place, lastSeenDate: lastSeenDate,
-            email: email, phone: reader.firstText("phone", "contactPhone"),
+            place: place,
+            lastSeenDate: lastSeenDate,
+            email: email,
+            phone: reader.firstText("phone", "contactPhone"),
             contactName: reader.text("contactName"),
-            photo: resolvedPhoto.photo, reward: reward,
-            createdAt: createdAt, updatedAt: updatedAt
+            photo: resolvedPhoto.photo,
+            reward: reward,
+            createdAt: createdAt,
+            updatedAt: updatedAt
         )
         return .valid(announcement, warnings)
     }

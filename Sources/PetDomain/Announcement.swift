@@ -45,11 +45,24 @@ public struct Announcement: Sendable, Hashable, Identifiable {
 
     /// Creates an announcement from already-validated values (the demo data set and tests use this).
     public init(
-        id: String, petName: String? = nil, species: Species, status: AnnouncementStatus,
-        breed: String? = nil, sex: Sex = .unknown, age: Int? = nil, description: String? = nil,
-        microchipNumber: String? = nil, place: Place, lastSeenDate: CalendarDate,
-        email: String? = nil, phone: String? = nil, contactName: String? = nil,
-        photo: Photo? = nil, reward: Reward? = nil, createdAt: Date, updatedAt: Date
+        id: String,
+        petName: String? = nil,
+        species: Species,
+        status: AnnouncementStatus,
+        breed: String? = nil,
+        sex: Sex = .unknown,
+        age: Int? = nil,
+        description: String? = nil,
+        microchipNumber: String? = nil,
+        place: Place,
+        lastSeenDate: CalendarDate,
+        email: String? = nil,
+        phone: String? = nil,
+        contactName: String? = nil,
+        photo: Photo? = nil,
+        reward: Reward? = nil,
+        createdAt: Date,
+        updatedAt: Date
     ) {
         self.id = id
         self.petName = petName

@@ -26,8 +26,13 @@ public enum AnnouncementDecoder {
             case .valid(let announcement, let itemWarnings):
                 // Deduplicate among valid items only: an invalid first copy must not hide a valid later one.
                 guard seenIds.insert(announcement.id).inserted else {
-                    skipped.append(SkippedItem(id: announcement.id, reason: .duplicateId,
-                                               detail: "id '\(TextNormalization.excerpt(announcement.id))' already seen"))
+                    skipped.append(
+                        SkippedItem(
+                            id: announcement.id,
+                            reason: .duplicateId,
+                            detail: "id '\(TextNormalization.excerpt(announcement.id))' already seen"
+                        )
+                    )
                     continue
                 }
                 items.append(announcement)

@@ -39,11 +39,13 @@ public final class AnnouncementIndex: Sendable {
         // The orders of `applying(_:)`: createdAt, then id, so every order is total and stable.
         let all = Array(0..<Int32(items.count))
         let newest = all.sorted { lhs, rhs in
-            let left = items[Int(lhs)], right = items[Int(rhs)]
+            let left = items[Int(lhs)]
+            let right = items[Int(rhs)]
             return left.createdAt != right.createdAt ? left.createdAt > right.createdAt : left.id < right.id
         }
         let oldest = all.sorted { lhs, rhs in
-            let left = items[Int(lhs)], right = items[Int(rhs)]
+            let left = items[Int(lhs)]
+            let right = items[Int(rhs)]
             return left.createdAt != right.createdAt ? left.createdAt < right.createdAt : left.id < right.id
         }
         var newestRank = [Int32](repeating: 0, count: items.count)
@@ -81,14 +83,19 @@ public final class AnnouncementIndex: Sendable {
     /// which slice), with the total count and each item's distance from the query's origin.
     /// Same items, same order as `items.applying(query)`.
     public func page(_ query: AnnouncementQuery, offset: Int, limit: Int) -> IndexPage {
-        let offset = max(0, offset), limit = max(0, limit)
+        let offset = max(0, offset)
+        let limit = max(0, limit)
         let subset = SubsetKey.key(status: query.status, species: query.species)
         guard let origin = query.origin else {
             // Unlocated: the precomputed order of the subset, sliced ("nearest" without an origin is newest).
             let order = query.sort == .oldest ? oldestBySubset[subset] : newestBySubset[subset]
             let slice = order.dropFirst(offset).prefix(limit)
-            return IndexPage(total: order.count, all: items, positions: slice.map(Int.init),
-                             distancesKm: Array(repeating: nil, count: slice.count))
+            return IndexPage(
+                total: order.count,
+                all: items,
+                positions: slice.map(Int.init),
+                distancesKm: Array(repeating: nil, count: slice.count)
+            )
         }
         // Located: only the grid cells that can hold items within range, then the exact distance
         // test. Without a range every item counts, city-only ones (no distance) last when nearest.
@@ -116,8 +123,12 @@ public final class AnnouncementIndex: Sendable {
             }
         }
         let slice = candidates.dropFirst(offset).prefix(limit)
-        return IndexPage(total: candidates.count, all: items, positions: slice.map { Int($0.position) },
-                         distancesKm: slice.map { $0.distance.isFinite ? $0.distance : nil })
+        return IndexPage(
+            total: candidates.count,
+            all: items,
+            positions: slice.map { Int($0.position) },
+            distancesKm: slice.map { $0.distance.isFinite ? $0.distance : nil }
+        )
     }
 }
 
@@ -150,8 +161,10 @@ private enum SubsetKey {
 
     /// The four subsets an item belongs to: any/any, its status/any, any/its species, both.
     static func keys(of item: Announcement) -> [Int] {
-        [key(status: nil, species: nil), key(status: item.status, species: nil),
-         key(status: nil, species: item.species), key(status: item.status, species: item.species)]
+        [
+            key(status: nil, species: nil), key(status: item.status, species: nil),
+            key(status: nil, species: item.species), key(status: item.status, species: item.species),
+        ]
     }
 }
 
@@ -206,12 +219,14 @@ struct CoordinateGrid: Sendable {
     func forEachCandidate(near origin: Coordinate, withinKm km: Double, _ body: (Int32) -> Void) {
         // One degree of latitude is at least 110.5 km; pad by 1 % so rounding never loses an edge item.
         let latSpan = km / 110.5 * 1.01
-        let south = origin.latitude - latSpan, north = origin.latitude + latSpan
+        let south = origin.latitude - latSpan
+        let north = origin.latitude + latSpan
         let widestLatitude = max(abs(south), abs(north))
         let cosine = cos(widestLatitude * .pi / 180)
         guard north < 89, south > -89, cosine > 0.01 else { return visitAll(body) }
         let lngSpan = km / (111.33 * cosine) * 1.01
-        let west = origin.longitude - lngSpan, east = origin.longitude + lngSpan
+        let west = origin.longitude - lngSpan
+        let east = origin.longitude + lngSpan
         guard west > -180, east < 180 else { return visitAll(body) }
         let low = CoordinateGrid.cell(of: Coordinate(latitude: south, longitude: west) ?? origin)
         let high = CoordinateGrid.cell(of: Coordinate(latitude: north, longitude: east) ?? origin)
@@ -227,7 +242,8 @@ struct CoordinateGrid: Sendable {
 
     /// The index of the first occupied cell whose key is at least `key` (binary search).
     private func firstCell(atLeast key: Int) -> Int {
-        var low = 0, high = cellKeys.count
+        var low = 0
+        var high = cellKeys.count
         while low < high {
             let middle = (low + high) / 2
             if cellKeys[middle] < key { low = middle + 1 } else { high = middle }

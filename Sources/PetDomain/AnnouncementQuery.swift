@@ -27,8 +27,12 @@ public struct AnnouncementQuery: Sendable, Hashable {
 
     /// Creates a query; the defaults give every item, newest first.
     public init(
-        status: AnnouncementStatus? = nil, species: Species? = nil, sort: SortOrder = .newest,
-        origin: Coordinate? = nil, rangeKm: Double? = nil, limit: Int? = nil
+        status: AnnouncementStatus? = nil,
+        species: Species? = nil,
+        sort: SortOrder = .newest,
+        origin: Coordinate? = nil,
+        rangeKm: Double? = nil,
+        limit: Int? = nil
     ) {
         self.status = status
         self.species = species

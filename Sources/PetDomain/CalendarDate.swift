@@ -16,7 +16,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
     /// (`2024-13-01` and `2025-02-29` are rejected, `2024-02-29` is accepted).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              day >= 1, day <= CalendarDate.daysInMonth(month, year: year)
+            day >= 1, day <= CalendarDate.daysInMonth(month, year: year)
         else { return nil }
         self.year = year
         self.month = month
@@ -27,9 +27,9 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
     public init?(iso text: String) {
         let bytes = Array(TextNormalization.trimmed(text).utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              let year = DigitReader.number(bytes, 0, 4),
-              let month = DigitReader.number(bytes, 5, 2),
-              let day = DigitReader.number(bytes, 8, 2)
+            let year = DigitReader.number(bytes, 0, 4),
+            let month = DigitReader.number(bytes, 5, 2),
+            let day = DigitReader.number(bytes, 8, 2)
         else { return nil }
         self.init(year: year, month: month, day: day)
     }

@@ -10,7 +10,7 @@ public struct Coordinate: Sendable, Hashable, Codable {
     /// Creates a coordinate; returns nil when either value is out of range or not finite.
     public init?(latitude: Double, longitude: Double) {
         guard latitude.isFinite, longitude.isFinite,
-              (-90.0...90.0).contains(latitude), (-180.0...180.0).contains(longitude)
+            (-90.0...90.0).contains(latitude), (-180.0...180.0).contains(longitude)
         else { return nil }
         self.latitude = latitude
         self.longitude = longitude
@@ -24,7 +24,8 @@ public struct Coordinate: Sendable, Hashable, Codable {
         let toRadians = Double.pi / 180
         let dLat = (other.latitude - latitude) * toRadians
         let dLng = (other.longitude - longitude) * toRadians
-        let a = sin(dLat / 2) * sin(dLat / 2)
+        let a =
+            sin(dLat / 2) * sin(dLat / 2)
             + cos(latitude * toRadians) * cos(other.latitude * toRadians) * sin(dLng / 2) * sin(dLng / 2)
         return 2 * Coordinate.earthRadiusKm * asin(min(1, sqrt(a)))
     }
@@ -42,8 +43,11 @@ extension Coordinate {
         let latitude = try container.decode(Double.self, forKey: .latitude)
         let longitude = try container.decode(Double.self, forKey: .longitude)
         guard let valid = Coordinate(latitude: latitude, longitude: longitude) else {
-            throw DecodingError.dataCorruptedError(forKey: .latitude, in: container,
-                                                   debugDescription: "coordinate out of range: \(latitude), \(longitude)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .latitude,
+                in: container,
+                debugDescription: "coordinate out of range: \(latitude), \(longitude)"
+            )
         }
         self = valid
     }

@@ -12,12 +12,12 @@ enum EmailRule {
     static func looksLikeAddress(_ text: String) -> Bool {
         let scalars = Array(text.unicodeScalars)
         guard text.utf8.count <= 254,
-              let at = scalars.firstIndex(of: "@"), scalars.lastIndex(of: "@") == at
+            let at = scalars.firstIndex(of: "@"), scalars.lastIndex(of: "@") == at
         else { return false }
         let local = scalars[..<at]
         let domain = scalars[(at + 1)...]
         guard (1...64).contains(local.count), local.first != ".", local.last != ".",
-              !hasDoubleDot(local), local.allSatisfy(isLocalScalar)
+            !hasDoubleDot(local), local.allSatisfy(isLocalScalar)
         else { return false }
 
         var labelCount = 0
@@ -29,7 +29,7 @@ enum EmailRule {
         }
         let topLevel = domain[labelStart...]
         guard isDomainLabel(topLevel), labelCount >= 1, topLevel.count >= 2,
-              topLevel.allSatisfy(isLetter)
+            topLevel.allSatisfy(isLetter)
         else { return false }
         return true
     }

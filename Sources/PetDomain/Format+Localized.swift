@@ -48,8 +48,11 @@ extension Format {
 
     /// "52.2297° N, 21.0122° E" with `separator` as the decimal mark ("52,2297° N, 21,0122° E")
     /// and the given hemisphere letters.
-    public static func coordinate(_ coordinate: Coordinate, separator: String,
-                                  hemispheres: (north: String, south: String, east: String, west: String)) -> String {
+    public static func coordinate(
+        _ coordinate: Coordinate,
+        separator: String,
+        hemispheres: (north: String, south: String, east: String, west: String)
+    ) -> String {
         hemisphere(coordinate.latitude, separator: separator, positive: hemispheres.north, negative: hemispheres.south) + ", "
             + hemisphere(coordinate.longitude, separator: separator, positive: hemispheres.east, negative: hemispheres.west)
     }

@@ -7,8 +7,10 @@ public enum Format {
     /// What a missing optional value shows (docs/upstream.md §3).
     public static let missingValue = "—"
 
-    private static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                             "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let monthAbbreviations = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
 
     /// English dates: `MMM dd, yyyy`.
     private static let englishDates = DateStyle(months: monthAbbreviations, monthFirst: true)

@@ -93,7 +93,9 @@ struct JSONParser {
             guard index < bytes.count else { return nil }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(members)
+            case UInt8(ascii: "}"):
+                index += 1
+                return .object(members)
             default: return nil
             }
         }
@@ -118,7 +120,9 @@ struct JSONParser {
             guard index < bytes.count else { return nil }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(elements)
+            case UInt8(ascii: "]"):
+                index += 1
+                return .array(elements)
             default: return nil
             }
         }

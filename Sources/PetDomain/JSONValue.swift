@@ -80,7 +80,7 @@ extension JSONValue {
     /// An `Int` from an integral number (`5`, `5.0`) or a string holding one (`"5"`); `nil` otherwise.
     var integer: Int? {
         guard let value = double, value.rounded(.towardZero) == value,
-              value >= Double(Int.min), value < Double(Int.max)
+            value >= Double(Int.min), value < Double(Int.max)
         else { return nil }
         return Int(value)
     }

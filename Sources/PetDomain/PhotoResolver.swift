@@ -60,7 +60,7 @@ public enum PhotoResolver {
             return (nil, "photoUrl is not http(s) or an /images/ path: '\(TextNormalization.excerpt(scheme, limit: 20))…'")
         }
         guard let url = URL(string: text), let host = url.host, !host.isEmpty,
-              url.absoluteString == text
+            url.absoluteString == text
         else {
             return (nil, "photoUrl is not a valid URL: '\(TextNormalization.excerpt(text))'")
         }

@@ -66,13 +66,14 @@ public final class PlaceFinder: Sendable {
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
             guard fields.count == 4, let lat = Int32(fields[0]), let lng = Int32(fields[1]), abs(lat) <= 900_000, abs(lng) <= 1_800_000,
-                  !fields[2].isEmpty
+                !fields[2].isEmpty
             else { throw FormatError(line: lineNumber) }
             let cell = PlaceFinder.cell(row: PlaceFinder.row(Double(lat) / 10_000), column: PlaceFinder.column(Double(lng) / 10_000))
             parsed.append((cell, lat, lng, fields[2], fields[3]))
         }
         parsed.sort { $0.cell < $1.cell }
-        var areaIndex: [Substring: Int32] = [:], areaNames: [String] = []
+        var areaIndex: [Substring: Int32] = [:]
+        var areaNames: [String] = []
         var starts = [Int32](repeating: 0, count: PlaceFinder.rows * PlaceFinder.columns + 1)
         for place in parsed { starts[place.cell + 1] += 1 }
         for cell in 0..<(starts.count - 1) { starts[cell + 1] += starts[cell] }
@@ -98,7 +99,8 @@ public final class PlaceFinder: Sendable {
         // The cells that meet the box around the circle of `maxKm`; across the antimeridian the
         // columns wrap, and near a pole (where a box in longitude degrees is meaningless) every column counts.
         let latSpan = maxKm / 110.5 * 1.01
-        let lowRow = PlaceFinder.row(max(-90, point.latitude - latSpan)), highRow = PlaceFinder.row(min(90, point.latitude + latSpan))
+        let lowRow = PlaceFinder.row(max(-90, point.latitude - latSpan))
+        let highRow = PlaceFinder.row(min(90, point.latitude + latSpan))
         let widest = min(89.9, max(abs(point.latitude - latSpan), abs(point.latitude + latSpan)))
         let lngSpan = maxKm / (111.32 * cos(widest * .pi / 180)) * 1.01
         let columnRange: ClosedRange<Int>
@@ -108,7 +110,8 @@ public final class PlaceFinder: Sendable {
             let west = Int(((point.longitude - lngSpan) / PlaceFinder.cellDegrees).rounded(.down))
             columnRange = west...Int(((point.longitude + lngSpan) / PlaceFinder.cellDegrees).rounded(.down))
         }
-        var best = -1, bestKm = maxKm
+        var best = -1
+        var bestKm = maxKm
         for row in lowRow...highRow {
             for rawColumn in columnRange {
                 // Column of longitude -180 is 0: wrap columns west of it and east of 180°.

@@ -30,7 +30,8 @@ public enum PluralRules: String, Sendable {
             return i == 1 ? .one : .other
         case .polish:
             if i == 1 { return .one }
-            let lastDigit = i % 10, lastTwo = i % 100
+            let lastDigit = i % 10
+            let lastTwo = i % 100
             if (2...4).contains(lastDigit), !(12...14).contains(lastTwo) { return .few }
             return .many
         }

@@ -42,10 +42,20 @@ public struct ReportDraft: Sendable, Equatable {
 
     /// A draft with the given values; every field defaults to empty.
     public init(
-        petName: String = "", species: String = "", breed: String = "", sex: String = "", age: String = "",
-        description: String = "", microchipNumber: String = "", locationLatitude: String = "",
-        locationLongitude: String = "", email: String = "", phone: String = "", lastSeenDate: String = "",
-        status: String = "", reward: String = ""
+        petName: String = "",
+        species: String = "",
+        breed: String = "",
+        sex: String = "",
+        age: String = "",
+        description: String = "",
+        microchipNumber: String = "",
+        locationLatitude: String = "",
+        locationLongitude: String = "",
+        email: String = "",
+        phone: String = "",
+        lastSeenDate: String = "",
+        status: String = "",
+        reward: String = ""
     ) {
         self.petName = petName
         self.species = species

@@ -9,7 +9,8 @@ enum ReportNumber {
     static func parse(_ text: String) -> Double? {
         var bytes = Array(text.utf8)
         if !bytes.contains(UInt8(ascii: ".")), let comma = bytes.firstIndex(of: UInt8(ascii: ",")),
-           bytes.lastIndex(of: UInt8(ascii: ",")) == comma {
+            bytes.lastIndex(of: UInt8(ascii: ",")) == comma
+        {
             bytes[comma] = UInt8(ascii: ".")
         }
         guard isDecimal(bytes), let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite

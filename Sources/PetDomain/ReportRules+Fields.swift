@@ -80,8 +80,8 @@ extension ReportRules {
     /// length), no white space, exactly one `@` with text before it and a dot inside the domain.
     static func matchesBackendEmailPattern(_ text: String) -> Bool {
         guard (1...254).contains(text.utf16.count),
-              !text.unicodeScalars.contains(where: { TextNormalization.isSpace($0) || $0 == "\u{FEFF}" }),
-              let at = text.firstIndex(of: "@"), text.lastIndex(of: "@") == at, at > text.startIndex
+            !text.unicodeScalars.contains(where: { TextNormalization.isSpace($0) || $0 == "\u{FEFF}" }),
+            let at = text.firstIndex(of: "@"), text.lastIndex(of: "@") == at, at > text.startIndex
         else { return false }
         let domain = text[text.index(after: at)...]
         // A dot with at least one character on each side.

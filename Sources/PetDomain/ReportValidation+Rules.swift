@@ -39,12 +39,23 @@ struct ReportRules {
         }
         errors = ReportValidation.ordered(errors)
         guard errors.isEmpty, let species, let sex, let status, let lastSeen,
-              let latitude, let longitude, let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+            let latitude, let longitude, let coordinate = Coordinate(latitude: latitude, longitude: longitude)
         else { return nil }
         return ValidReport(
-            petName: petName, species: species, breed: breed, sex: sex, age: age, description: description,
-            microchipNumber: microchip, coordinate: coordinate, email: email, phone: phone,
-            lastSeenDate: lastSeen, status: status, reward: reward)
+            petName: petName,
+            species: species,
+            breed: breed,
+            sex: sex,
+            age: age,
+            description: description,
+            microchipNumber: microchip,
+            coordinate: coordinate,
+            email: email,
+            phone: phone,
+            lastSeenDate: lastSeen,
+            status: status,
+            reward: reward
+        )
     }
 
     /// Records a problem; most are INVALID_FORMAT.

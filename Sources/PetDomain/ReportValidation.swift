@@ -18,7 +18,9 @@ public enum ReportValidation {
     /// UTC, which the backend compares `lastSeenDate` with. Every problem is returned, in the backend's
     /// key order, then `contact`.
     public static func validate(
-        _ draft: ReportDraft, localToday: CalendarDate, upstreamToday: CalendarDate
+        _ draft: ReportDraft,
+        localToday: CalendarDate,
+        upstreamToday: CalendarDate
     ) -> Result<ValidReport, ReportRefusal> {
         var rules = ReportRules(draft: draft, localToday: localToday, upstreamToday: upstreamToday)
         let report = rules.run()
@@ -30,7 +32,9 @@ public enum ReportValidation {
     /// together, in the backend's key order, then unknown keys, then `contact`; the API answers with the
     /// first, as the backend does.
     public static func validate(
-        jsonBody: [UInt8], localToday: CalendarDate, upstreamToday: CalendarDate
+        jsonBody: [UInt8],
+        localToday: CalendarDate,
+        upstreamToday: CalendarDate
     ) -> Result<ValidReport, ReportRefusal> {
         guard let json = JSONValue.parse(Data(jsonBody)) else {
             return .failure(ReportRefusal(errors: [ReportFieldError(field: "", code: .missingValue, problem: .notAnObject)]))

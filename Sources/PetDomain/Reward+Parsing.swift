@@ -29,13 +29,13 @@ extension Reward {
         let scalars = text.unicodeScalars
         let isNumberScalar: (Unicode.Scalar) -> Bool = { ("0"..."9").contains($0) || $0 == "." || $0 == "," }
         guard let firstDigit = scalars.firstIndex(where: isNumberScalar),
-              let lastDigit = scalars.lastIndex(where: isNumberScalar)
+            let lastDigit = scalars.lastIndex(where: isNumberScalar)
         else { return nil }
         let numberText = String(scalars[firstDigit...lastDigit])
         let leading = TextNormalization.trimmed(String(scalars[..<firstDigit]))
         let trailing = TextNormalization.trimmed(String(scalars[scalars.index(after: lastDigit)...]))
         guard leading.isEmpty || trailing.isEmpty,
-              let amount = amount(fromGrouped: numberText)
+            let amount = amount(fromGrouped: numberText)
         else { return nil }
         let currency = leading.isEmpty ? trailing : leading
         guard currency.isEmpty || isCurrency(currency) else { return nil }
@@ -54,7 +54,8 @@ extension Reward {
         let commaCount = text.count(where: { $0 == "," })
         if commaCount == 0 { return decimal(fromPlainNumber: text) }
         if commaCount == 1, !text.contains("."), let comma = text.firstIndex(of: ","),
-           (1...2).contains(text.distance(from: comma, to: text.endIndex) - 1) {
+            (1...2).contains(text.distance(from: comma, to: text.endIndex) - 1)
+        {
             return decimal(fromPlainNumber: text.replacingOccurrences(of: ",", with: "."))
         }
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
@@ -62,7 +63,7 @@ extension Reward {
         guard parts.count == 1 || !parts[1].contains(",") else { return nil }
         let groups = parts[0].split(separator: ",", omittingEmptySubsequences: false)
         guard let head = groups.first, (1...3).contains(head.count),
-              groups.dropFirst().allSatisfy({ $0.count == 3 })
+            groups.dropFirst().allSatisfy({ $0.count == 3 })
         else { return nil }
         return decimal(fromPlainNumber: text.replacingOccurrences(of: ",", with: ""))
     }

@@ -15,7 +15,10 @@ public enum Sex: String, Sendable, CaseIterable {
     /// Reads MALE / FEMALE / UNKNOWN case-insensitively; anything else or nothing is `unknown`
     /// (docs/upstream.md §2: "other or missing → unknown").
     public init(upstream raw: String?) {
-        guard let raw else { self = .unknown; return }
+        guard let raw else {
+            self = .unknown
+            return
+        }
         self = Sex(rawValue: TextNormalization.trimmed(raw).lowercased()) ?? .unknown
     }
 }

@@ -7,7 +7,8 @@ enum TextNormalization {
     static func trimmed(_ text: String) -> String {
         // Fast path: most upstream values start and end with a visible ASCII character.
         if let first = text.utf8.first, let last = text.utf8.last,
-           first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            first > 0x20, first < 0x7F, last > 0x20, last < 0x7F
+        {
             return text
         }
         let scalars = text.unicodeScalars

@@ -35,12 +35,12 @@ enum Timestamp {
     private static func parse(_ text: String, allowSpaceSeparatedUTC: Bool) -> Date? {
         let bytes = Array(TextNormalization.trimmed(text).utf8)
         guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              let year = DigitReader.number(bytes, 0, 4), let month = DigitReader.number(bytes, 5, 2),
-              let dayOfMonth = DigitReader.number(bytes, 8, 2), let hour = DigitReader.number(bytes, 11, 2),
-              let minute = DigitReader.number(bytes, 14, 2), let second = DigitReader.number(bytes, 17, 2),
-              let day = CalendarDate(year: year, month: month, day: dayOfMonth),
-              hour < 24, minute < 60, second < 60
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let year = DigitReader.number(bytes, 0, 4), let month = DigitReader.number(bytes, 5, 2),
+            let dayOfMonth = DigitReader.number(bytes, 8, 2), let hour = DigitReader.number(bytes, 11, 2),
+            let minute = DigitReader.number(bytes, 14, 2), let second = DigitReader.number(bytes, 17, 2),
+            let day = CalendarDate(year: year, month: month, day: dayOfMonth),
+            hour < 24, minute < 60, second < 60
         else { return nil }
         let separator = bytes[10]
         let isSpaceForm = separator == UInt8(ascii: " ")
@@ -85,7 +85,7 @@ enum Timestamp {
             return index + 1 == bytes.count ? 0 : nil
         }
         guard marker == UInt8(ascii: "+") || marker == UInt8(ascii: "-"),
-              let hours = DigitReader.number(bytes, index + 1, 2), hours < 24
+            let hours = DigitReader.number(bytes, index + 1, 2), hours < 24
         else { return nil }
         let minutes: Int?
         switch bytes.count - index {

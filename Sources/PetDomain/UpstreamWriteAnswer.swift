@@ -19,11 +19,12 @@ public enum UpstreamWriteAnswer {
     /// does not hold both as strings.
     public static func created(_ body: [UInt8]) -> (id: String, managementPassword: String)? {
         guard let value = JSONValue.parse(Data(body)) else { return nil }
-        let id: String? = switch value["id"] {
-        case .string(let text): text
-        case .number(let text): text
-        default: nil
-        }
+        let id: String? =
+            switch value["id"] {
+            case .string(let text): text
+            case .number(let text): text
+            default: nil
+            }
         guard let id, !id.isEmpty, case .string(let password)? = value["managementPassword"], !password.isEmpty else { return nil }
         return (id, password)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Logging
 import HTTPTypes
+import Logging
 import MicroHTTP
 import PetAPIClient
 import PetDomain
@@ -28,9 +28,17 @@ public final class PetSpotApp: Sendable {
     let metrics: Metrics
     let pipeline: Pipeline
 
-    private init(configuration: AppConfiguration, upstreamURL: URL, logger: Logger, server: HTTPServer,
-                 stopEmbeddedUpstream: (@Sendable () async -> Void)?, gateway: AnnouncementGateway, tiles: TileProxy,
-                 metrics: Metrics, pipeline: Pipeline) {
+    private init(
+        configuration: AppConfiguration,
+        upstreamURL: URL,
+        logger: Logger,
+        server: HTTPServer,
+        stopEmbeddedUpstream: (@Sendable () async -> Void)?,
+        gateway: AnnouncementGateway,
+        tiles: TileProxy,
+        metrics: Metrics,
+        pipeline: Pipeline
+    ) {
         self.configuration = configuration
         self.upstreamURL = upstreamURL
         self.logger = logger
@@ -60,9 +68,17 @@ public final class PetSpotApp: Sendable {
             .adding(MapLibraries.load(javascriptDirectory: configuration.javascriptDirectory))
         let renderer = try await PageRenderer.load(directory: configuration.templatesDirectory)
         let places = try PetSpotApp.loadPlaces(configuration.placesFile, logger: logger)
-        return try compose(configuration: configuration, logger: logger, transport: transport, embeddedUpstream: embeddedUpstream,
-                           now: now, days: DayClock(startDate: startDate, now: now), places: places, staticFiles: staticFiles,
-                           renderer: renderer)
+        return try compose(
+            configuration: configuration,
+            logger: logger,
+            transport: transport,
+            embeddedUpstream: embeddedUpstream,
+            now: now,
+            days: DayClock(startDate: startDate, now: now),
+            places: places,
+            staticFiles: staticFiles,
+            renderer: renderer
+        )
     }
 
     /// Everything of `build` after its one `await`, kept synchronous: as one async function, the
@@ -124,19 +140,38 @@ public final class PetSpotApp: Sendable {
             requestID: { RequestID.choose(from: $0) },
             onHit: { hit in
                 metrics.recordBodyBytes(hit.coding, count: hit.bodyBytes)
-                answers.record(route: hit.route, status: hit.status, requestID: hit.requestID,
-                               method: hit.method.rawValue, path: hit.path, seconds: hit.seconds)
+                answers.record(
+                    route: hit.route,
+                    status: hit.status,
+                    requestID: hit.requestID,
+                    method: hit.method.rawValue,
+                    path: hit.path,
+                    seconds: hit.seconds
+                )
             }
         )
-        let reports = ReportHandlers.make(configuration: configuration, budgets: budgets, site: site, gateway: gateway,
-                                          keptAnswers: keptAnswers, logger: logger.with(label: "report"), now: now)
+        let reports = ReportHandlers.make(
+            configuration: configuration,
+            budgets: budgets,
+            site: site,
+            gateway: gateway,
+            keptAnswers: keptAnswers,
+            logger: logger.with(label: "report"),
+            now: now
+        )
         let router = Router(
             site: site,
             staticFiles: staticFiles,
             pages: PageHandlers(site: site, gateway: gateway),
             api: AnnouncementsAPI(gateway: gateway, site: site),
-            images: try ImageProxy.make(configuration: configuration, gateway: gateway, metrics: metrics, logger: logger, now: now,
-                                        placeholder: staticFiles.assets[AnnouncementsAPI.placeholderAsset]?.body),
+            images: try ImageProxy.make(
+                configuration: configuration,
+                gateway: gateway,
+                metrics: metrics,
+                logger: logger,
+                now: now,
+                placeholder: staticFiles.assets[AnnouncementsAPI.placeholderAsset]?.body
+            ),
             tiles: tiles,
             gateway: gateway,
             metrics: metrics,
@@ -174,13 +209,22 @@ public final class PetSpotApp: Sendable {
             // page is replaced by the same page in that language.
             let language = Language.accepted(request.acceptLanguage)
             if language != .en, let key = SiteContext.serverAnswerText(response.status) {
-                response = site.errorPage(status: response.status, message: site.texts(PageLanguage(language: language, explicit: false))(key, ("method", request.method)),
-                                          location: .unknown(PageLanguage(language: language, explicit: false)))
+                response = site.errorPage(
+                    status: response.status,
+                    message: site.texts(PageLanguage(language: language, explicit: false))(key, ("method", request.method)),
+                    location: .unknown(PageLanguage(language: language, explicit: false))
+                )
             }
             let requestID = RequestID.choose(from: request.requestIDHeader)
             response.headers.append(HTTPField(name: .xRequestID, value: requestID))
-            answers.record(route: "server", status: response.status, requestID: requestID,
-                           method: request.method, path: request.rawPath, seconds: 0)
+            answers.record(
+                route: "server",
+                status: response.status,
+                requestID: requestID,
+                method: request.method,
+                path: request.rawPath,
+                seconds: 0
+            )
         }
         let server = HTTPServer(
             configuration: serverConfiguration,
@@ -188,14 +232,26 @@ public final class PetSpotApp: Sendable {
             preparedResponses: keptAnswers,
             handler: { request in pipeline.handle(request) }
         )
-        return PetSpotApp(configuration: configuration, upstreamURL: upstreamURL, logger: logger, server: server,
-                          stopEmbeddedUpstream: stopEmbeddedUpstream, gateway: gateway, tiles: tiles, metrics: metrics, pipeline: pipeline)
+        return PetSpotApp(
+            configuration: configuration,
+            upstreamURL: upstreamURL,
+            logger: logger,
+            server: server,
+            stopEmbeddedUpstream: stopEmbeddedUpstream,
+            gateway: gateway,
+            tiles: tiles,
+            metrics: metrics,
+            pipeline: pipeline
+        )
     }
 
     /// Starts listening (what `run` does first; tests and benchmarks call it directly).
     public func start() throws {
         try server.start()
-        logger.info("PetSpot Web listening", metadata: ["url": "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(server.port)"])
+        logger.info(
+            "PetSpot Web listening",
+            metadata: ["url": "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(server.port)"]
+        )
     }
 
     /// The bound port.

@@ -19,16 +19,18 @@ func makeDialectABody(count: Int) -> Data {
         let updated = String(format: "2025-12-%02d %02d:%02d:%02d", day, second / 3600, second / 60 % 60, second % 60)
         let id = String(format: "%08x-e29b-41d4-a716-%012x", index, generator.next() % 0xFFFF_FFFF_FFFF)
         let reward = index % 4 == 0 ? "\"\(100 + index % 900) PLN\"" : "null"
-        items.append("""
-        {"id":"\(id)","petName":"Pet \(index) Łódź","species":"\(species[index % 5])",\
-        "breed":"Mixed","sex":"\(sexes[index % 3])","age":\(index % 15),\
-        "description":"Friendly animal number \(index), last seen near the park. Responds to its name.",\
-        "microchipNumber":"\(100_000_000_000_000 + index)","locationLatitude":\(latitude),\
-        "locationLongitude":\(longitude),"lastSeenDate":"2025-11-\(String(format: "%02d", day))",\
-        "email":"owner\(index)@example.com","phone":"+48 123 456 \(String(format: "%03d", index % 1000))",\
-        "photoUrl":"/images/pet-\(index).jpg","status":"\(statuses[index % 2])","reward":\(reward),\
-        "createdAt":"\(created)","updatedAt":"\(updated)"}
-        """)
+        items.append(
+            """
+            {"id":"\(id)","petName":"Pet \(index) Łódź","species":"\(species[index % 5])",\
+            "breed":"Mixed","sex":"\(sexes[index % 3])","age":\(index % 15),\
+            "description":"Friendly animal number \(index), last seen near the park. Responds to its name.",\
+            "microchipNumber":"\(100_000_000_000_000 + index)","locationLatitude":\(latitude),\
+            "locationLongitude":\(longitude),"lastSeenDate":"2025-11-\(String(format: "%02d", day))",\
+            "email":"owner\(index)@example.com","phone":"+48 123 456 \(String(format: "%03d", index % 1000))",\
+            "photoUrl":"/images/pet-\(index).jpg","status":"\(statuses[index % 2])","reward":\(reward),\
+            "createdAt":"\(created)","updatedAt":"\(updated)"}
+            """
+        )
     }
     return Data(("{\"data\":[" + items.joined(separator: ",") + "]}").utf8)
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if !STANDALONE
 import PetDomain
 #endif
@@ -38,13 +39,21 @@ func measurePlaceNames(placesFile: String, body: (Int) -> Data, cpuMilliseconds:
         let start = cpuMilliseconds()
         for point in points where finder.nearest(to: point) != nil { found += 1 }
         let elapsed = cpuMilliseconds() - start
-        print(String(format: "places: lookup, %@: %.2f µs per lookup (%d of %d named)", name as NSString,
-                     elapsed * 1000 / Double(points.count), found, points.count))
+        print(
+            String(
+                format: "places: lookup, %@: %.2f µs per lookup (%d of %d named)",
+                name as NSString,
+                elapsed * 1000 / Double(points.count),
+                found,
+                points.count
+            )
+        )
     }
 
     for count in [5_000, 50_000] {
         guard let items = try? AnnouncementDecoder.decodeList(body(count)).items else { continue }
-        var plain: [Double] = [], named: [Double] = []
+        var plain: [Double] = []
+        var named: [Double] = []
         for _ in 0..<5 {
             var start = cpuMilliseconds()
             _ = AnnouncementIndex(items: items)
@@ -53,7 +62,13 @@ func measurePlaceNames(placesFile: String, body: (Int) -> Data, cpuMilliseconds:
             _ = AnnouncementIndex(items: items.map { $0.withNearestPlace(finder) })
             named.append(cpuMilliseconds() - start)
         }
-        print(String(format: "places: snapshot of %d items: index %.1f ms, index + place names %.1f ms (cpu medians)",
-                     count, median(plain), median(named)))
+        print(
+            String(
+                format: "places: snapshot of %d items: index %.1f ms, index + place names %.1f ms (cpu medians)",
+                count,
+                median(plain),
+                median(named)
+            )
+        )
     }
 }

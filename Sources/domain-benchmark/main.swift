@@ -57,8 +57,16 @@ for _ in 0..<runs {
 let wall = median(wallTimes)
 let cpu = median(cpuTimes)
 print("body: \(body.count) bytes, \(itemCount) items, \(kept) valid after decode+validate+sort (newest first)")
-print(String(format: "wall: median %.2f ms (min %.2f, max %.2f) over %d runs -> %.0f items/s",
-             wall, wallTimes.min() ?? 0, wallTimes.max() ?? 0, runs, Double(itemCount) / (wall / 1000)))
+print(
+    String(
+        format: "wall: median %.2f ms (min %.2f, max %.2f) over %d runs -> %.0f items/s",
+        wall,
+        wallTimes.min() ?? 0,
+        wallTimes.max() ?? 0,
+        runs,
+        Double(itemCount) / (wall / 1000)
+    )
+)
 print(String(format: "cpu:  median %.2f ms -> %.0f items/s", cpu, Double(itemCount) / (cpu / 1000)))
 print(String(format: "encode (AnnouncementJSON.encodeList, %d bytes): cpu median %.2f ms", encodedBytes, median(encodeTimes)))
 
@@ -67,16 +75,28 @@ print(String(format: "encode (AnnouncementJSON.encodeList, %d bytes): cpu median
 /// Any JSON value through `Codable`, the way a `JSONDecoder` reads a document of unknown shape
 /// (the dialects differ in field names and types, so the decoder starts from a generic tree).
 enum AnyJSON: Decodable {
-    case null, bool(Bool), number(Double), string(String), array([AnyJSON]), object([String: AnyJSON])
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([AnyJSON])
+    case object([String: AnyJSON])
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([AnyJSON].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: AnyJSON].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([AnyJSON].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: AnyJSON].self))
+        }
     }
 }
 
@@ -96,9 +116,11 @@ let serialization = medianCPU { (try? JSONSerialization.jsonObject(with: body)) 
 let decoder = medianCPU { (try? JSONDecoder().decode(AnyJSON.self, from: body)) != nil }
 func milliseconds(_ value: Double) -> String { String(format: "%.2f ms", value) }
 func ratio(_ value: Double) -> String { String(format: "%.2fx", value / ours.0) }
-print("json parse of the body, cpu median: ours \(milliseconds(ours.0)) (ok \(ours.1)), "
-    + "JSONSerialization \(milliseconds(serialization.0)) (\(ratio(serialization.0)) ours, ok \(serialization.1)), "
-    + "JSONDecoder into a generic tree \(milliseconds(decoder.0)) (\(ratio(decoder.0)) ours, ok \(decoder.1))")
+print(
+    "json parse of the body, cpu median: ours \(milliseconds(ours.0)) (ok \(ours.1)), "
+        + "JSONSerialization \(milliseconds(serialization.0)) (\(ratio(serialization.0)) ours, ok \(serialization.1)), "
+        + "JSONDecoder into a generic tree \(milliseconds(decoder.0)) (\(ratio(decoder.0)) ours, ok \(decoder.1))"
+)
 
 // MARK: - Index and pages
 
@@ -155,8 +177,15 @@ func measurePages(body: Data) async throws {
             statuses[answer?.status.code ?? -1, default: 0] += 1
         }
         let elapsed = threadCPUMilliseconds() - start
-        print(String(format: "pages: %-42@ %8.0f pages/s (%.1f µs/page, cpu) statuses %@", name as NSString,
-                     Double(paths.count) / (elapsed / 1000), elapsed * 1000 / Double(paths.count), "\(statuses.sorted { $0.key < $1.key })" as NSString))
+        print(
+            String(
+                format: "pages: %-42@ %8.0f pages/s (%.1f µs/page, cpu) statuses %@",
+                name as NSString,
+                Double(paths.count) / (elapsed / 1000),
+                elapsed * 1000 / Double(paths.count),
+                "\(statuses.sorted { $0.key < $1.key })" as NSString
+            )
+        )
     }
 }
 

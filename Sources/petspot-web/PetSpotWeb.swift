@@ -1,8 +1,8 @@
 import ArgumentParser
 import DemoUpstream
 import Foundation
-import Logging
 import HTTPTypes
+import Logging
 import MicroHTTP
 import ServiceLifecycle
 import UnixSignals
@@ -24,10 +24,11 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the site (the default). Every flag also reads its environment variable; the flag wins.",
-        discussion: "Settings (flag <value>, or --flag=value):\n" + AppConfiguration.settings.map { setting in
-            "  --\(setting.flag) <value>\n      \(setting.help) [env: \(setting.environment)] (default: "
-                + setting.documentedDefault.replacingOccurrences(of: "`", with: "") + ")"
-        }.joined(separator: "\n")
+        discussion: "Settings (flag <value>, or --flag=value):\n"
+            + AppConfiguration.settings.map { setting in
+                "  --\(setting.flag) <value>\n      \(setting.help) [env: \(setting.environment)] (default: "
+                    + setting.documentedDefault.replacingOccurrences(of: "`", with: "") + ")"
+            }.joined(separator: "\n")
     )
 
     /// The settings as given (`--flag value` or `--flag=value`), read against
@@ -114,8 +115,13 @@ struct DemoUpstreamCommand: AsyncParsableCommand {
         logger.logLevel = .info
         let server = try DemoUpstream.start(host: host, port: port, logger: logger)
         logger.info("demo upstream listening", metadata: ["url": "http://\(host):\(server.port)"])
-        let group = ServiceGroup(configuration: .init(services: [StoppingServer(server: server)],
-                                                      gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [StoppingServer(server: server)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
         try await group.run()
     }
 }

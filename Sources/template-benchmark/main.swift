@@ -77,7 +77,15 @@ for sample in samples {
     let ourTime = microsecondsPerCall { compiled.render(sample.model, template: sample.template)?.count ?? 0 }
     let referenceTime = microsecondsPerCall { library.render(sample.model, withTemplate: sample.template)?.utf8.count ?? 0 }
     let label = sample.label.padding(toLength: 18, withPad: " ", startingAt: 0)
-    print(String(format: "  %@ %7d bytes  compiled %8.1f µs  swift-mustache %8.1f µs  (%4.1fx)  same bytes: %@",
-                 label as NSString, ours.count, ourTime, referenceTime, referenceTime / ourTime,
-                 (ours == reference ? "yes" : "NO") as NSString))
+    print(
+        String(
+            format: "  %@ %7d bytes  compiled %8.1f µs  swift-mustache %8.1f µs  (%4.1fx)  same bytes: %@",
+            label as NSString,
+            ours.count,
+            ourTime,
+            referenceTime,
+            referenceTime / ourTime,
+            (ours == reference ? "yes" : "NO") as NSString
+        )
+    )
 }

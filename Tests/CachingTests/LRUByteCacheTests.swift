@@ -1,5 +1,5 @@
-import Testing
 import Caching
+import Testing
 
 /// The rendered-page cache's LRU (docs/scaling.md): bounded by bytes, least recently used out first,
 /// emptied by a new snapshot generation.

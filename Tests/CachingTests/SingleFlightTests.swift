@@ -51,7 +51,8 @@ func until(_ condition: () -> Bool) async {
 @Suite struct SingleFlightTests {
     @Test func concurrent_callers_of_one_key_share_one_run() async {
         let flights = SingleFlight<String, Int, Never>()
-        let gate = Gate(), runs = Counter()
+        let gate = Gate()
+        let runs = Counter()
         let callers = 50
         await withTaskGroup(of: Int.self) { group in
             for _ in 0..<callers {
@@ -74,7 +75,8 @@ func until(_ condition: () -> Bool) async {
 
     @Test func an_error_reaches_every_waiting_caller_and_the_next_call_runs_again() async {
         let flights = SingleFlight<String, Int, Failed>()
-        let gate = Gate(), runs = Counter()
+        let gate = Gate()
+        let runs = Counter()
         await withTaskGroup(of: Failed?.self) { group in
             for _ in 0..<10 {
                 group.addTask {
@@ -103,16 +105,29 @@ func until(_ condition: () -> Bool) async {
     @Test func different_keys_run_apart() async {
         let flights = SingleFlight<Int, Int, Never>()
         let runs = Counter()
-        async let one = flights.value(for: 1) { runs.next(); return 1 }
-        async let two = flights.value(for: 2) { runs.next(); return 2 }
+        async let one = flights.value(for: 1) {
+            runs.next()
+            return 1
+        }
+        async let two = flights.value(for: 2) {
+            runs.next()
+            return 2
+        }
         #expect(await [one, two] == [1, 2])
         #expect(runs.value == 2)
     }
 
     @Test func a_restart_runs_again_and_later_callers_join_the_new_run() async {
         let flights = SingleFlight<String, String, Never>()
-        let first = Gate(), second = Gate(), secondStarted = Counter()
-        let old = Task { await flights.value(for: "k") { await first.pass(); return "old" } }
+        let first = Gate()
+        let second = Gate()
+        let secondStarted = Counter()
+        let old = Task {
+            await flights.value(for: "k") {
+                await first.pass()
+                return "old"
+            }
+        }
         await until { flights.isRunning("k") }
         let restarted = Task {
             await flights.value(for: "k", restart: true) {
@@ -139,7 +154,12 @@ func until(_ condition: () -> Bool) async {
     @Test func a_cancelled_caller_gets_the_shared_outcome_and_the_run_is_not_cancelled() async {
         let flights = SingleFlight<String, Bool, Never>()
         let gate = Gate()
-        let caller = Task { await flights.value(for: "k") { await gate.pass(); return Task.isCancelled } }
+        let caller = Task {
+            await flights.value(for: "k") {
+                await gate.pass()
+                return Task.isCancelled
+            }
+        }
         await until { flights.isRunning("k") }
         caller.cancel()
         gate.open()

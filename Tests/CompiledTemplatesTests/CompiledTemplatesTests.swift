@@ -1,8 +1,9 @@
-@testable import CompiledTemplates
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import Mustache
 import Testing
+
+@testable import CompiledTemplates
 @testable import WebApp
 
 // CompiledTemplates must render exactly what swift-mustache renders, so every test here renders
@@ -30,7 +31,12 @@ private func compiled(_ model: Any, _ name: String, directory: String = template
 }
 
 /// Asserts both renderers agree; on a mismatch reports the first differing byte with context.
-private func expectSameOutput(_ model: Any, _ name: String, directory: String = templatesDirectory, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+private func expectSameOutput(
+    _ model: Any,
+    _ name: String,
+    directory: String = templatesDirectory,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
     let expected = try await reference(model, name, directory: directory)
     let actual = try compiled(model, name, directory: directory)
     if expected != actual {
@@ -38,7 +44,10 @@ private func expectSameOutput(_ model: Any, _ name: String, directory: String = 
         let from = max(0, index - 80)
         let want = String(decoding: expected[from..<min(expected.count, index + 80)], as: UTF8.self)
         let got = String(decoding: actual[from..<min(actual.count, index + 80)], as: UTF8.self)
-        Issue.record("\(name): first difference at byte \(index)\nswift-mustache: …\(want)…\ncompiled:       …\(got)…", sourceLocation: sourceLocation)
+        Issue.record(
+            "\(name): first difference at byte \(index)\nswift-mustache: …\(want)…\ncompiled:       …\(got)…",
+            sourceLocation: sourceLocation
+        )
     }
 }
 
@@ -46,35 +55,51 @@ private func expectSameOutput(_ model: Any, _ name: String, directory: String = 
 
 private func layout(_ variant: Int, text: String = "PetSpot") -> LayoutModel {
     LayoutModel(
-        pageTitle: "\(text) · PetSpot", metaDescription: "Lost & found \(text)",
+        pageTitle: "\(text) · PetSpot",
+        metaDescription: "Lost & found \(text)",
         canonicalURL: variant % 2 == 0 ? "https://petspot.example/pets?q=\(text)&x=1" : nil,
-        ogTitle: text, ogDescription: "Description \(text)",
+        ogTitle: text,
+        ogDescription: "Description \(text)",
         ogImage: variant % 3 == 0 ? "https://petspot.example/images/1.jpg?a=1&b=\"2\"" : nil,
-        ogType: variant % 2 == 0 ? "website" : "article", twitterCard: "summary",
-        homeURL: "/?location=known&lat=52.2", listURL: "/pets?lat=52.2&lng=21.0", mapURL: "/map?lat=52.2&lng=21.0",
-        isHome: variant % 2 == 0, isList: variant % 2 == 1, isMap: variant % 3 == 2, hasMap: variant % 2 == 0,
+        ogType: variant % 2 == 0 ? "website" : "article",
+        twitterCard: "summary",
+        homeURL: "/?location=known&lat=52.2",
+        listURL: "/pets?lat=52.2&lng=21.0",
+        mapURL: "/map?lat=52.2&lng=21.0",
+        isHome: variant % 2 == 0,
+        isList: variant % 2 == 1,
+        isMap: variant % 3 == 2,
+        hasMap: variant % 2 == 0,
         locationState: ["known", "denied", "unknown"][variant % 3]
     )
 }
 
 private func banner(_ text: String = "Location Access Needed") -> BannerModel {
     BannerModel(
-        title: text, message: "Enable location access in your browser settings to see nearby pets.",
-        tryAgainURL: "/pets?status=missing&range=5", dismissURL: "/pets?status=missing&dismiss=1"
+        title: text,
+        message: "Enable location access in your browser settings to see nearby pets.",
+        tryAgainURL: "/pets?status=missing&range=5",
+        dismissURL: "/pets?status=missing&dismiss=1"
     )
 }
 
 private func card(_ index: Int, text: String = "Max") -> CardModel {
     let all = index % 2 == 0
     return CardModel(
-        id: "pet-\(index)", detailURL: "/pets/pet-\(index)?from=list&lat=52.1",
-        name: index % 5 == 4 ? "Unnamed pet" : "\(text) \(index)", speciesLabel: ["Dog", "Cat", "Other"][index % 3],
-        statusLabel: ["MISSING", "FOUND", "CLOSED"][index % 3], statusClass: ["missing", "found", "closed"][index % 3],
+        id: "pet-\(index)",
+        detailURL: "/pets/pet-\(index)?from=list&lat=52.1",
+        name: index % 5 == 4 ? "Unnamed pet" : "\(text) \(index)",
+        speciesLabel: ["Dog", "Cat", "Other"][index % 3],
+        statusLabel: ["MISSING", "FOUND", "CLOSED"][index % 3],
+        statusClass: ["missing", "found", "closed"][index % 3],
         photoURL: index % 4 == 3 ? nil : "/images/pet-\(index).jpg?w=800&h=600",
         photoSrcset: index % 4 == 0 ? "/images/pet-\(index).jpg?w=320 320w, /images/p \"q\".jpg?w=640&x=<y> 640w" : nil,
-        photoAlt: "Photo of \(text) \(index), a dog", breed: all ? "Golden \"Retriever\" & <mix>" : nil,
-        lastSeenText: "Nov 18, 2025", placeText: index % 3 == 0 ? "52.2297° N, 21.0122° E" : "Warszawa ±5 km, ul. Żółta 'B'",
-        distanceText: all ? "2.3 km away" : nil, rewardText: index % 3 == 0 ? "Reward 500 PLN" : nil,
+        photoAlt: "Photo of \(text) \(index), a dog",
+        breed: all ? "Golden \"Retriever\" & <mix>" : nil,
+        lastSeenText: "Nov 18, 2025",
+        placeText: index % 3 == 0 ? "52.2297° N, 21.0122° E" : "Warszawa ±5 km, ul. Żółta 'B'",
+        distanceText: all ? "2.3 km away" : nil,
+        rewardText: index % 3 == 0 ? "Reward 500 PLN" : nil,
         excerpt: index % 3 == 1 ? nil : "Very friendly \(text); answers to \"\(text)\" & <whistles>. Zażółć 🐕"
     )
 }
@@ -85,28 +110,39 @@ private func options(_ values: [String], selected: Int) -> [OptionModel] {
 
 private func listPage(cards count: Int, variant: Int, text: String = "Max") -> ListPageModel {
     ListPageModel(
-        layout: layout(variant, text: text), banner: variant % 2 == 0 ? banner(text) : nil,
+        layout: layout(variant, text: text),
+        banner: variant % 2 == 0 ? banner(text) : nil,
         staleNotice: variant % 3 == 0 ? "Showing saved data from 3 minutes ago: \(text)" : nil,
-        heading: "Lost and found \(text)", resultSummary: "\(count) pets near \(text)", mapURL: "/map?status=missing&x=\(text)",
-        cards: (0..<count).map { card($0, text: text) }, hasCards: count > 0, emptyMessage: "No pets match \(text).",
+        heading: "Lost and found \(text)",
+        resultSummary: "\(count) pets near \(text)",
+        mapURL: "/map?status=missing&x=\(text)",
+        cards: (0..<count).map { card($0, text: text) },
+        hasCards: count > 0,
+        emptyMessage: "No pets match \(text).",
         clearFiltersURL: variant % 2 == 1 ? "/pets?lat=52.2&clear=1" : nil,
         statusOptions: options(["", "missing", "found"], selected: variant % 3),
         speciesOptions: variant == 2 ? [] : options(["", "dog", "cat"], selected: 1),
         sortOptions: options(["newest", "nearest"], selected: 0),
         hiddenFields: variant % 2 == 0 ? [HiddenField(name: "lat", value: "52.2"), HiddenField(name: "q", value: text)] : [],
-        pagination: variant == 0 ? nil : PaginationModel(
-            previousURL: variant % 2 == 0 ? "/pets?page=1&x=\(text)" : nil,
-            nextURL: variant % 3 == 0 ? nil : "/pets?page=3", summary: "Page 2 of 3"
-        )
+        pagination: variant == 0
+            ? nil
+            : PaginationModel(
+                previousURL: variant % 2 == 0 ? "/pets?page=1&x=\(text)" : nil,
+                nextURL: variant % 3 == 0 ? nil : "/pets?page=3",
+                summary: "Page 2 of 3"
+            )
     )
 }
 
 private func landingPage(cards count: Int, variant: Int, text: String = "Max") -> LandingPageModel {
     LandingPageModel(
-        layout: layout(variant, text: text), banner: variant % 2 == 1 ? banner(text) : nil,
+        layout: layout(variant, text: text),
+        banner: variant % 2 == 1 ? banner(text) : nil,
         staleNotice: variant % 2 == 0 ? "Saved data: \(text)" : nil,
-        cards: (0..<count).map { card($0, text: text) }, hasCards: count > 0,
-        emptyMessage: "Nothing reported near \(text).", viewAllURL: "/pets?lat=52.2&lng=21.0",
+        cards: (0..<count).map { card($0, text: text) },
+        hasCards: count > 0,
+        emptyMessage: "Nothing reported near \(text).",
+        viewAllURL: "/pets?lat=52.2&lng=21.0",
         nearbyText: variant % 3 == 0 ? "Within 10 km of \(text)" : nil
     )
 }
@@ -114,43 +150,69 @@ private func landingPage(cards count: Int, variant: Int, text: String = "Max") -
 private func detailsPage(variant: Int, text: String = "Max") -> DetailsPageModel {
     let full = variant % 2 == 0
     return DetailsPageModel(
-        layout: layout(variant, text: text), staleNotice: variant % 3 == 0 ? "Stale: \(text)" : nil,
-        id: "pet-\(variant)", name: text, statusLabel: "MISSING", statusClass: "missing",
-        rewardText: full ? "Reward 500 PLN & more" : nil, photoURL: full ? "/images/x.jpg?a=1&b=2" : nil,
-        photoSrcset: full ? "/images/x.jpg?w=640&b=\"2\" 640w" : nil, photoFullURL: full ? "/images/x.jpg?<full>" : nil,
-        photoAlt: "Photo of \(text)", subtitle: "Dog · \(text)",
-        rows: variant == 3 ? [] : [
-            DetailRow(label: "Species", value: "Dog", href: nil),
-            DetailRow(label: "Place", value: text, href: "https://www.openstreetmap.org/?mlat=52.2&mlon=21.0#map=16/52.2/21.0"),
-            DetailRow(label: "Contact <phone>", value: "+48 601 234 567", href: "tel:+48601234567"),
-        ],
+        layout: layout(variant, text: text),
+        staleNotice: variant % 3 == 0 ? "Stale: \(text)" : nil,
+        id: "pet-\(variant)",
+        name: text,
+        statusLabel: "MISSING",
+        statusClass: "missing",
+        rewardText: full ? "Reward 500 PLN & more" : nil,
+        photoURL: full ? "/images/x.jpg?a=1&b=2" : nil,
+        photoSrcset: full ? "/images/x.jpg?w=640&b=\"2\" 640w" : nil,
+        photoFullURL: full ? "/images/x.jpg?<full>" : nil,
+        photoAlt: "Photo of \(text)",
+        subtitle: "Dog · \(text)",
+        rows: variant == 3
+            ? []
+            : [
+                DetailRow(label: "Species", value: "Dog", href: nil),
+                DetailRow(label: "Place", value: text, href: "https://www.openstreetmap.org/?mlat=52.2&mlon=21.0#map=16/52.2/21.0"),
+                DetailRow(label: "Contact <phone>", value: "+48 601 234 567", href: "tel:+48601234567"),
+            ],
         description: full ? "Line one \(text)\nLine two\r\nLine three\twith tab" : nil,
         mapURL: full ? "https://www.openstreetmap.org/?mlat=52.2&mlon=21.0" : nil,
-        pinMap: full ? PinMapModel(latitude: "52.2", longitude: "21.0", statusClass: "missing", label: "Map of \(text)",
-                                   tileURL: "/tiles/{z}/{x}/{y}.png") : nil,
-        phoneHref: variant % 3 == 1 ? nil : "tel:+48601234567", phoneText: variant % 4 == 3 ? nil : "+48 601 234 567",
-        emailHref: variant % 3 == 2 ? nil : "mailto:\(text)@example.com", emailText: variant % 4 == 3 ? nil : "\(text)@example.com",
-        shareURL: "https://petspot.example/pets/pet-\(variant)?a=1&b=2", shareTitle: "\(text) — missing dog",
+        pinMap: full
+            ? PinMapModel(
+                latitude: "52.2",
+                longitude: "21.0",
+                statusClass: "missing",
+                label: "Map of \(text)",
+                tileURL: "/tiles/{z}/{x}/{y}.png"
+            ) : nil,
+        phoneHref: variant % 3 == 1 ? nil : "tel:+48601234567",
+        phoneText: variant % 4 == 3 ? nil : "+48 601 234 567",
+        emailHref: variant % 3 == 2 ? nil : "mailto:\(text)@example.com",
+        emailText: variant % 4 == 3 ? nil : "\(text)@example.com",
+        shareURL: "https://petspot.example/pets/pet-\(variant)?a=1&b=2",
+        shareTitle: "\(text) — missing dog",
         backURL: "/pets?lat=52.2&lng=21.0"
     )
 }
 
 private func mapPage(places count: Int, variant: Int, text: String = "Max") -> MapPageModel {
     MapPageModel(
-        layout: layout(variant, text: text), banner: variant % 2 == 0 ? banner(text) : nil,
+        layout: layout(variant, text: text),
+        banner: variant % 2 == 0 ? banner(text) : nil,
         staleNotice: variant % 3 == 0 ? "Saved data: \(text)" : nil,
-        heading: "\(text) on the map", resultSummary: "\(count) pets", listURL: "/pets?species=dog&x=\(text)",
-        mapLabel: "Map of \(count) pets", tileURL: "/tiles/{z}/{x}/{y}.png",
-        visitorLatitude: variant % 2 == 0 ? "52.2297" : nil, visitorLongitude: variant % 2 == 0 ? "21.0122" : nil,
+        heading: "\(text) on the map",
+        resultSummary: "\(count) pets",
+        listURL: "/pets?species=dog&x=\(text)",
+        mapLabel: "Map of \(count) pets",
+        tileURL: "/tiles/{z}/{x}/{y}.png",
+        visitorLatitude: variant % 2 == 0 ? "52.2297" : nil,
+        visitorLongitude: variant % 2 == 0 ? "21.0122" : nil,
         rangeMeters: variant % 2 == 0 ? "15000" : nil,
         places: (0..<count).map { index in
             MapPlaceModel(
-                card: card(index, text: text), thumbnailURL: index % 2 == 0 ? "/images/\(text).jpg?w=320" : nil,
-                latitude: index == 1 ? nil : "52.2", longitude: index == 1 ? nil : "21.0",
+                card: card(index, text: text),
+                thumbnailURL: index % 2 == 0 ? "/images/\(text).jpg?w=320" : nil,
+                latitude: index == 1 ? nil : "52.2",
+                longitude: index == 1 ? nil : "21.0",
                 mapURL: index == 1 ? nil : "https://www.openstreetmap.org/?mlat=52.2&mlon=21.0"
             )
         },
-        hasPlaces: count > 0, emptyMessage: "No pets match \(text)."
+        hasPlaces: count > 0,
+        emptyMessage: "No pets match \(text)."
     )
 }
 
@@ -164,9 +226,13 @@ func map_page_matches_swift_mustache_byte_for_byte(variant: Int) async throws {
 
 private func errorPage(status: Int, variant: Int, text: String = "Unable to load data") -> ErrorPageModel {
     ErrorPageModel(
-        layout: layout(variant, text: text), status: status, heading: text,
-        message: "\(text). Please try again later.", retryURL: variant % 2 == 0 ? "/pets?retry=1&x=2" : nil,
-        listURL: "/pets", homeURL: "/"
+        layout: layout(variant, text: text),
+        status: status,
+        heading: text,
+        message: "\(text). Please try again later.",
+        retryURL: variant % 2 == 0 ? "/pets?retry=1&x=2" : nil,
+        listURL: "/pets",
+        homeURL: "/"
     )
 }
 
@@ -257,11 +323,14 @@ private struct ListWithPrerenderedCards: MustacheParent {
     let page = listPage(cards: 3, variant: 1, text: nasty)
     let cards = (0..<3).map { card($0, text: nasty) }
     let marker = Array("<!-- prerendered card 0 & <raw> -->\n".utf8)
-    let model = ListWithPrerenderedCards(page: page, cards: [
-        PrerenderedCard(card: cards[0], bytes: marker),
-        PrerenderedCard(card: cards[1], bytes: nil),
-        PrerenderedCard(card: cards[2], bytes: nil),
-    ])
+    let model = ListWithPrerenderedCards(
+        page: page,
+        cards: [
+            PrerenderedCard(card: cards[0], bytes: marker),
+            PrerenderedCard(card: cards[1], bytes: nil),
+            PrerenderedCard(card: cards[2], bytes: nil),
+        ]
+    )
     let actual = String(decoding: try compiled(model, "list"), as: UTF8.self)
     // Expected: swift-mustache's page with card 0's partial output swapped for the marker.
     let normal = String(decoding: try await reference(model, "list"), as: UTF8.self)
@@ -278,10 +347,21 @@ private struct ListWithPrerenderedCards: MustacheParent {
     var cards: [any CardView] = (0..<3).map { card($0) }
     cards[1] = RenderedCard(html: marker)
     let page = ListPageModel(
-        layout: plain.layout, banner: plain.banner, staleNotice: plain.staleNotice, heading: plain.heading,
-        resultSummary: plain.resultSummary, mapURL: plain.mapURL, cards: cards, hasCards: true, emptyMessage: plain.emptyMessage,
-        clearFiltersURL: plain.clearFiltersURL, statusOptions: plain.statusOptions, speciesOptions: plain.speciesOptions,
-        sortOptions: plain.sortOptions, hiddenFields: plain.hiddenFields, pagination: plain.pagination
+        layout: plain.layout,
+        banner: plain.banner,
+        staleNotice: plain.staleNotice,
+        heading: plain.heading,
+        resultSummary: plain.resultSummary,
+        mapURL: plain.mapURL,
+        cards: cards,
+        hasCards: true,
+        emptyMessage: plain.emptyMessage,
+        clearFiltersURL: plain.clearFiltersURL,
+        statusOptions: plain.statusOptions,
+        speciesOptions: plain.speciesOptions,
+        sortOptions: plain.sortOptions,
+        hiddenFields: plain.hiddenFields,
+        pagination: plain.pagination
     )
     let actual = String(decoding: try compiled(page, "list"), as: UTF8.self)
     let normal = String(decoding: try await reference(plain, "list"), as: UTF8.self)
@@ -348,9 +428,13 @@ private struct Reflected {
 /// rely on (and some they may come to rely on), each compared with swift-mustache.
 @Test func mustache_semantics_match_swift_mustache() async throws {
     let folder = try temporaryTemplates([
-        "standalone": "a\n  {{#list}}\n  - {{.}}\n  {{/list}}\n {{^list}} none {{/list}}  \n{{! comment }}\n  {{! standalone comment }}  \nend {{! inline }} x\n   ",
+        "standalone":
+            "a\n  {{#list}}\n  - {{.}}\n  {{/list}}\n {{^list}} none {{/list}}  \n{{! comment }}\n"
+            + "  {{! standalone comment }}  \nend {{! inline }} x\n   ",
         "lookup": "{{a.b.c}}|{{#a}}{{b.c}}{{#b}}{{c}}{{top}}{{.c}}{{.top}}{{/b}}{{/a}}|{{.}}|{{}}|{{#n}}{{.}}{{/n}}|{{d}}{{e}}|{{missing.x}}",
-        "truthy": "{{#t}}T{{/t}}{{#f}}F{{/f}}{{^f}}!F{{/f}}{{#empty}}E{{/empty}}{{^empty}}!E{{.}}{{/empty}}{{#zero}}Z{{.}}{{/zero}}{{#blank}}B{{/blank}}{{^none}}N{{/none}}{{#none}}n{{/none}}",
+        "truthy":
+            "{{#t}}T{{/t}}{{#f}}F{{/f}}{{^f}}!F{{/f}}{{#empty}}E{{/empty}}{{^empty}}!E{{.}}{{/empty}}"
+            + "{{#zero}}Z{{.}}{{/zero}}{{#blank}}B{{/blank}}{{^none}}N{{/none}}{{#none}}n{{/none}}",
         "indented": "<ul>\n  {{> item}}\n    {{>item}}\n</ul>\n{{#list}}\n  {{> item}}\n{{/list}}",
         "item": "<li>{{x}}</li>\n{{#list}}\n<i>{{.}}</i>\n{{/list}}\n",
         "base": "<h>{{$title}}Default{{/title}}</h>\n  {{$body}}\n  default body\n  {{/body}}\nfoot\n",
@@ -358,13 +442,15 @@ private struct Reflected {
         "child2": "before {{<base}}{{$body}}B{{/body}}{{/base}} after\n",
         "grand": "{{<child}}\n{{$title}}Grand {{x}}{{/title}}\n{{/child}}\n",
         "mirror": "{{#plain}}{{title}}|{{note}}|{{^note}}no note{{/note}}|{{#tags}}<{{.}}>{{/tags}}{{/plain}}|{{plain.title}}",
-        "numbers": "{{int}} {{double}} {{bool}} {{sub}} {{opt}} {{{raw}}} {{nilInAny}} {{#nilInAny}}shown{{/nilInAny}}{{^nilInAny}}hidden{{/nilInAny}}",
+        "numbers":
+            "{{int}} {{double}} {{bool}} {{sub}} {{opt}} {{{raw}}} {{nilInAny}} {{#nilInAny}}shown{{/nilInAny}}{{^nilInAny}}hidden{{/nilInAny}}",
     ])
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let context: [String: Any] = [
         "list": ["one", "<two>", "three"], "a": ["b": ["c": "C&"]], "top": "TOP", "n": 5, "d": "", "e": "x\r\ny",
         "t": true, "f": false, "empty": [String](), "zero": 0, "blank": "", "x": "X<", "int": 42, "double": 1.5,
-        "bool": false, "sub": Substring("sub'"), "plain": Reflected(title: "T&", note: nil, tags: ["a", "b"]), "opt": String?.some("opt\"") as Any, "nilInAny": String?.none as Any, "raw": "<b>",
+        "bool": false, "sub": Substring("sub'"), "plain": Reflected(title: "T&", note: nil, tags: ["a", "b"]), "opt": String?.some("opt\"") as Any,
+        "nilInAny": String?.none as Any, "raw": "<b>",
     ]
     for name in ["standalone", "lookup", "truthy", "indented", "item", "base", "child", "child2", "grand", "mirror", "numbers"] {
         try await expectSameOutput(context, name, directory: folder)

@@ -1,5 +1,6 @@
 import CompiledTemplates
 import Foundation
+
 @testable import WebApp
 
 /// The repository's templates folder, found from this file's path (Tests/CompiledTemplatesTests/LocalizedTemplates.swift).

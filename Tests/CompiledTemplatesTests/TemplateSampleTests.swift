@@ -1,7 +1,8 @@
-@testable import CompiledTemplates
 import Foundation
 import Mustache
 import Testing
+
+@testable import CompiledTemplates
 @testable import WebApp
 
 // Every template file of Templates/, rendered with the site's own view models filled as the pages
@@ -30,7 +31,9 @@ func every_template_renders_its_sample_like_swift_mustache(language: Language) a
         let reference = try #require(library.render(sample.model, withTemplate: sample.template), "\(sample.label)")
         #expect(ours == Array(reference.utf8), "\(sample.label) in \(language.rawValue)")
         // The sample fills the page: its texts reach the output (a page of empty sections would also match).
-        #expect(String(decoding: ours, as: UTF8.self).contains(sample.template == "partials/card" ? "a1b2c3d4-1000" : "near you · PetSpot"),
-                "\(sample.label)")
+        #expect(
+            String(decoding: ours, as: UTF8.self).contains(sample.template == "partials/card" ? "a1b2c3d4-1000" : "near you · PetSpot"),
+            "\(sample.label)"
+        )
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Logging
 import HTTPTypes
+import Logging
 import MicroHTTP
 import Synchronization
 import TestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite("HTTP server over libmicrohttpd")
 struct HTTPServerTests {
@@ -115,8 +116,10 @@ struct HTTPServerTests {
     @Test func the_handler_sees_the_request_as_a_swift_http_types_head() async throws {
         try await withServer(handler: { request in
             let head = request.head
-            let line = [head.method.rawValue, head.scheme ?? "-", head.authority ?? "-", head.path ?? "-",
-                        head.headerFields[.accept] ?? "-", String(request.headers.contains { $0.name.canonicalName == "host" })]
+            let line = [
+                head.method.rawValue, head.scheme ?? "-", head.authority ?? "-", head.path ?? "-",
+                head.headerFields[.accept] ?? "-", String(request.headers.contains { $0.name.canonicalName == "host" }),
+            ]
             return .text(line.joined(separator: "|"))
         }) { _, base in
             let (_, _, body) = try await fetch(try url(base, "/a%20b?q=x%26y&r=1"), headers: ["Accept": "text/html"]).parts
@@ -251,10 +254,13 @@ struct HTTPServerTests {
         var configuration = ServerConfiguration(headerTimeout: .seconds(1))
         let cut = Atomic<Int>(0)
         configuration.onHeaderDeadline = { cut.add($0, ordering: .relaxed) }
-        try await withServer(configuration: configuration, handler: { request in
-            if request.path == "/slow" { try await Task.sleep(for: .milliseconds(2_500)) }
-            return .text("done")
-        }) { _, base in
+        try await withServer(
+            configuration: configuration,
+            handler: { request in
+                if request.path == "/slow" { try await Task.sleep(for: .milliseconds(2_500)) }
+                return .text("done")
+            }
+        ) { _, base in
             let session = URLSession(configuration: .ephemeral)
             // Headers arrive at once; the answer takes 2.5 s, longer than the deadline.
             let (slowBody, _) = try await session.data(from: try url(base, "/slow"))
@@ -274,7 +280,7 @@ struct HTTPServerTests {
         try await withServer(configuration: configuration, handler: { _ in .text("ok") }) { server, _ in
             // The kernel completes every handshake; libmicrohttpd keeps two from this address and closes the rest.
             let sockets = (0..<5).compactMap { _ in RawHTTP.openIdle(port: server.port) }
-            defer { sockets.forEach { close($0) } }
+            defer { for socket in sockets { close(socket) } }
             #expect(sockets.count == 5)
             let clock = ContinuousClock()
             let bound = clock.now + .seconds(10)
@@ -289,7 +295,7 @@ struct HTTPServerTests {
         let configuration = ServerConfiguration(perAddressConnectionLimit: 3)
         try await withServer(configuration: configuration, handler: { _ in .text("ok") }) { server, _ in
             let held = (0..<3).compactMap { _ in RawHTTP.openIdle(port: server.port, from: "127.0.0.1") }
-            defer { held.forEach { close($0) } }
+            defer { for socket in held { close(socket) } }
             #expect(held.count == 3)
             // A fourth connection from 127.0.0.1 is closed unanswered; 127.0.0.2 is served.
             let sameAddress = await rawStatus(port: server.port, target: "/", from: "127.0.0.1")
@@ -301,9 +307,12 @@ struct HTTPServerTests {
 
     @Test func a_target_over_max_target_bytes_is_a_414_the_application_finishes() async throws {
         let finished = Mutex<[String]>([])
-        var configuration = ServerConfiguration(maxTargetBytes: 100, errorResponse: { status, message in
-            .html("<p>custom \(status.code)</p>", status: status)
-        })
+        var configuration = ServerConfiguration(
+            maxTargetBytes: 100,
+            errorResponse: { status, message in
+                .html("<p>custom \(status.code)</p>", status: status)
+            }
+        )
         configuration.finishServerAnswer = { response, request in
             response.headers[.xRequestID] = "server-made"
             finished.withLock { $0.append("\(response.status.code) \(request.rawPath)") }

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
 import Logging
-@testable import MicroHTTP
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MicroHTTP
 
 /// The `PreparedResponses` hook: what it sees of a request, what it sends, and the libmicrohttpd
 /// version check that decides whether native responses are reused (docs/transport.md).
@@ -34,16 +35,21 @@ struct PreparedResponsesTests {
     private static func run(_ stub: Stub, libraryVersion: String = "0.9.75", _ body: (Int) async throws -> Void) async throws {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        let server = HTTPServer(configuration: ServerConfiguration(), logger: logger, preparedResponses: stub, handler: { request in
-            stub.handled.withLock { $0.append(request.rawTarget) }
-            var response = Response.text("body of \(request.rawTarget)")
-            response.headers[.eTag] = "\"t\""
-            if request.path.hasPrefix("/p") {
-                let prepared = PreparedResponse(response, threadSlots: 4, libraryVersion: libraryVersion)
-                stub.prepared.withLock { $0[request.rawTarget] = prepared }
+        let server = HTTPServer(
+            configuration: ServerConfiguration(),
+            logger: logger,
+            preparedResponses: stub,
+            handler: { request in
+                stub.handled.withLock { $0.append(request.rawTarget) }
+                var response = Response.text("body of \(request.rawTarget)")
+                response.headers[.eTag] = "\"t\""
+                if request.path.hasPrefix("/p") {
+                    let prepared = PreparedResponse(response, threadSlots: 4, libraryVersion: libraryVersion)
+                    stub.prepared.withLock { $0[request.rawTarget] = prepared }
+                }
+                return .now(response)
             }
-            return .now(response)
-        })
+        )
         try server.start()
         do {
             try await body(server.port)
@@ -62,7 +68,8 @@ struct PreparedResponsesTests {
                 _ = await rawSend(port: port, text: "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             }
         }
-        let seen = stub.seen.withLock { $0 }, made = stub.handled.withLock { $0 }
+        let seen = stub.seen.withLock { $0 }
+        let made = stub.handled.withLock { $0 }
         #expect(seen.count == targets.count)
         #expect(seen == made)
         // As sent, except that libmicrohttpd turns a query's `+` into a space before any unescaping.

@@ -1,11 +1,12 @@
-import Testing
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPTypes
 import MicroHTTP
 import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Request bodies: the application's policy decides from the head; forms are parsed by
 /// libmicrohttpd's post processor, files streamed to temporary files.
@@ -87,8 +88,11 @@ import TestSupport
     @Test func a_declared_length_over_the_limit_is_refused_before_the_body_is_read() async throws {
         try await withServer(configuration: configuration(maxBytes: 1000), handler: echo) { server, _ in
             // Only the head is sent: the 413 must come without the body.
-            let reply = await rawSend(port: server.port, text: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                                          + "Content-Length: 5000000\r\n\r\n")
+            let reply = await rawSend(
+                port: server.port,
+                text: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 5000000\r\n\r\n"
+            )
             #expect(reply.hasPrefix("HTTP/1.1 413"))
             #expect(reply.lowercased().contains("connection: close"))
         }
@@ -98,8 +102,11 @@ import TestSupport
         try await withServer(configuration: configuration(maxBytes: 1000), handler: echo) { server, _ in
             let chunk = String(repeating: "x", count: 800)
             let hex = String(chunk.utf8.count, radix: 16)
-            let reply = await rawSend(port: server.port, text: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                                          + "Transfer-Encoding: chunked\r\n\r\n\(hex)\r\n\(chunk)\r\n\(hex)\r\n\(chunk)\r\n0\r\n\r\n")
+            let reply = await rawSend(
+                port: server.port,
+                text: "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n\(hex)\r\n\(chunk)\r\n\(hex)\r\n\(chunk)\r\n0\r\n\r\n"
+            )
             #expect(reply.hasPrefix("HTTP/1.1 413"))
         }
     }
@@ -162,8 +169,16 @@ import TestSupport
 private final class PathBox: @unchecked Sendable {
     private let lock = NSLock()
     private var paths: [String] = []
-    func add(_ more: [String]) { lock.lock(); paths += more; lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return paths }
+    func add(_ more: [String]) {
+        lock.lock()
+        paths += more
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return paths
+    }
 }
 
 extension RequestBodyTests {
@@ -174,8 +189,12 @@ extension RequestBodyTests {
             // Headers and 10 of the 1,000 promised bytes, then a byte now and then: the body's
             // deadline is absolute, so the server cuts the connection (bounded wait, no timing asserted).
             let cut = await Task.detached {
-                RawHTTP.trickleBody(port: server.port, head: "POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n",
-                                    interval: .milliseconds(300), limit: .seconds(20))
+                RawHTTP.trickleBody(
+                    port: server.port,
+                    head: "POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n",
+                    interval: .milliseconds(300),
+                    limit: .seconds(20)
+                )
             }.value
             #expect(cut, "the connection was still open when the test gave up")
         }

@@ -1,12 +1,13 @@
-import Testing
 import Foundation
+import HTTPTypes
+import Logging
+import MicroHTTP
+import TestSupport
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Logging
-import HTTPTypes
-import MicroHTTP
-import TestSupport
 
 /// Starts a real server on 127.0.0.1 port 0 around `handler`, runs `body`, and always stops it.
 @discardableResult
@@ -29,4 +30,3 @@ func withServer<T>(
         throw error
     }
 }
-

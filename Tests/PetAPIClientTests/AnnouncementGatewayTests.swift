@@ -1,9 +1,10 @@
 import HTTPTypes
 import Logging
-@testable import PetAPIClient
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import PetAPIClient
 
 /// A fake upstream for the gateway: answers each request with what the test's closure returns
 /// (or throws, as the live transport does for transport-level failures) and records every request.
@@ -39,18 +40,28 @@ final class FakeTransport: Sendable {
 /// manual clock (docs/upstream.md §4 and §5). Nothing here waits on real time.
 @Suite struct AnnouncementGatewayTests {
     static let listPath = "/api/v1/announcements"
-    static let emptyList = UpstreamResponse(status: 200, headers: [.contentType: "application/json", .eTag: "\"list-1\""],
-                                            body: Array(#"{"data":[]}"#.utf8))
+    static let emptyList = UpstreamResponse(
+        status: 200,
+        headers: [.contentType: "application/json", .eTag: "\"list-1\""],
+        body: Array(#"{"data":[]}"#.utf8)
+    )
     let clock = ManualClock()
 
     private func gateway(_ fake: FakeTransport, settings: GatewaySettings = GatewaySettings()) -> AnnouncementGateway {
-        AnnouncementGateway(transport: fake.transport, settings: settings,
-                            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-                            now: clock.reading)
+        AnnouncementGateway(
+            transport: fake.transport,
+            settings: settings,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+            now: clock.reading
+        )
     }
 
     private static func json(_ text: String, status: HTTPResponse.Status = .ok) -> UpstreamResponse {
-        UpstreamResponse(status: status, headers: [.contentType: "application/json; charset=utf-8", .upstreamRequestID: "up-1"], body: Array(text.utf8))
+        UpstreamResponse(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8", .upstreamRequestID: "up-1"],
+            body: Array(text.utf8)
+        )
     }
 
     /// The failure `snapshot` throws when the upstream answers the list with `response`.

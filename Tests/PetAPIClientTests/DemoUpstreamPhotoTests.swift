@@ -1,7 +1,7 @@
 import DemoUpstream
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The demo upstream's `POST /api/v1/announcements/{id}/photos` and its bounded store, over real
 /// HTTP (docs/upstream.md §6, docs/demo-upstream-writes.md).
@@ -50,16 +50,18 @@ import TestSupport
     }
 
     /// The type comes from the bytes (whatever the file name says) and names the served file, as the MIME subtype.
-    @Test(arguments: [
-        ([0xFF, 0xD8, 0xFF, 0xDB], "jpeg"),
-        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "png"),
-        (Array("GIF89a".utf8), "gif"),
-        (Array("RIFF".utf8) + [0x10, 0, 0, 0] + Array("WEBPVP8 ".utf8), "webp"),
-        (Array("BM".utf8) + [0x46, 0, 0, 0], "bmp"),
-        ([0x49, 0x49, 0x2A, 0x00, 0x08, 0, 0, 0], "tiff"),
-        ([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8), "heic"),
-        ([0, 0, 0, 0x18] + Array("ftypmif1".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8), "heif"),
-    ] as [([UInt8], String)])
+    @Test(
+        arguments: [
+            ([0xFF, 0xD8, 0xFF, 0xDB], "jpeg"),
+            ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "png"),
+            (Array("GIF89a".utf8), "gif"),
+            (Array("RIFF".utf8) + [0x10, 0, 0, 0] + Array("WEBPVP8 ".utf8), "webp"),
+            (Array("BM".utf8) + [0x46, 0, 0, 0], "bmp"),
+            ([0x49, 0x49, 0x2A, 0x00, 0x08, 0, 0, 0], "tiff"),
+            ([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8), "heic"),
+            ([0, 0, 0, 0x18] + Array("ftypmif1".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8), "heif"),
+        ] as [([UInt8], String)]
+    )
     func photo_type_is_read_from_the_bytes(signature: [UInt8], ext: String) async throws {
         try await DemoWriteClient.with { client in
             let (id, password) = try await client.createValid()
@@ -99,10 +101,15 @@ import TestSupport
             let (id, password) = try await client.createValid()
             let text = try await client.upload(id: id, password: password, bytes: Array("not a picture".utf8))
             let otherField = try await client.upload(id: id, password: password, bytes: DemoWriteClient.png(), field: "image")
-            let noFile = try await client.send("POST", "/api/v1/announcements/\(id)/photos", body: Data("note=1".utf8), headers: [
-                "Content-Type": "application/x-www-form-urlencoded",
-                "Authorization": "Basic " + Data("u:\(password)".utf8).base64EncodedString(),
-            ])
+            let noFile = try await client.send(
+                "POST",
+                "/api/v1/announcements/\(id)/photos",
+                body: Data("note=1".utf8),
+                headers: [
+                    "Content-Type": "application/x-www-form-urlencoded",
+                    "Authorization": "Basic " + Data("u:\(password)".utf8).base64EncodedString(),
+                ]
+            )
             let tooLarge = try await client.upload(id: id, password: password, bytes: DemoWriteClient.png(20 * 1024 * 1024 - 7))
 
             #expect(text.status == 400)

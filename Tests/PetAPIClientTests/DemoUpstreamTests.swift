@@ -1,14 +1,15 @@
 import DemoUpstream
 import Foundation
+import HTTPTypes
+import Logging
+import MicroHTTP
+import PetDomain
+import TestSupport
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Logging
-import HTTPTypes
-import MicroHTTP
-import PetDomain
-import Testing
-import TestSupport
 
 /// Specifications of the embedded demo upstream (docs/upstream.md §1, §5), called directly, no sockets.
 /// Expectations are derived from the responses and PetDomain's Haversine, not from the data set.
@@ -55,7 +56,8 @@ import TestSupport
         // Assert: exactly the items of the full list strictly closer than 5 km.
         func distance(_ item: [String: Any]) -> Double? {
             guard let lat = item["locationLatitude"] as? Double, let lng = item["locationLongitude"] as? Double,
-                  let place = Coordinate(latitude: lat, longitude: lng) else { return nil }
+                let place = Coordinate(latitude: lat, longitude: lng)
+            else { return nil }
             return rynek.distanceKm(to: place)
         }
         let expected = all.filter { (distance($0) ?? .infinity) < 5 }.compactMap { $0["id"] as? String }

@@ -1,7 +1,7 @@
 import DemoUpstream
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The demo upstream's `POST /api/v1/announcements`, over real HTTP, against the backend's
 /// behaviour in docs/upstream.md §6 and docs/demo-upstream-writes.md.
@@ -37,25 +37,27 @@ import TestSupport
     }
 
     /// The first problem wins, in the schema's key order, then unknown keys, then the contact rule.
-    @Test(arguments: [
-        ([("species", nil)], "MISSING_VALUE", "species", "Required"),
-        ([("petName", "5"), ("species", nil)], "INVALID_FORMAT", "petName", "Expected string, received number"),
-        ([("species", #""   ""#)], "MISSING_VALUE", "species", "cannot be empty"),
-        ([("breed", "null"), ("age", "0")], "INVALID_FORMAT", "breed", "Expected string, received null"),
-        ([("age", "0"), ("email", #""nope""#)], "INVALID_FORMAT", "age", "age must be a positive integer"),
-        ([("age", "2.5")], "INVALID_FORMAT", "age", "Expected integer, received float"),
-        ([("microchipNumber", #""12-34""#)], "INVALID_FORMAT", "microchipNumber", "must contain only digits"),
-        ([("locationLatitude", "91")], "INVALID_FORMAT", "locationLatitude", "latitude must be between -90 and 90"),
-        ([("locationLongitude", #""21""#)], "INVALID_FORMAT", "locationLongitude", "Expected number, received string"),
-        ([("email", #""owner@example""#)], "INVALID_FORMAT", "email", "email format is invalid"),
-        ([("phone", #""call me""#)], "INVALID_FORMAT", "phone", "invalid phone format"),
-        ([("lastSeenDate", #""20.11.2025""#)], "INVALID_FORMAT", "lastSeenDate", "invalid date format (expected YYYY-MM-DD)"),
-        ([("status", #""LOST""#)], "INVALID_FORMAT", "status", "status must be either MISSING or FOUND"),
-        ([("status", nil)], "MISSING_VALUE", "status", "status must be either MISSING or FOUND"),
-        ([("reward", "null")], "INVALID_FORMAT", "reward", "Expected string, received null"),
-        ([("photoUrl", #""/images/x.jpg""#), ("id", #""1""#)], "INVALID_FIELD", "photoUrl", "photoUrl is not a valid field"),
-        ([("email", nil)], "MISSING_CONTACT", "contact", "at least one contact method (email or phone) is required"),
-    ] as [([(String, String?)], String, String, String)])
+    @Test(
+        arguments: [
+            ([("species", nil)], "MISSING_VALUE", "species", "Required"),
+            ([("petName", "5"), ("species", nil)], "INVALID_FORMAT", "petName", "Expected string, received number"),
+            ([("species", #""   ""#)], "MISSING_VALUE", "species", "cannot be empty"),
+            ([("breed", "null"), ("age", "0")], "INVALID_FORMAT", "breed", "Expected string, received null"),
+            ([("age", "0"), ("email", #""nope""#)], "INVALID_FORMAT", "age", "age must be a positive integer"),
+            ([("age", "2.5")], "INVALID_FORMAT", "age", "Expected integer, received float"),
+            ([("microchipNumber", #""12-34""#)], "INVALID_FORMAT", "microchipNumber", "must contain only digits"),
+            ([("locationLatitude", "91")], "INVALID_FORMAT", "locationLatitude", "latitude must be between -90 and 90"),
+            ([("locationLongitude", #""21""#)], "INVALID_FORMAT", "locationLongitude", "Expected number, received string"),
+            ([("email", #""owner@example""#)], "INVALID_FORMAT", "email", "email format is invalid"),
+            ([("phone", #""call me""#)], "INVALID_FORMAT", "phone", "invalid phone format"),
+            ([("lastSeenDate", #""20.11.2025""#)], "INVALID_FORMAT", "lastSeenDate", "invalid date format (expected YYYY-MM-DD)"),
+            ([("status", #""LOST""#)], "INVALID_FORMAT", "status", "status must be either MISSING or FOUND"),
+            ([("status", nil)], "MISSING_VALUE", "status", "status must be either MISSING or FOUND"),
+            ([("reward", "null")], "INVALID_FORMAT", "reward", "Expected string, received null"),
+            ([("photoUrl", #""/images/x.jpg""#), ("id", #""1""#)], "INVALID_FIELD", "photoUrl", "photoUrl is not a valid field"),
+            ([("email", nil)], "MISSING_CONTACT", "contact", "at least one contact method (email or phone) is required"),
+        ] as [([(String, String?)], String, String, String)]
+    )
     func first_problem_is_reported_in_the_schema_order(changes: [(String, String?)], code: String, field: String, message: String) async throws {
         try await DemoWriteClient.with { client in
             let refused = try await client.createReport(changes)
@@ -145,11 +147,19 @@ import TestSupport
     @Test func other_methods_and_paths_answer_like_the_express_app() async throws {
         try await DemoWriteClient.with { client in
             let id = try await client.createValid().id
-            let postDetails = try await client.send("POST", "/api/v1/announcements/\(id)", body: Data("{}".utf8),
-                                                    headers: ["Content-Type": "application/json"])
+            let postDetails = try await client.send(
+                "POST",
+                "/api/v1/announcements/\(id)",
+                body: Data("{}".utf8),
+                headers: ["Content-Type": "application/json"]
+            )
             let put = try await client.send("PUT", "/api/v1/announcements", body: Data("{}".utf8), headers: ["Content-Type": "application/json"])
-            let preflight = try await client.send("OPTIONS", "/api/v1/announcements", body: nil,
-                                                  headers: ["Access-Control-Request-Headers": "content-type"])
+            let preflight = try await client.send(
+                "OPTIONS",
+                "/api/v1/announcements",
+                body: nil,
+                headers: ["Access-Control-Request-Headers": "content-type"]
+            )
 
             #expect(try postDetails.status == 404 && DemoWriteClient.error(postDetails).code == "NOT_FOUND")
             #expect(put.status == 404)

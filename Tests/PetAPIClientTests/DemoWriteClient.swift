@@ -1,12 +1,13 @@
 import DemoUpstream
 import Foundation
+import Logging
+import MicroHTTP
+import TestSupport
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Logging
-import MicroHTTP
-import Testing
-import TestSupport
 
 /// A demo upstream on a real loopback port, and the write calls the web app makes to it, over
 /// URLSession (docs/demo-upstream-writes.md).

@@ -1,7 +1,8 @@
-@testable import PetAPIClient
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
+
+@testable import PetAPIClient
 
 /// Specifications of the result cache (docs/scaling.md) on a manual clock: TTL, single flight,
 /// revalidation, stale-if-error and eviction. Nothing here waits on real time.
@@ -10,11 +11,19 @@ import TestSupport
     let events = CacheEventLog()
 
     private func cache(
-        ttl: Duration = .seconds(30), staleMax: Duration = .seconds(600),
-        maxEntries: Int = 16, maxCost: Int = 1_000
+        ttl: Duration = .seconds(30),
+        staleMax: Duration = .seconds(600),
+        maxEntries: Int = 16,
+        maxCost: Int = 1_000
     ) -> ResultCache<String> {
-        ResultCache(ttl: ttl, staleMax: staleMax, maxEntries: maxEntries, maxCost: maxCost,
-                    now: clock.reading, onEvent: events.record)
+        ResultCache(
+            ttl: ttl,
+            staleMax: staleMax,
+            maxEntries: maxEntries,
+            maxCost: maxCost,
+            now: clock.reading,
+            onEvent: events.record
+        )
     }
 
     /// Stores `key` with itself as value and the given cost.
@@ -90,7 +99,7 @@ import TestSupport
         #expect(upstream.calls == 1)
         #expect(values == Array(repeating: "shared", count: 10))
         #expect(events.count(.miss) == 1)
-        #expect(events.count(.hit) == 0) // every caller waited for the one fetch
+        #expect(events.count(.hit) == 0)  // every caller waited for the one fetch
     }
 
     @available(macOS 26, *)
@@ -203,7 +212,7 @@ import TestSupport
         clock.advance(by: .seconds(1))
         try await store("b", cost: 1, in: cache)
         clock.advance(by: .seconds(1))
-        try await store("a", cost: 1, in: cache) // a hit: "a" is now used more recently than "b"
+        try await store("a", cost: 1, in: cache)  // a hit: "a" is now used more recently than "b"
         clock.advance(by: .seconds(1))
 
         try await store("c", cost: 1, in: cache)

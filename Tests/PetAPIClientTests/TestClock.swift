@@ -1,5 +1,6 @@
 import Synchronization
 import TestSupport
+
 @testable import PetAPIClient
 
 /// A gate a fake fetch waits at until the test opens it; the test can wait until someone arrives.

@@ -28,14 +28,23 @@ import Testing
             case 0: place = .city(name: "Kamionka", radiusKm: 5)
             case 1: place = .coordinates(try coordinate(52.2297, 21.0122), address: nil)
             default:
-                place = .coordinates(try coordinate(Double.random(in: 49.0...54.8, using: &random),
-                                                    Double.random(in: 14.1...24.1, using: &random)), address: nil)
+                place = .coordinates(
+                    try coordinate(
+                        Double.random(in: 49.0...54.8, using: &random),
+                        Double.random(in: 14.1...24.1, using: &random)
+                    ),
+                    address: nil
+                )
             }
             let created = utc(2025, 11, 1 + Int.random(in: 0...20, using: &random), Int.random(in: 0...3, using: &random))
-            return announcement(String(format: "id-%05d", Int.random(in: 0...99_999, using: &random)) + "-\(index)",
-                                status: AnnouncementStatus.allCases.randomElement(using: &random) ?? .missing,
-                                species: Species.allCases.randomElement(using: &random) ?? .dog,
-                                place: place, createdAt: created, lastSeen: lastSeen)
+            return announcement(
+                String(format: "id-%05d", Int.random(in: 0...99_999, using: &random)) + "-\(index)",
+                status: AnnouncementStatus.allCases.randomElement(using: &random) ?? .missing,
+                species: Species.allCases.randomElement(using: &random) ?? .dog,
+                place: place,
+                createdAt: created,
+                lastSeen: lastSeen
+            )
         }
     }
 
@@ -45,14 +54,19 @@ import Testing
         var random = SplitMix(state: 7)
         for round in 0..<400 {
             let located = round % 4 != 0
-            let origin = located ? try coordinate(Double.random(in: 49.0...54.8, using: &random),
-                                                  Double.random(in: 14.1...24.1, using: &random)) : nil
+            let origin =
+                located
+                ? try coordinate(
+                    Double.random(in: 49.0...54.8, using: &random),
+                    Double.random(in: 14.1...24.1, using: &random)
+                ) : nil
             let range: Double? = located ? [1, 15, 50, 150, 500, 2_000].randomElement(using: &random) : nil
             let query = AnnouncementQuery(
                 status: Bool.random(using: &random) ? AnnouncementStatus.allCases.randomElement(using: &random) : nil,
                 species: Bool.random(using: &random) ? Species.allCases.randomElement(using: &random) : nil,
                 sort: SortOrder.allCases.randomElement(using: &random) ?? .newest,
-                origin: origin, rangeKm: range
+                origin: origin,
+                rangeKm: range
             )
             let expected = items.applying(query)
             let offset = [0, 0, 20, 40].randomElement(using: &random) ?? 0

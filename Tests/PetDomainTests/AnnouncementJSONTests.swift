@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// Our JSON API output (docs/upstream.md §4): the current backend shape, readable by our own decoder.
 @Suite struct AnnouncementJSONTests {
@@ -51,8 +51,10 @@ import PetDomain
     }
 
     @Test func json_uses_backend_values_and_formats() throws {
-        let item = try validItem(["status": "Lost", "species": "rabbit", "sex": "female", "reward": "PLN 1,500.50",
-                                  "locationLatitude": 17, "createdAt": "2024-11-20T11:30:00+01:00"])
+        let item = try validItem([
+            "status": "Lost", "species": "rabbit", "sex": "female", "reward": "PLN 1,500.50",
+            "locationLatitude": 17, "createdAt": "2024-11-20T11:30:00+01:00",
+        ])
         let object = try #require(try objects(AnnouncementJSON.encodeList([item], origin: nil)).first)
         #expect(object["status"] as? String == "MISSING")
         #expect(object["species"] as? String == "RABBIT")
@@ -105,15 +107,24 @@ import PetDomain
 
     @Test func json_error_shape_with_and_without_field() throws {
         let withField = try #require(
-            try JSONSerialization.jsonObject(with: AnnouncementJSON.encodeError(
-                code: "INVALID_PARAMETER", message: "lat must be a number", requestID: "req-1", field: "lat")) as? [String: Any])
+            try JSONSerialization.jsonObject(
+                with: AnnouncementJSON.encodeError(
+                    code: "INVALID_PARAMETER",
+                    message: "lat must be a number",
+                    requestID: "req-1",
+                    field: "lat"
+                )
+            ) as? [String: Any]
+        )
         let error = try #require(withField["error"] as? [String: Any])
         #expect(error["code"] as? String == "INVALID_PARAMETER")
         #expect(error["message"] as? String == "lat must be a number")
         #expect(error["requestId"] as? String == "req-1")
         #expect(error["field"] as? String == "lat")
-        let text = String(decoding: AnnouncementJSON.encodeError(code: "NOT_FOUND", message: "Not found", requestID: "req-2", field: nil),
-                          as: UTF8.self)
+        let text = String(
+            decoding: AnnouncementJSON.encodeError(code: "NOT_FOUND", message: "Not found", requestID: "req-2", field: nil),
+            as: UTF8.self
+        )
         #expect(text == #"{"error":{"code":"NOT_FOUND","message":"Not found","requestId":"req-2"}}"#)
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// docs/upstream.md §2 rows lastSeenDate, createdAt, updatedAt.
 @Suite struct DateRuleTests {
@@ -11,8 +11,10 @@ import PetDomain
         #expect(Format.date(item.lastSeenDate) == "Nov 05, 2025")
     }
 
-    @Test(arguments: ["2024-13-01", "2025-02-29", "2024-04-31", "15-11-2024", "2024-1-5", "2024/11/15",
-                      "2024-11-15T10:00:00Z", "yesterday", "2024-00-10"])
+    @Test(arguments: [
+        "2024-13-01", "2025-02-29", "2024-04-31", "15-11-2024", "2024-1-5", "2024/11/15",
+        "2024-11-15T10:00:00Z", "yesterday", "2024-00-10",
+    ])
     func lastSeenDate_that_is_not_a_real_date_is_invalid(raw: String) throws {
         #expect(try skipReason(["lastSeenDate": raw]) == .invalidLastSeenDate)
     }
@@ -47,8 +49,10 @@ import PetDomain
         #expect(abs(item.createdAt.timeIntervalSince(expected)) < 0.0005)
     }
 
-    @Test(arguments: ["2025-11-18 10:00:00", "2025-11-18T10:00:00", "2025-11-18", "18.11.2025 10:00",
-                      "2025-11-18T25:00:00Z", "2025-02-30T10:00:00Z", "2025-11-18T10:00:00.Z", "", "now"])
+    @Test(arguments: [
+        "2025-11-18 10:00:00", "2025-11-18T10:00:00", "2025-11-18", "18.11.2025 10:00",
+        "2025-11-18T25:00:00Z", "2025-02-30T10:00:00Z", "2025-11-18T10:00:00.Z", "", "now",
+    ])
     func createdAt_that_is_not_ISO_8601_is_invalid(raw: String) throws {
         let reason = try skipReason(["createdAt": raw])
         // A blank createdAt counts as missing and is derived from lastSeenDate instead.
@@ -78,8 +82,12 @@ import PetDomain
     }
 
     @Test func updatedAt_before_createdAt_is_invalid() throws {
-        #expect(try skipReason(["createdAt": "2024-11-20T10:30:00.000Z",
-                                "updatedAt": "2024-11-20 10:29:59"]) == .updatedBeforeCreated)
+        #expect(
+            try skipReason([
+                "createdAt": "2024-11-20T10:30:00.000Z",
+                "updatedAt": "2024-11-20 10:29:59",
+            ]) == .updatedBeforeCreated
+        )
     }
 
     @Test func updatedAt_equal_to_createdAt_is_valid() throws {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// docs/upstream.md §1: each upstream dialect decodes from a real-shaped fixture into the same model.
 @Suite struct DialectFixtureTests {
@@ -95,8 +95,15 @@ import PetDomain
         #expect(kiwi.createdAt == utc(2025, 11, 10, 9, milliseconds: 250))
         // reward 0 is not > 0: dropped, with a warning naming the item.
         #expect(kiwi.reward == nil)
-        #expect(outcome.warnings == [FieldWarning(id: "43", field: "reward",
-                                                  detail: "not a positive amount with an optional currency: '0'")])
+        #expect(
+            outcome.warnings == [
+                FieldWarning(
+                    id: "43",
+                    field: "reward",
+                    detail: "not a positive amount with an optional currency: '0'"
+                )
+            ]
+        )
     }
 
     @Test func dialect_D_list_reads_the_announcements_wrapper_and_nested_location() throws {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// docs/upstream.md §3 presentation rules.
 @Suite struct FormatTests {
@@ -10,8 +10,10 @@ import PetDomain
         #expect(AnnouncementStatus.closed.label == "CLOSED")
     }
 
-    @Test(arguments: [(2025, 11, 18, "Nov 18, 2025"), (2025, 11, 5, "Nov 05, 2025"), (2024, 1, 1, "Jan 01, 2024"),
-                      (2024, 2, 29, "Feb 29, 2024"), (1999, 12, 31, "Dec 31, 1999")])
+    @Test(arguments: [
+        (2025, 11, 18, "Nov 18, 2025"), (2025, 11, 5, "Nov 05, 2025"), (2024, 1, 1, "Jan 01, 2024"),
+        (2024, 2, 29, "Feb 29, 2024"), (1999, 12, 31, "Dec 31, 1999"),
+    ])
     func date_is_MMM_dd_yyyy_in_English(year: Int, month: Int, dayOfMonth: Int, expected: String) throws {
         #expect(Format.date(try day(year, month, dayOfMonth)) == expected)
     }
@@ -22,9 +24,11 @@ import PetDomain
         #expect(Format.sex(.unknown) == "? Unknown")
     }
 
-    @Test(arguments: [("123456789012345", "123-456-789-012-345"), ("000000000000", "000-000-000-000"),
-                      ("1234567890", "123-456-789-0"), ("12", "12"), (" 123456 ", "123-456"),
-                      ("ABC-123", "ABC-123"), ("123 456 789", "123 456 789"), ("", "—")])
+    @Test(arguments: [
+        ("123456789012345", "123-456-789-012-345"), ("000000000000", "000-000-000-000"),
+        ("1234567890", "123-456-789-0"), ("12", "12"), (" 123456 ", "123-456"),
+        ("ABC-123", "ABC-123"), ("123 456 789", "123 456 789"), ("", "—"),
+    ])
     func microchip_groups_digits_by_three_else_shows_as_given(raw: String, expected: String) {
         #expect(Format.microchip(raw) == expected)
     }
@@ -39,8 +43,10 @@ import PetDomain
         #expect(Format.age(-3) == "—")
     }
 
-    @Test(arguments: [(2.345, "2.3 km away"), (0.4, "0.4 km away"), (0.04, "0.0 km away"), (2.25, "2.3 km away"),
-                      (12.96, "13.0 km away"), (250, "250.0 km away")])
+    @Test(arguments: [
+        (2.345, "2.3 km away"), (0.4, "0.4 km away"), (0.04, "0.0 km away"), (2.25, "2.3 km away"),
+        (12.96, "13.0 km away"), (250, "250.0 km away"),
+    ])
     func distance_has_one_decimal(km: Double, expected: String) {
         #expect(Format.distance(km: km) == expected)
     }
@@ -61,9 +67,11 @@ import PetDomain
         #expect(Format.radius(km: 12) == "±12 km")
     }
 
-    @Test(arguments: [(52.2297, 21.0122, "52.2297° N, 21.0122° E"), (-33.86882, -151.20929, "33.8688° S, 151.2093° W"),
-                      (0, 0, "0.0000° N, 0.0000° E"), (-0.00001, -0.00004, "0.0000° N, 0.0000° E"),
-                      (17, -17, "17.0000° N, 17.0000° W")])
+    @Test(arguments: [
+        (52.2297, 21.0122, "52.2297° N, 21.0122° E"), (-33.86882, -151.20929, "33.8688° S, 151.2093° W"),
+        (0, 0, "0.0000° N, 0.0000° E"), (-0.00001, -0.00004, "0.0000° N, 0.0000° E"),
+        (17, -17, "17.0000° N, 17.0000° W"),
+    ])
     func coordinates_have_four_decimals_and_hemispheres(latitude: Double, longitude: Double, expected: String) throws {
         #expect(Format.coordinate(try coordinate(latitude, longitude)) == expected)
     }
@@ -89,10 +97,14 @@ import PetDomain
     }
 
     @Test func map_link_points_OpenStreetMap_at_the_coordinates() throws {
-        #expect(Format.mapLink(try coordinate(52.2297, 21.0122))
-                == "https://www.openstreetmap.org/?mlat=52.22970&mlon=21.01220#map=16/52.22970/21.01220")
-        #expect(Format.mapLink(try coordinate(-33.868825, -151.2093))
-                == "https://www.openstreetmap.org/?mlat=-33.86883&mlon=-151.20930#map=16/-33.86883/-151.20930")
+        #expect(
+            Format.mapLink(try coordinate(52.2297, 21.0122))
+                == "https://www.openstreetmap.org/?mlat=52.22970&mlon=21.01220#map=16/52.22970/21.01220"
+        )
+        #expect(
+            Format.mapLink(try coordinate(-33.868825, -151.2093))
+                == "https://www.openstreetmap.org/?mlat=-33.86883&mlon=-151.20930#map=16/-33.86883/-151.20930"
+        )
     }
 
     @Test func no_photo_is_represented_as_nil_for_the_placeholder() throws {

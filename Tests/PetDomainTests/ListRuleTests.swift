@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// docs/upstream.md §1 (failed fetch vs empty list) and §2 list-level rules.
 @Suite struct ListRuleTests {
@@ -11,11 +11,13 @@ import PetDomain
         #expect(outcome.items[2].petName == "Numeric seven")
         #expect(outcome.items[3].petName == "Valid m12")
         let skipped = outcome.skipped.map { "\($0.id ?? "-"):\($0.reason.rawValue)" }
-        #expect(skipped == [
-            "-:notAnObject", "-:invalidId", "m2:invalidStatus", "m3:invalidSpecies", "m4:invalidLastSeenDate",
-            "m5:invalidCreatedAt", "m6:invalidUpdatedAt", "m7:updatedBeforeCreated", "m8:invalidPlace",
-            "m9:petNameTooLong", "m1:duplicateId", "7:duplicateId", "m12:invalidSpecies",
-        ])
+        #expect(
+            skipped == [
+                "-:notAnObject", "-:invalidId", "m2:invalidStatus", "m3:invalidSpecies", "m4:invalidLastSeenDate",
+                "m5:invalidCreatedAt", "m6:invalidUpdatedAt", "m7:updatedBeforeCreated", "m8:invalidPlace",
+                "m9:petNameTooLong", "m1:duplicateId", "7:duplicateId", "m12:invalidSpecies",
+            ]
+        )
     }
 
     @Test func list_skips_items_with_unknown_species() throws {
@@ -25,9 +27,11 @@ import PetDomain
     }
 
     @Test func list_duplicate_ids_keep_the_first_and_report_the_rest() throws {
-        let outcome = try decodeList([itemJSON(["id": "x", "petName": "First"]),
-                                      itemJSON(["id": " x ", "petName": "Second"]),
-                                      itemJSON(["id": "x", "petName": "Third"])])
+        let outcome = try decodeList([
+            itemJSON(["id": "x", "petName": "First"]),
+            itemJSON(["id": " x ", "petName": "Second"]),
+            itemJSON(["id": "x", "petName": "Third"]),
+        ])
         #expect(outcome.items.map(\.petName) == ["First"])
         #expect(outcome.skipped.map(\.reason) == [.duplicateId, .duplicateId])
         #expect(outcome.skipped.allSatisfy { $0.id == "x" })
@@ -58,8 +62,10 @@ import PetDomain
         #expect(outcome.skipped.isEmpty)
     }
 
-    @Test(arguments: ["", "<html>502 Bad Gateway</html>", "{\"data\":[", "{'data':[]}", "[1,]", "{\"data\":[]} x",
-                      "nul", "{\"data\":[\"\\ud800\\u\"]}", "{\"a\":01}", "{\"a\":\"tab\there\"}"])
+    @Test(arguments: [
+        "", "<html>502 Bad Gateway</html>", "{\"data\":[", "{'data':[]}", "[1,]", "{\"data\":[]} x",
+        "nul", "{\"data\":[\"\\ud800\\u\"]}", "{\"a\":01}", "{\"a\":\"tab\there\"}",
+    ])
     func list_body_that_is_not_JSON_is_a_failure(body: String) {
         #expect(throws: DecodingFailure.notJSON) { try AnnouncementDecoder.decodeList(Data(body.utf8)) }
     }
@@ -69,8 +75,10 @@ import PetDomain
         #expect(throws: DecodingFailure.notJSON) { try AnnouncementDecoder.decodeList(body) }
     }
 
-    @Test(arguments: ["{\"data\":null}", "{\"data\":{}}", "{}", "{\"items\":[]}", "\"text\"", "42", "null",
-                      "{\"data\":\"[]\"}"])
+    @Test(arguments: [
+        "{\"data\":null}", "{\"data\":{}}", "{}", "{\"items\":[]}", "\"text\"", "42", "null",
+        "{\"data\":\"[]\"}",
+    ])
     func list_wrapper_without_an_array_is_a_failure(body: String) {
         #expect(throws: DecodingFailure.missingListArray) { try AnnouncementDecoder.decodeList(Data(body.utf8)) }
     }
@@ -94,10 +102,15 @@ import PetDomain
     }
 
     @Test func list_tolerates_escapes_bom_and_unicode_in_strings() throws {
-        let body = Data([0xEF, 0xBB, 0xBF] + Array(#"""
-        {"data":[{"id":"e1","petName":"\u0141\u00f3d\u017a \ud83d\udc36 \"Reksio\"\n","species":"DOG","status":"MISSING",
-        "lastSeenDate":"2024-11-15","locationLatitude":52,"locationLongitude":21}]}
-        """#.utf8))
+        let body = Data(
+            [0xEF, 0xBB, 0xBF]
+                + Array(
+                    #"""
+                    {"data":[{"id":"e1","petName":"\u0141\u00f3d\u017a \ud83d\udc36 \"Reksio\"\n","species":"DOG","status":"MISSING",
+                    "lastSeenDate":"2024-11-15","locationLatitude":52,"locationLongitude":21}]}
+                    """#.utf8
+                )
+        )
         let outcome = try AnnouncementDecoder.decodeList(body)
         #expect(outcome.items.first?.petName == "Łódź 🐶 \"Reksio\"")
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// docs/upstream.md §2 rows petName, description, sex, age, microchipNumber, email, phone.
 @Suite struct OptionalFieldRuleTests {
@@ -41,8 +41,10 @@ import PetDomain
         #expect(try validItem(["breed": "<i>Owczarek</i>"]).breed == "<i>Owczarek</i>")
     }
 
-    @Test(arguments: [("MALE", Sex.male), ("male", .male), ("Female", .female), ("FEMALE", .female),
-                      ("UNKNOWN", .unknown), ("neutered", .unknown), ("", .unknown)])
+    @Test(arguments: [
+        ("MALE", Sex.male), ("male", .male), ("Female", .female), ("FEMALE", .female),
+        ("UNKNOWN", .unknown), ("neutered", .unknown), ("", .unknown),
+    ])
     func sex_is_read_case_insensitively_and_other_values_are_unknown(raw: String, expected: Sex) throws {
         #expect(try validItem(["sex": raw]).sex == expected)
     }
@@ -81,21 +83,28 @@ import PetDomain
     @Test func microchipNumber_is_optional_text_and_numbers_keep_all_digits() throws {
         #expect(try validItem(["microchipNumber": NSNull()]).microchipNumber == nil)
         #expect(try validItem(["microchipNumber": " 123456789012345 "]).microchipNumber == "123456789012345")
-        let body = Data(#"{"id":"x","species":"cat","status":"found","lastSeenDate":"2024-11-15","latitude":1,"longitude":2,"microchipNumber":985112003456789012}"#.utf8)
+        let body = Data(
+            (#"{"id":"x","species":"cat","status":"found","lastSeenDate":"2024-11-15","latitude":1,"longitude":2,"#
+                + #""microchipNumber":985112003456789012}"#).utf8
+        )
         #expect(try AnnouncementDecoder.decodeDetails(body).get().0.microchipNumber == "985112003456789012")
     }
 
-    @Test(arguments: ["owner@example.com", "jan.kowalski+psy@poczta.example.pl", "o'brien@example.ie",
-                      "zofia@żółć.pl"])
+    @Test(arguments: [
+        "owner@example.com", "jan.kowalski+psy@poczta.example.pl", "o'brien@example.ie",
+        "zofia@żółć.pl",
+    ])
     func email_that_looks_like_an_address_is_kept(raw: String) throws {
         let (item, warnings) = try validItemWithWarnings(["email": raw])
         #expect(item.email == raw)
         #expect(warnings.isEmpty)
     }
 
-    @Test(arguments: ["owner at example.com", "owner@", "@example.com", "owner@example", "a@b@example.com",
-                      "owner@exa mple.com", "<owner@example.com>", "owner@example.c", "javascript:alert(1)//@x.com",
-                      ".owner@example.com", "owner@-example.com"])
+    @Test(arguments: [
+        "owner at example.com", "owner@", "@example.com", "owner@example", "a@b@example.com",
+        "owner@exa mple.com", "<owner@example.com>", "owner@example.c", "javascript:alert(1)//@x.com",
+        ".owner@example.com", "owner@-example.com",
+    ])
     func email_that_does_not_look_like_an_address_is_dropped_with_a_warning(raw: String) throws {
         let (item, warnings) = try validItemWithWarnings(["email": raw])
         #expect(item.email == nil)
@@ -112,8 +121,10 @@ import PetDomain
         #expect(item.phoneLinkTarget == nil)
     }
 
-    @Test(arguments: [("+48 123 456 789", "tel:+48123456789"), ("(12) 345-67-89", "tel:123456789"),
-                      ("+48123456789", "tel:+48123456789")])
+    @Test(arguments: [
+        ("+48 123 456 789", "tel:+48123456789"), ("(12) 345-67-89", "tel:123456789"),
+        ("+48123456789", "tel:+48123456789"),
+    ])
     func phone_with_only_digits_spaces_plus_dash_parens_gets_a_tel_link(raw: String, target: String) throws {
         #expect(try validItem(["phone": raw]).phoneLinkTarget == target)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// docs/upstream.md §2 rows photoUrl and reward.
 @Suite struct PhotoAndRewardRuleTests {
@@ -10,8 +10,10 @@ import PetDomain
         #expect(item.photo?.urlString == "/images/max.jpg")
     }
 
-    @Test(arguments: ["https://images.dog.ceo/breeds/terrier-yorkshire/n02094433_1010.jpg",
-                      "http://example.com/a.png?size=large", "HTTPS://cdn.example.com/x.jpg"])
+    @Test(arguments: [
+        "https://images.dog.ceo/breeds/terrier-yorkshire/n02094433_1010.jpg",
+        "http://example.com/a.png?size=large", "HTTPS://cdn.example.com/x.jpg",
+    ])
     func photoUrl_absolute_http_is_kept_as_given(raw: String) throws {
         let item = try validItem(["photoUrl": raw])
         #expect(item.photo?.urlString == raw)
@@ -26,19 +28,23 @@ import PetDomain
         }
     }
 
-    @Test(arguments: ["javascript:alert(1)", "data:image/png;base64,AAAA", "ftp://example.com/a.jpg",
-                      "not a url", "images/max.jpg", "/uploads/max.jpg", "/images/", "/images/../etc/passwd",
-                      "/images/%2e%2e/secret", "/images//evil.jpg", "//evil.example.com/x.jpg",
-                      "/images/a\\b.jpg", "/images/a\tb.jpg", "/images/a\u{00A0}b.jpg", "/uploads/a b.jpg", "https://", "https:///path",
-                      "https://exa mple.com/x.jpg", "https://example.com/\"onerror=\"x"])
+    @Test(arguments: [
+        "javascript:alert(1)", "data:image/png;base64,AAAA", "ftp://example.com/a.jpg",
+        "not a url", "images/max.jpg", "/uploads/max.jpg", "/images/", "/images/../etc/passwd",
+        "/images/%2e%2e/secret", "/images//evil.jpg", "//evil.example.com/x.jpg",
+        "/images/a\\b.jpg", "/images/a\tb.jpg", "/images/a\u{00A0}b.jpg", "/uploads/a b.jpg", "https://", "https:///path",
+        "https://exa mple.com/x.jpg", "https://example.com/\"onerror=\"x",
+    ])
     func photoUrl_anything_else_is_no_photo_with_a_warning(raw: String) throws {
         let (item, warnings) = try validItemWithWarnings(["photoUrl": raw])
         #expect(item.photo == nil)
         #expect(warnings.map(\.field) == ["photoUrl"])
     }
 
-    @Test(arguments: ["/images/my%20cat.png", "/images/rabat%2541.png", "/images/%C5%BCaba.png", "/images/a%2Bb%23c%3Fd.png",
-                      "/images/100%.png"])
+    @Test(arguments: [
+        "/images/my%20cat.png", "/images/rabat%2541.png", "/images/%C5%BCaba.png", "/images/a%2Bb%23c%3Fd.png",
+        "/images/100%.png",
+    ])
     func photoUrl_percent_encoded_path_is_kept_as_given(raw: String) throws {
         // A photoUrl is a URL path: `%20` is an escaped space in a real file name.
         let (item, warnings) = try validItemWithWarnings(["photoUrl": raw])
@@ -54,8 +60,10 @@ import PetDomain
         #expect(warnings.isEmpty)
     }
 
-    @Test(arguments: ["/images/%2E%2E/secret", "/images/a%2F%2Fb.png", "/images/a%5Cb.png", "/images/a%00b.png",
-                      "/images/a%0Ab.png", "/images/a%7Fb.png"])
+    @Test(arguments: [
+        "/images/%2E%2E/secret", "/images/a%2F%2Fb.png", "/images/a%5Cb.png", "/images/a%00b.png",
+        "/images/a%0Ab.png", "/images/a%7Fb.png",
+    ])
     func photoUrl_percent_encoded_path_that_decodes_unsafe_is_no_photo(raw: String) throws {
         let (item, warnings) = try validItemWithWarnings(["photoUrl": raw])
         #expect(item.photo == nil)
@@ -91,8 +99,10 @@ import PetDomain
         #expect(try validItem(["reward": "250"]).reward == Reward(amount: 250, currency: nil))
     }
 
-    @Test(arguments: ["0 PLN", "-50 PLN", "free", "500 PLN or a hug", "PLN 500 EUR", "1.500,50 PLN",
-                      "1,5000 PLN", "$", "500 Polish zloty"])
+    @Test(arguments: [
+        "0 PLN", "-50 PLN", "free", "500 PLN or a hug", "PLN 500 EUR", "1.500,50 PLN",
+        "1,5000 PLN", "$", "500 Polish zloty",
+    ])
     func reward_invalid_or_not_positive_is_dropped_with_a_warning(raw: String) throws {
         let (item, warnings) = try validItemWithWarnings(["reward": raw])
         #expect(item.reward == nil)
@@ -107,8 +117,10 @@ import PetDomain
         }
     }
 
-    @Test(arguments: [("500 PLN", "500 PLN"), ("PLN 1,500.50", "1,500.50 PLN"), ("$300", "$300"),
-                      ("1234567.5 zł", "1,234,567.50 zł"), ("250", "250"), ("0.5 EUR", "0.50 EUR")])
+    @Test(arguments: [
+        ("500 PLN", "500 PLN"), ("PLN 1,500.50", "1,500.50 PLN"), ("$300", "$300"),
+        ("1234567.5 zł", "1,234,567.50 zł"), ("250", "250"), ("0.5 EUR", "0.50 EUR"),
+    ])
     func reward_display_text_groups_thousands_and_places_the_currency(raw: String, display: String) throws {
         let reward = try #require(try validItem(["reward": raw]).reward)
         #expect(reward.displayText == display)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// docs/place-names.md: nearest populated place from the committed GeoNames extract, and the grid
 /// lookup at its hard edges (the antimeridian, the poles, open sea).
@@ -42,7 +42,7 @@ import PetDomain
 
     @Test func open_sea_and_the_poles_have_no_place() throws {
         let places = try #require(Self.committed)
-        #expect(places.nearest(to: try Self.point(40, -40)) == nil)     // mid-Atlantic
+        #expect(places.nearest(to: try Self.point(40, -40)) == nil)  // mid-Atlantic
         #expect(places.nearest(to: try Self.point(55.3, 18.2)) == nil)  // the Baltic, 52 km off the coast
         #expect(places.nearest(to: try Self.point(90, 0)) == nil)
         #expect(places.nearest(to: try Self.point(-90, 0)) == nil)
@@ -68,7 +68,8 @@ import PetDomain
     @Test func the_grid_gives_the_same_place_as_a_scan_of_every_place() throws {
         let text = (0..<2_000).map { index -> String in
             // A fixed spread over Poland and its neighbours (no randomness: the same every run).
-            let lat = 480_000 + (index * 7_919) % 80_000, lng = 120_000 + (index * 104_729) % 140_000
+            let lat = 480_000 + (index * 7_919) % 80_000
+            let lng = 120_000 + (index * 104_729) % 140_000
             return "\(lat)\t\(lng)\tP\(index)\t"
         }.joined(separator: "\n")
         let places = try PlaceFinder(tsv: text)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// docs/upstream.md §2 row place: flat, `latitude/longitude` or nested coordinates, or a dialect B city.
 @Suite struct PlaceRuleTests {
@@ -10,22 +10,30 @@ import PetDomain
     }
 
     @Test func place_reads_dialect_C_latitude_longitude() throws {
-        let item = try validItem(["locationLatitude": absent, "locationLongitude": absent,
-                                  "latitude": -33.8688, "longitude": 151.2093])
+        let item = try validItem([
+            "locationLatitude": absent, "locationLongitude": absent,
+            "latitude": -33.8688, "longitude": 151.2093,
+        ])
         #expect(item.place.coordinate == (try coordinate(-33.8688, 151.2093)))
     }
 
     @Test func place_reads_dialect_D_nested_location_with_address() throws {
-        let item = try validItem(["locationLatitude": absent, "locationLongitude": absent,
-                                  "location": ["latitude": 50.0614, "longitude": 19.9366, "address": " Rynek Główny, Kraków "]])
+        let item = try validItem([
+            "locationLatitude": absent, "locationLongitude": absent,
+            "location": ["latitude": 50.0614, "longitude": 19.9366, "address": " Rynek Główny, Kraków "],
+        ])
         #expect(item.place == .coordinates(try coordinate(50.0614, 19.9366), address: "Rynek Główny, Kraków"))
     }
 
     @Test func place_accepts_whole_number_and_numeric_string_coordinates() throws {
-        #expect(try validItem(["locationLatitude": 17, "locationLongitude": -17]).place.coordinate
-                == (try coordinate(17, -17)))
-        #expect(try validItem(["locationLatitude": "52.1", "locationLongitude": " 21 "]).place.coordinate
-                == (try coordinate(52.1, 21)))
+        #expect(
+            try validItem(["locationLatitude": 17, "locationLongitude": -17]).place.coordinate
+                == (try coordinate(17, -17))
+        )
+        #expect(
+            try validItem(["locationLatitude": "52.1", "locationLongitude": " 21 "]).place.coordinate
+                == (try coordinate(52.1, 21))
+        )
     }
 
     @Test func place_accepts_the_range_boundaries() throws {
@@ -49,13 +57,19 @@ import PetDomain
 
     @Test func place_missing_entirely_is_invalid() throws {
         #expect(try skipReason(["locationLatitude": absent, "locationLongitude": absent]) == .invalidPlace)
-        #expect(try skipReason(["locationLatitude": NSNull(), "locationLongitude": NSNull(),
-                                "location": ["address": "Somewhere"]]) == .invalidPlace)
+        #expect(
+            try skipReason([
+                "locationLatitude": NSNull(), "locationLongitude": NSNull(),
+                "location": ["address": "Somewhere"],
+            ]) == .invalidPlace
+        )
     }
 
     @Test func place_dialect_B_city_with_radius_when_no_coordinates() throws {
-        let item = try validItem(["locationLatitude": absent, "locationLongitude": absent,
-                                  "location": "Kamionka", "locationRadius": 5])
+        let item = try validItem([
+            "locationLatitude": absent, "locationLongitude": absent,
+            "location": "Kamionka", "locationRadius": 5,
+        ])
         #expect(item.place == .city(name: "Kamionka", radiusKm: 5))
         #expect(item.place.coordinate == nil)
         #expect(Format.place(item.place) == "Kamionka ±5 km")
@@ -67,8 +81,10 @@ import PetDomain
     }
 
     @Test func place_dialect_B_bad_radius_is_dropped_with_a_warning() throws {
-        let (item, warnings) = try validItemWithWarnings(["locationLatitude": absent, "locationLongitude": absent,
-                                                          "location": "Kamionka", "locationRadius": -3])
+        let (item, warnings) = try validItemWithWarnings([
+            "locationLatitude": absent, "locationLongitude": absent,
+            "location": "Kamionka", "locationRadius": -3,
+        ])
         #expect(item.place == .city(name: "Kamionka", radiusKm: nil))
         #expect(warnings.map(\.field) == ["locationRadius"])
     }

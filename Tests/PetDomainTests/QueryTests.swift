@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// `applying(_:)`: filters, orders and limits (docs/upstream.md §2 "order is ours", §4 `/pets`, `/`).
 @Suite struct QueryTests {
@@ -12,23 +12,50 @@ import PetDomain
         let lastSeen = try day(2025, 11, 1)
         items = [
             // ~0 km, oldest
-            announcement("near", status: .missing, species: .dog, place: .coordinates(warsaw, address: nil),
-                         createdAt: utc(2025, 11, 1), lastSeen: lastSeen),
+            announcement(
+                "near",
+                status: .missing,
+                species: .dog,
+                place: .coordinates(warsaw, address: nil),
+                createdAt: utc(2025, 11, 1),
+                lastSeen: lastSeen
+            ),
             // ~10.5 km north
-            announcement("ten", status: .found, species: .cat,
-                         place: .coordinates(try coordinate(52.3240, 21.0122), address: nil),
-                         createdAt: utc(2025, 11, 3), lastSeen: lastSeen),
+            announcement(
+                "ten",
+                status: .found,
+                species: .cat,
+                place: .coordinates(try coordinate(52.3240, 21.0122), address: nil),
+                createdAt: utc(2025, 11, 3),
+                lastSeen: lastSeen
+            ),
             // Kraków ~252 km, newest
-            announcement("far", status: .missing, species: .cat,
-                         place: .coordinates(try coordinate(50.0647, 19.9450), address: nil),
-                         createdAt: utc(2025, 11, 5), lastSeen: lastSeen),
+            announcement(
+                "far",
+                status: .missing,
+                species: .cat,
+                place: .coordinates(try coordinate(50.0647, 19.9450), address: nil),
+                createdAt: utc(2025, 11, 5),
+                lastSeen: lastSeen
+            ),
             // no coordinates (dialect B)
-            announcement("city", status: .closed, species: .dog, place: .city(name: "Kamionka", radiusKm: 5),
-                         createdAt: utc(2025, 11, 4), lastSeen: lastSeen),
+            announcement(
+                "city",
+                status: .closed,
+                species: .dog,
+                place: .city(name: "Kamionka", radiusKm: 5),
+                createdAt: utc(2025, 11, 4),
+                lastSeen: lastSeen
+            ),
             // same createdAt as "ten": tie broken by id
-            announcement("a-tie", status: .missing, species: .bird,
-                         place: .coordinates(try coordinate(52.2400, 21.0122), address: nil),
-                         createdAt: utc(2025, 11, 3), lastSeen: lastSeen),
+            announcement(
+                "a-tie",
+                status: .missing,
+                species: .bird,
+                place: .coordinates(try coordinate(52.2400, 21.0122), address: nil),
+                createdAt: utc(2025, 11, 3),
+                lastSeen: lastSeen
+            ),
         ]
     }
 
@@ -53,8 +80,10 @@ import PetDomain
     }
 
     @Test func query_nearest_without_origin_falls_back_to_newest() {
-        #expect(items.applying(AnnouncementQuery(sort: .nearest)).map(\.id)
-                == items.applying(AnnouncementQuery(sort: .newest)).map(\.id))
+        #expect(
+            items.applying(AnnouncementQuery(sort: .nearest)).map(\.id)
+                == items.applying(AnnouncementQuery(sort: .newest)).map(\.id)
+        )
     }
 
     @Test func query_range_keeps_items_within_range_and_drops_city_only_items() {

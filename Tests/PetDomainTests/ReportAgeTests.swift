@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// docs/report-age.md: a report's age in calendar days of Europe/Warsaw, at the day boundaries.
 @Suite struct ReportAgeTests {
@@ -44,7 +44,7 @@ import PetDomain
     @Test func a_report_is_outdated_after_ninety_whole_days() throws {
         let today = try Self.today("2025-11-20T12:00:00Z")
         #expect(!ReportAge.isOutdated(createdAt: try Self.instant("2025-08-22T12:00:00Z"), today: today, zone: Self.warsaw))  // 90 days
-        #expect(ReportAge.isOutdated(createdAt: try Self.instant("2025-08-21T12:00:00Z"), today: today, zone: Self.warsaw))   // 91 days
+        #expect(ReportAge.isOutdated(createdAt: try Self.instant("2025-08-21T12:00:00Z"), today: today, zone: Self.warsaw))  // 91 days
     }
 
     @Test func a_day_starts_at_local_midnight() throws {

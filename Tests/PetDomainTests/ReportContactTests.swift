@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// E-mail, phone, the contact rule, the reward, and the order of several errors (docs/report-validation.md).
 @Suite struct ReportContactTests {
@@ -10,12 +10,19 @@ import PetDomain
     }
 
     @Test func report_refuses_neither_phone_nor_email_as_missing_contact() {
-        let error = onlyError(reportDraft { $0.email = " "; $0.phone = "" })
+        let error = onlyError(
+            reportDraft {
+                $0.email = " "
+                $0.phone = ""
+            }
+        )
         #expect(error == ReportFieldError(field: "contact", code: .missingContact, problem: .contactMissing))
     }
 
-    @Test(arguments: ["owner@example", "owner example@x.pl", "@example.com", "a@b@c.pl", "owner@.pl", "owner@x.",
-                      "owner@x.p", "ow..ner@x.pl"])
+    @Test(arguments: [
+        "owner@example", "owner example@x.pl", "@example.com", "a@b@c.pl", "owner@.pl", "owner@x.",
+        "owner@x.p", "ow..ner@x.pl",
+    ])
     func report_refuses_an_email_the_backend_or_the_pages_would_refuse(raw: String) {
         let error = onlyError(reportDraft { $0.email = raw })
         #expect(error == ReportFieldError(field: "email", code: .invalidFormat, problem: .invalidEmail))
@@ -65,13 +72,21 @@ import PetDomain
     }
 
     @Test func report_lists_every_error_in_the_backend_key_order_with_contact_last() {
-        let draft = ReportDraft(petName: String(repeating: "x", count: 101), age: "0", email: "", phone: "",
-                                status: "closed", reward: "hug")
+        let draft = ReportDraft(
+            petName: String(repeating: "x", count: 101),
+            age: "0",
+            email: "",
+            phone: "",
+            status: "closed",
+            reward: "hug"
+        )
         let refusal = ReportRefusal(errors: reportErrors(draft))
-        #expect(refusal.errors.map(\.field) == [
-            "petName", "species", "sex", "age", "locationLatitude", "locationLongitude", "lastSeenDate", "status",
-            "reward", "contact",
-        ])
+        #expect(
+            refusal.errors.map(\.field) == [
+                "petName", "species", "sex", "age", "locationLatitude", "locationLongitude", "lastSeenDate", "status",
+                "reward", "contact",
+            ]
+        )
         #expect(refusal.first.field == "petName")
         #expect(refusal.errors(for: "age").map(\.problem) == [.ageRange(min: 1, max: 40)])
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// Building a draft from form fields, and reading it back by field name.
 @Suite struct ReportDraftTests {

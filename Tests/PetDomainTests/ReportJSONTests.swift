@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PetDomain
 
 /// The upstream body (`ValidReport.upstreamJSON`) and API bodies read as the backend types them.
@@ -12,8 +13,17 @@ import Testing
     }
 
     @Test func report_body_has_the_backend_key_order_and_typed_values() throws {
-        let (_, json) = try upstreamBody(reportDraft { $0.species = "dog"; $0.sex = "male"; $0.status = "missing" })
-        guard case .object(let members) = json else { Issue.record("not an object"); return }
+        let (_, json) = try upstreamBody(
+            reportDraft {
+                $0.species = "dog"
+                $0.sex = "male"
+                $0.status = "missing"
+            }
+        )
+        guard case .object(let members) = json else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members.map(\.key) == ReportDraft.fieldNames)
         #expect(json["age"] == .number("5"))
         #expect(json["locationLatitude"] == .number("52.2297"))
@@ -27,49 +37,89 @@ import Testing
     }
 
     @Test func report_body_leaves_out_empty_optional_fields() throws {
-        let (text, json) = try upstreamBody(reportDraft {
-            $0.petName = ""; $0.breed = " "; $0.age = ""; $0.description = ""; $0.microchipNumber = ""
-            $0.phone = ""; $0.reward = ""
-        })
-        guard case .object(let members) = json else { Issue.record("not an object"); return }
-        #expect(members.map(\.key) == ["species", "sex", "locationLatitude", "locationLongitude", "email",
-                                       "lastSeenDate", "status"])
+        let (text, json) = try upstreamBody(
+            reportDraft {
+                $0.petName = ""
+                $0.breed = " "
+                $0.age = ""
+                $0.description = ""
+                $0.microchipNumber = ""
+                $0.phone = ""
+                $0.reward = ""
+            }
+        )
+        guard case .object(let members) = json else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(
+            members.map(\.key) == [
+                "species", "sex", "locationLatitude", "locationLongitude", "email",
+                "lastSeenDate", "status",
+            ]
+        )
         #expect(!text.contains("null") && !text.contains("\"\""))
     }
 
     @Test func report_body_writes_whole_and_comma_coordinates_as_numbers() throws {
-        let (text, json) = try upstreamBody(reportDraft { $0.locationLatitude = "52,5"; $0.locationLongitude = "21" })
+        let (text, json) = try upstreamBody(
+            reportDraft {
+                $0.locationLatitude = "52,5"
+                $0.locationLongitude = "21"
+            }
+        )
         #expect(json["locationLatitude"] == .number("52.5"))
         #expect(json["locationLongitude"] == .number("21"))
         #expect(text.contains("\"locationLatitude\":52.5,\"locationLongitude\":21,"))
     }
 
     @Test func report_body_tiny_coordinates_stay_json_numbers() throws {
-        let (_, json) = try upstreamBody(reportDraft { $0.locationLatitude = "0,00001"; $0.locationLongitude = "-0.5" })
-        guard case .number(let latitude) = json["locationLatitude"] else { Issue.record("not a number"); return }
+        let (_, json) = try upstreamBody(
+            reportDraft {
+                $0.locationLatitude = "0,00001"
+                $0.locationLongitude = "-0.5"
+            }
+        )
+        guard case .number(let latitude) = json["locationLatitude"] else {
+            Issue.record("not a number")
+            return
+        }
         #expect(Double(latitude) == 0.00001)
         #expect(json["locationLongitude"] == .number("-0.5"))
     }
 
-    @Test(arguments: ["He said \"hi\" \\ </script><script>alert(1)</script>", "line\u{2028}sep\u{2029}end\n\ttab",
-                      "Żółć & <b>bold</b> 🐕", "\u{01}control"])
+    @Test(arguments: [
+        "He said \"hi\" \\ </script><script>alert(1)</script>", "line\u{2028}sep\u{2029}end\n\ttab",
+        "Żółć & <b>bold</b> 🐕", "\u{01}control",
+    ])
     func report_body_round_trips_hostile_text_exactly(hostile: String) throws {
-        let (_, json) = try upstreamBody(reportDraft { $0.description = hostile; $0.petName = "x" + hostile })
+        let (_, json) = try upstreamBody(
+            reportDraft {
+                $0.description = hostile
+                $0.petName = "x" + hostile
+            }
+        )
         #expect(json["description"] == .string(hostile))
         #expect(json["petName"] == .string("x" + hostile))
     }
 
     @Test func api_body_that_passes_validates_like_the_form() throws {
-        let result = ReportValidation.validate(jsonBody: Array(apiBody().utf8), localToday: reportToday,
-                                               upstreamToday: reportToday)
+        let result = ReportValidation.validate(
+            jsonBody: Array(apiBody().utf8),
+            localToday: reportToday,
+            upstreamToday: reportToday
+        )
         let report = try result.get()
         #expect(report.age == 5 && report.coordinate.latitude == 52.2297 && report.species == .dog)
     }
 
     @Test func api_body_null_optional_fields_are_left_out() throws {
         let body = apiBody(#""breed":null,"reward":null,"phone":null,"microchipNumber":null,"age":null"#)
-        let report = try ReportValidation.validate(jsonBody: Array(body.utf8), localToday: reportToday,
-                                                   upstreamToday: reportToday).get()
+        let report = try ReportValidation.validate(
+            jsonBody: Array(body.utf8),
+            localToday: reportToday,
+            upstreamToday: reportToday
+        ).get()
         #expect(report.breed == nil && report.reward == nil && report.age == nil)
         let members = try #require(JSONValue.parse(Data(report.upstreamJSON())))
         #expect(members["breed"] == nil && members["age"] == nil && members["phone"] == nil)
@@ -82,10 +132,14 @@ import Testing
     }
 
     @Test func api_body_with_a_number_where_a_string_is_expected_is_invalid_format() {
-        #expect(apiErrors(apiBody(#""microchipNumber":123456789012345"#))
-            == [ReportFieldError(field: "microchipNumber", code: .invalidFormat, problem: .notText)])
-        #expect(apiErrors(apiBody(#""locationLatitude":"52.1""#))
-            == [ReportFieldError(field: "locationLatitude", code: .invalidFormat, problem: .notANumber)])
+        #expect(
+            apiErrors(apiBody(#""microchipNumber":123456789012345"#))
+                == [ReportFieldError(field: "microchipNumber", code: .invalidFormat, problem: .notText)]
+        )
+        #expect(
+            apiErrors(apiBody(#""locationLatitude":"52.1""#))
+                == [ReportFieldError(field: "locationLatitude", code: .invalidFormat, problem: .notANumber)]
+        )
         #expect(apiErrors(apiBody(#""age":true"#)).map(\.field) == ["age"])
     }
 

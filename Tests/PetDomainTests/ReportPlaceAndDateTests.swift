@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// Coordinates, microchip and the last-seen date of docs/report-validation.md, with their boundaries.
 @Suite struct ReportPlaceAndDateTests {
@@ -26,8 +26,10 @@ import PetDomain
         #expect(onlyError(reportDraft { $0.locationLongitude = raw })?.problem == .notANumber)
     }
 
-    @Test(arguments: [("123456789012345", "123456789012345"), ("12345 67890 12345", "123456789012345"),
-                      ("12345–67890–12345", "123456789012345"), ("1", "1")])
+    @Test(arguments: [
+        ("123456789012345", "123456789012345"), ("12345 67890 12345", "123456789012345"),
+        ("12345–67890–12345", "123456789012345"), ("1", "1"),
+    ])
     func report_microchip_keeps_only_digits(raw: String, digits: String) throws {
         #expect(try acceptedReport(reportDraft { $0.microchipNumber = raw }).microchipNumber == digits)
     }
@@ -42,8 +44,10 @@ import PetDomain
         #expect(onlyError(reportDraft { $0.microchipNumber = raw })?.problem == .digitsOnly)
     }
 
-    @Test(arguments: [("123456789012345", "12345-67890-12345"), ("12345678", "12345-678"),
-                      ("12345", "12345"), ("1234567890", "12345-67890")])
+    @Test(arguments: [
+        ("123456789012345", "12345-67890-12345"), ("12345678", "12345-678"),
+        ("12345", "12345"), ("1234567890", "12345-67890"),
+    ])
     func report_microchip_display_groups_by_five(digits: String, display: String) throws {
         #expect(try acceptedReport(reportDraft { $0.microchipNumber = digits }).microchipDisplay == display)
     }
@@ -68,18 +72,31 @@ import PetDomain
         let draft = reportDraft { $0.lastSeenDate = "2026-11-26" }
         let yesterday = try day(2026, 11, 25)
         let errors = reportErrors(draft, localToday: reportToday, upstreamToday: yesterday)
-        #expect(errors == [ReportFieldError(field: "lastSeenDate", code: .invalidFormat,
-                                            problem: .dateAfterUpstreamToday(serverToday: yesterday))])
+        #expect(
+            errors == [
+                ReportFieldError(
+                    field: "lastSeenDate",
+                    code: .invalidFormat,
+                    problem: .dateAfterUpstreamToday(serverToday: yesterday)
+                )
+            ]
+        )
         #expect(errors.first?.message.contains("2026-11-25") == true)
-        let accepted = ReportValidation.validate(reportDraft { $0.lastSeenDate = "2026-11-25" },
-                                                 localToday: reportToday, upstreamToday: yesterday)
+        let accepted = ReportValidation.validate(
+            reportDraft { $0.lastSeenDate = "2026-11-25" },
+            localToday: reportToday,
+            upstreamToday: yesterday
+        )
         #expect((try? accepted.get())?.lastSeenDate == yesterday)
     }
 
     @Test func report_says_future_when_the_visitor_is_behind_the_backend() throws {
         // Evening in America: UTC is already on the 27th, the visitor's 27th is still tomorrow.
-        let errors = reportErrors(reportDraft { $0.lastSeenDate = "2026-11-27" },
-                                  localToday: reportToday, upstreamToday: try day(2026, 11, 27))
+        let errors = reportErrors(
+            reportDraft { $0.lastSeenDate = "2026-11-27" },
+            localToday: reportToday,
+            upstreamToday: try day(2026, 11, 27)
+        )
         #expect(errors.map(\.problem) == [.dateInFuture])
     }
 

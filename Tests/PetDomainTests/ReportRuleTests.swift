@@ -1,11 +1,17 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// The report rules of docs/report-validation.md, one field at a time, with their boundaries.
 @Suite struct ReportRuleTests {
     @Test func report_accepts_a_complete_form_with_typed_trimmed_values() throws {
-        let report = try acceptedReport(reportDraft { $0.petName = "  Max \n"; $0.species = " dog "; $0.sex = "female" })
+        let report = try acceptedReport(
+            reportDraft {
+                $0.petName = "  Max \n"
+                $0.species = " dog "
+                $0.sex = "female"
+            }
+        )
         #expect(report.petName == "Max")
         #expect(report.species == .dog)
         #expect(report.sex == .female)
@@ -19,10 +25,17 @@ import PetDomain
     }
 
     @Test func report_leaves_empty_optional_fields_absent() throws {
-        let report = try acceptedReport(reportDraft {
-            $0.petName = " "; $0.breed = ""; $0.age = "\t"; $0.description = ""; $0.microchipNumber = " "
-            $0.email = ""; $0.reward = "  "
-        })
+        let report = try acceptedReport(
+            reportDraft {
+                $0.petName = " "
+                $0.breed = ""
+                $0.age = "\t"
+                $0.description = ""
+                $0.microchipNumber = " "
+                $0.email = ""
+                $0.reward = "  "
+            }
+        )
         #expect(report.petName == nil && report.breed == nil && report.age == nil && report.description == nil)
         #expect(report.microchipNumber == nil && report.email == nil && report.reward == nil)
         #expect(report.phone == "+48 123 456 789")
@@ -37,8 +50,14 @@ import PetDomain
 
     @Test func report_refuses_a_species_the_backend_does_not_list() {
         let error = onlyError(reportDraft { $0.species = "Golden Retriever" })
-        #expect(error == ReportFieldError(field: "species", code: .invalidFormat,
-                                          problem: .unknownChoice(allowed: ["DOG", "CAT", "BIRD", "RABBIT", "OTHER"])))
+        #expect(
+            error
+                == ReportFieldError(
+                    field: "species",
+                    code: .invalidFormat,
+                    problem: .unknownChoice(allowed: ["DOG", "CAT", "BIRD", "RABBIT", "OTHER"])
+                )
+        )
     }
 
     @Test(arguments: ["rabbit", "Bird", "OTHER", "cat"])
@@ -52,13 +71,23 @@ import PetDomain
     }
 
     @Test func report_accepts_sex_unknown_for_a_found_pet() throws {
-        let report = try acceptedReport(reportDraft { $0.sex = "UNKNOWN"; $0.status = "found" })
+        let report = try acceptedReport(
+            reportDraft {
+                $0.sex = "UNKNOWN"
+                $0.status = "found"
+            }
+        )
         #expect(report.sex == .unknown)
         #expect(report.status == .found)
     }
 
     @Test func report_with_an_empty_status_names_only_the_status_not_an_unknown_sex() {
-        let errors = reportErrors(reportDraft { $0.sex = "UNKNOWN"; $0.status = "" })
+        let errors = reportErrors(
+            reportDraft {
+                $0.sex = "UNKNOWN"
+                $0.status = ""
+            }
+        )
         #expect(errors == [ReportFieldError(field: "status", code: .missingValue, problem: .required)])
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// The day the report tests run "on", both for the visitor and for the backend unless a test says otherwise.
 let reportToday = CalendarDate(year: 2026, month: 11, day: 26)!
@@ -8,17 +8,31 @@ let reportToday = CalendarDate(year: 2026, month: 11, day: 26)!
 /// A form draft every rule accepts, with `change` applied.
 func reportDraft(_ change: (inout ReportDraft) -> Void = { _ in }) -> ReportDraft {
     var draft = ReportDraft(
-        petName: "Max", species: "DOG", breed: "Golden Retriever", sex: "MALE", age: "5",
-        description: "Friendly, answers to Max", microchipNumber: "12345-67890-12345",
-        locationLatitude: "52.2297", locationLongitude: "21.0122", email: "owner@example.com",
-        phone: "+48 123 456 789", lastSeenDate: "2026-11-20", status: "MISSING", reward: "500 PLN")
+        petName: "Max",
+        species: "DOG",
+        breed: "Golden Retriever",
+        sex: "MALE",
+        age: "5",
+        description: "Friendly, answers to Max",
+        microchipNumber: "12345-67890-12345",
+        locationLatitude: "52.2297",
+        locationLongitude: "21.0122",
+        email: "owner@example.com",
+        phone: "+48 123 456 789",
+        lastSeenDate: "2026-11-20",
+        status: "MISSING",
+        reward: "500 PLN"
+    )
     change(&draft)
     return draft
 }
 
 /// Validates `draft` on `reportToday` (or the given days).
-func validateReport(_ draft: ReportDraft, localToday: CalendarDate = reportToday,
-                    upstreamToday: CalendarDate = reportToday) -> Result<ValidReport, ReportRefusal> {
+func validateReport(
+    _ draft: ReportDraft,
+    localToday: CalendarDate = reportToday,
+    upstreamToday: CalendarDate = reportToday
+) -> Result<ValidReport, ReportRefusal> {
     ReportValidation.validate(draft, localToday: localToday, upstreamToday: upstreamToday)
 }
 
@@ -34,8 +48,11 @@ func acceptedReport(_ draft: ReportDraft, sourceLocation: SourceLocation = #_sou
 }
 
 /// The errors for `draft`, empty when it was accepted.
-func reportErrors(_ draft: ReportDraft, localToday: CalendarDate = reportToday,
-                  upstreamToday: CalendarDate = reportToday) -> [ReportFieldError] {
+func reportErrors(
+    _ draft: ReportDraft,
+    localToday: CalendarDate = reportToday,
+    upstreamToday: CalendarDate = reportToday
+) -> [ReportFieldError] {
     if case .failure(let refusal) = validateReport(draft, localToday: localToday, upstreamToday: upstreamToday) {
         return refusal.errors
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// docs/upstream.md §2 rows id, status, species: invalid → skip (list) / error (details).
 @Suite struct RequiredFieldRuleTests {
@@ -12,7 +12,10 @@ import PetDomain
     @Test func id_integer_becomes_its_decimal_text() throws {
         #expect(try validItem(["id": 42]).id == "42")
         // Digits beyond Double's precision must survive (our parser keeps number text).
-        let body = Data(#"{"id":12345678901234567890,"species":"DOG","status":"MISSING","lastSeenDate":"2024-11-15","locationLatitude":1,"locationLongitude":2}"#.utf8)
+        let body = Data(
+            #"{"id":12345678901234567890,"species":"DOG","status":"MISSING","lastSeenDate":"2024-11-15","locationLatitude":1,"locationLongitude":2}"#
+                .utf8
+        )
         let decoded = try AnnouncementDecoder.decodeDetails(body).get().0
         #expect(decoded.id == "12345678901234567890")
     }

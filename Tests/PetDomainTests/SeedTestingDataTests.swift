@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// Seed 000 "Testing Data": its samples and error cases, as amended by docs/upstream.md §2.
 @Suite struct SeedTestingDataTests {

@@ -1,11 +1,13 @@
 import Foundation
-import Testing
 import PetDomain
+import Testing
 
 /// Reads `Fixtures/<name>` from the test bundle.
 func fixture(_ name: String) throws -> Data {
-    let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"),
-                           "missing fixture \(name)")
+    let url = try #require(
+        Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"),
+        "missing fixture \(name)"
+    )
     return try Data(contentsOf: url)
 }
 
@@ -47,7 +49,8 @@ func validItem(_ changes: [String: Any] = [:], sourceLocation: SourceLocation = 
 
 /// The announcement and warnings for a valid item.
 func validItemWithWarnings(
-    _ changes: [String: Any] = [:], sourceLocation: SourceLocation = #_sourceLocation
+    _ changes: [String: Any] = [:],
+    sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> (Announcement, [FieldWarning]) {
     switch try decodeItem(changes) {
     case .success(let result):
@@ -70,8 +73,15 @@ func decodeList(_ items: [Any]) throws -> ListOutcome {
 }
 
 /// A UTC instant from ISO components, built without the code under test.
-func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0,
-         milliseconds: Int = 0) -> Date {
+func utc(
+    _ year: Int,
+    _ month: Int,
+    _ day: Int,
+    _ hour: Int = 0,
+    _ minute: Int = 0,
+    _ second: Int = 0,
+    milliseconds: Int = 0
+) -> Date {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
     let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
@@ -91,9 +101,21 @@ func day(_ year: Int, _ month: Int, _ day: Int) throws -> CalendarDate {
 
 /// A minimal announcement for query and output tests.
 func announcement(
-    _ id: String, status: AnnouncementStatus = .missing, species: Species = .dog,
-    place: Place, createdAt: Date, lastSeen: CalendarDate
+    _ id: String,
+    status: AnnouncementStatus = .missing,
+    species: Species = .dog,
+    place: Place,
+    createdAt: Date,
+    lastSeen: CalendarDate
 ) -> Announcement {
-    Announcement(id: id, petName: "Pet \(id)", species: species, status: status, place: place,
-                 lastSeenDate: lastSeen, createdAt: createdAt, updatedAt: createdAt)
+    Announcement(
+        id: id,
+        petName: "Pet \(id)",
+        species: species,
+        status: status,
+        place: place,
+        lastSeenDate: lastSeen,
+        createdAt: createdAt,
+        updatedAt: createdAt
+    )
 }

@@ -13,7 +13,8 @@ enum StubHTTP {
 
     /// The backend's error body, always JSON.
     static func error(status: HTTPResponse.Status, code: String, message: String, requestID: String) -> Response {
-        let body = #"{"error":{"requestId":""# + requestID + #"","code":""# + code
+        let body =
+            #"{"error":{"requestId":""# + requestID + #"","code":""# + code
             + #"","message":""# + message + #""}}"#
         return .json(Array(body.utf8), status: status)
     }
@@ -25,7 +26,7 @@ enum StubHTTP {
         var response = response
         response.headers[.eTag] = etag
         guard response.status.kind == .successful,
-              EntityTag.matches(ifNoneMatch: request.headers[.ifNoneMatch], etag: etag)
+            EntityTag.matches(ifNoneMatch: request.headers[.ifNoneMatch], etag: etag)
         else { return response }
         return Response(status: .notModified, headers: [.eTag: etag])
     }

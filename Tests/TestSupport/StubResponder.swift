@@ -19,8 +19,12 @@ struct StubResponder: Sendable {
             try? await Task.sleep(for: delay)
             response = normal(request, snapshot, requestID: requestID)
         case .status(let status):
-            response = StubHTTP.error(status: HTTPResponse.Status(code: status), code: Self.code(for: status),
-                                      message: Self.message(for: status), requestID: requestID)
+            response = StubHTTP.error(
+                status: HTTPResponse.Status(code: status),
+                code: Self.code(for: status),
+                message: Self.message(for: status),
+                requestID: requestID
+            )
         case .malformedJSON:
             response = .json(Array(#"{"data":[{"id":"1","petName":"Rex",,"species":}"#.utf8))
         case .truncatedBody:
@@ -29,8 +33,10 @@ struct StubResponder: Sendable {
         case .hugeBody(let size):
             response = .json(StubHTTP.hugeList(bytes: size))
         case .wrongContentType:
-            response = .html("<!DOCTYPE html><html><head><title>Sign in to Wi-Fi</title></head>"
-                + "<body><h1>Please sign in</h1></body></html>")
+            response = .html(
+                "<!DOCTYPE html><html><head><title>Sign in to Wi-Fi</title></head>"
+                    + "<body><h1>Please sign in</h1></body></html>"
+            )
         case .nullData:
             response = .json(Array(#"{"data":null}"#.utf8))
         }
@@ -41,7 +47,8 @@ struct StubResponder: Sendable {
 
     /// The programmed content, with ETag and 304 when enabled.
     private func normal(_ request: Request, _ snapshot: StubState.Values, requestID: String) -> Response {
-        let path = request.path.count > 1 && request.path.hasSuffix("/")
+        let path =
+            request.path.count > 1 && request.path.hasSuffix("/")
             ? String(request.path.dropLast()) : request.path
         let prefix = "/api/v1/announcements/"
         let notFound = StubHTTP.error(status: 404, code: "NOT_FOUND", message: "Resource not found", requestID: requestID)
@@ -56,7 +63,10 @@ struct StubResponder: Sendable {
             let id = String(path.dropFirst(prefix.count))
             guard let details = snapshot.details[id] else {
                 return StubHTTP.error(
-                    status: 404, code: "NOT_FOUND", message: "Announcement not found", requestID: requestID
+                    status: 404,
+                    code: "NOT_FOUND",
+                    message: "Announcement not found",
+                    requestID: requestID
                 )
             }
             response = .json(Array(details.utf8))

@@ -1,8 +1,8 @@
 import Foundation
-import TestSupport
-import Testing
 import HTTPTypes
 import MicroHTTP
+import TestSupport
+import Testing
 import WebApp
 
 extension ServerIntegration {
@@ -224,8 +224,10 @@ extension ServerIntegration {
                 let object = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
                 let ids = try #require(object["data"] as? [[String: Any]]).compactMap { $0["id"] as? String }
                 #expect(ids.count == 19)
-                for rejected in ["74e949e5-e99f-4c66-affd-c31c698f418e", "59f2262b-b13c-478d-b8f4-2dd266ea3f58",
-                                 "875a9a0c-36a1-47d7-a1fa-f8479c790848", "da23f940-4f0f-4951-91a5-7df32be0fde8"] {
+                for rejected in [
+                    "74e949e5-e99f-4c66-affd-c31c698f418e", "59f2262b-b13c-478d-b8f4-2dd266ea3f58",
+                    "875a9a0c-36a1-47d7-a1fa-f8479c790848", "da23f940-4f0f-4951-91a5-7df32be0fde8",
+                ] {
                     #expect(!ids.contains(rejected), "\(rejected) is invalid and must be skipped")
                 }
                 #expect(ids.filter { $0 == "2c296a2b-f80a-498b-8cdb-a9e9d86ead4c" }.count == 1)

@@ -1,8 +1,8 @@
 import Foundation
-import TestSupport
-import Testing
 import HTTPTypes
 import MicroHTTP
+import TestSupport
+import Testing
 import WebApp
 
 extension ServerIntegration {
@@ -10,11 +10,11 @@ extension ServerIntegration {
     @Suite("Cache")
     struct CacheTests {
         private static let validList = #"""
-        {"data":[{"id":"cache-1","petName":"Burek","species":"DOG","breed":null,"sex":"MALE","age":3,"description":null,
-        "microchipNumber":null,"locationLatitude":52.2297,"locationLongitude":21.0122,"lastSeenDate":"2025-11-17",
-        "email":null,"phone":null,"photoUrl":"/images/a.png","status":"MISSING","reward":null,
-        "createdAt":"2025-11-18T10:00:00.000Z","updatedAt":"2025-12-01 14:24:13"}]}
-        """#
+            {"data":[{"id":"cache-1","petName":"Burek","species":"DOG","breed":null,"sex":"MALE","age":3,"description":null,
+            "microchipNumber":null,"locationLatitude":52.2297,"locationLongitude":21.0122,"lastSeenDate":"2025-11-17",
+            "email":null,"phone":null,"photoUrl":"/images/a.png","status":"MISSING","reward":null,
+            "createdAt":"2025-11-18T10:00:00.000Z","updatedAt":"2025-12-01 14:24:13"}]}
+            """#
 
         @Test func a_hundred_concurrent_requests_for_one_uncached_query_make_one_upstream_call() async throws {
             try await withApp(listJSON: Self.validList) { app in
@@ -61,10 +61,13 @@ extension ServerIntegration {
         }
 
         @Test func when_the_upstream_fails_a_warm_cache_is_served_stale_on_the_api_and_the_page() async throws {
-            try await withApp(listJSON: Self.validList, configure: {
-                $0.cacheTTLSeconds = 0.2
-                $0.staleMaxSeconds = 30
-            }) { app in
+            try await withApp(
+                listJSON: Self.validList,
+                configure: {
+                    $0.cacheTTLSeconds = 0.2
+                    $0.staleMaxSeconds = 30
+                }
+            ) { app in
                 let warm = try await app.get("/api/v1/announcements")
                 #expect(warm.status == 200)
                 #expect(warm.header("X-PetSpot-Stale") == nil)
@@ -100,10 +103,13 @@ extension ServerIntegration {
         }
 
         @Test func beyond_stale_max_a_failing_upstream_is_a_502() async throws {
-            try await withApp(listJSON: Self.validList, configure: {
-                $0.cacheTTLSeconds = 0.2
-                $0.staleMaxSeconds = 0.5
-            }) { app in
+            try await withApp(
+                listJSON: Self.validList,
+                configure: {
+                    $0.cacheTTLSeconds = 0.2
+                    $0.staleMaxSeconds = 0.5
+                }
+            ) { app in
                 _ = try await app.get("/api/v1/announcements")
                 app.stub.setFault(.status(500))
                 app.clock.advance(by: .milliseconds(700))

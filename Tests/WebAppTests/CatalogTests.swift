@@ -3,6 +3,7 @@ import Foundation
 import MicroHTTP
 import PetDomain
 import Testing
+
 @testable import WebApp
 
 /// The repository's templates folder.
@@ -29,7 +30,8 @@ struct CatalogTests {
     }
 
     @Test func both_catalogs_hold_the_same_keys_and_every_key_the_server_and_templates_name() throws {
-        let english = try Self.catalog(.en), polish = try Self.catalog(.pl)
+        let english = try Self.catalog(.en)
+        let polish = try Self.catalog(.pl)
         #expect(english.keys.subtracting(polish.keys).sorted() == [], "missing in Polish")
         #expect(polish.keys.subtracting(english.keys).sorted() == [], "missing in English")
         let templateKeys = Set(try Self.templates().flatMap { TemplateLocalization.keys(in: $0.source) })
@@ -115,16 +117,20 @@ struct LocalizedFormatTests {
     static func polish() throws -> Texts { try #require(texts)[.pl] }
     static func english() throws -> Texts { try #require(texts)[.en] }
 
-    @Test(arguments: [(1, "1 rok"), (2, "2 lata"), (5, "5 lat"), (12, "12 lat"), (22, "22 lata"),
-                      (3, "3 lata"), (4, "4 lata"), (11, "11 lat"), (13, "13 lat"), (14, "14 lat"), (21, "21 lat"),
-                      (24, "24 lata"), (25, "25 lat"), (102, "102 lata"), (112, "112 lat"), (0, "poniżej 1 roku")])
+    @Test(arguments: [
+        (1, "1 rok"), (2, "2 lata"), (5, "5 lat"), (12, "12 lat"), (22, "22 lata"),
+        (3, "3 lata"), (4, "4 lata"), (11, "11 lat"), (13, "13 lat"), (14, "14 lat"), (21, "21 lat"),
+        (24, "24 lata"), (25, "25 lat"), (102, "102 lata"), (112, "112 lat"), (0, "poniżej 1 roku"),
+    ])
     func polish_ages_follow_cldr_plural_rules(years: Int, expected: String) throws {
         #expect(try Self.polish().age(years) == expected)
     }
 
     @Test func polish_plural_categories_follow_cldr() {
-        let table: [(Int, PluralCategory)] = [(0, .many), (1, .one), (2, .few), (4, .few), (5, .many), (11, .many), (12, .many),
-                                               (14, .many), (21, .many), (22, .few), (101, .many), (104, .few), (112, .many), (1000, .many)]
+        let table: [(Int, PluralCategory)] = [
+            (0, .many), (1, .one), (2, .few), (4, .few), (5, .many), (11, .many), (12, .many),
+            (14, .many), (21, .many), (22, .few), (101, .many), (104, .few), (112, .many), (1000, .many),
+        ]
         for (count, category) in table { #expect(PluralRules.polish.category(count) == category, "\(count)") }
         #expect(PluralRules.english.category(1) == .one)
         #expect(PluralRules.english.category(0) == .other)
@@ -190,12 +196,15 @@ struct LocalizedFormatTests {
 /// `Accept-Language` with its q-values picks the page language when the URL has no `lang`.
 @Suite("Accept-Language negotiation")
 struct LanguageNegotiationTests {
-    @Test(arguments: [
-        (nil, Language.en), ("", .en), ("pl", .pl), ("pl-PL", .pl), ("PL-pl", .pl), ("pl-PL,pl;q=0.9,en-US;q=0.8,en;q=0.7", .pl),
-        ("en-US,en;q=0.9,pl;q=0.8", .en), ("en;q=0.5, pl;q=0.8", .pl), ("de-DE, pl;q=0.3", .pl), ("de, fr;q=0.9", .en),
-        ("pl;q=0", .en), ("*", .en), ("*;q=0.5, pl", .pl), ("*, pl;q=0.5", .en), ("de, *;q=0.9", .en), ("en, pl", .en), ("pl, en", .pl), ("en;q=0.8, *;q=0.9", .en),
-        ("pl;q=0.9, en;q=0.9", .pl), ("plx, pl-;q=0.1", .pl), ("plx", .en), ("pl;q=abc", .en), ("pl ; q=0.7 , en;q=0.6", .pl),
-    ] as [(String?, Language)])
+    @Test(
+        arguments: [
+            (nil, Language.en), ("", .en), ("pl", .pl), ("pl-PL", .pl), ("PL-pl", .pl), ("pl-PL,pl;q=0.9,en-US;q=0.8,en;q=0.7", .pl),
+            ("en-US,en;q=0.9,pl;q=0.8", .en), ("en;q=0.5, pl;q=0.8", .pl), ("de-DE, pl;q=0.3", .pl), ("de, fr;q=0.9", .en),
+            ("pl;q=0", .en), ("*", .en), ("*;q=0.5, pl", .pl), ("*, pl;q=0.5", .en), ("de, *;q=0.9", .en), ("en, pl", .en), ("pl, en", .pl),
+            ("en;q=0.8, *;q=0.9", .en),
+            ("pl;q=0.9, en;q=0.9", .pl), ("plx, pl-;q=0.1", .pl), ("plx", .en), ("pl;q=abc", .en), ("pl ; q=0.7 , en;q=0.6", .pl),
+        ] as [(String?, Language)]
+    )
     func accept_language_picks_the_heaviest_supported_language(header: String?, expected: Language) {
         #expect(Language.accepted(header) == expected)
     }

@@ -4,6 +4,7 @@ import HTTPTypes
 import MicroHTTP
 import TestSupport
 import Testing
+
 @testable import WebApp
 
 /// Compressed answers over real sockets, read as raw bytes (URLSession's libcurl would decode them)
@@ -25,17 +26,19 @@ extension ServerIntegration {
             try await withApp(listJSON: try fixture("pages-landing.json")) { app in try await body(app) }
         }
 
-        @Test(arguments: [
-            ("gzip, deflate, br, zstd", "br"),  // Chromium's own
-            ("br", "br"),
-            ("gzip", "gzip"),
-            ("gzip;q=1.0, br;q=0.8", "gzip"),
-            ("br;q=0, gzip", "gzip"),
-            ("*", "br"),
-            ("identity", nil),
-            ("identity;q=0", nil),
-            ("", nil),
-        ] as [(String, String?)])
+        @Test(
+            arguments: [
+                ("gzip, deflate, br, zstd", "br"),  // Chromium's own
+                ("br", "br"),
+                ("gzip", "gzip"),
+                ("gzip;q=1.0, br;q=0.8", "gzip"),
+                ("br;q=0, gzip", "gzip"),
+                ("*", "br"),
+                ("identity", nil),
+                ("identity;q=0", nil),
+                ("", nil),
+            ] as [(String, String?)]
+        )
         func each_coding_decodes_to_the_identity_bytes_with_its_own_tag_and_vary(acceptEncoding: String, coding: String?) async throws {
             try await Self.withPets { app in
                 let port = app.app.port

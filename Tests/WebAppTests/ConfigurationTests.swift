@@ -15,9 +15,12 @@ struct ConfigurationTests {
     }
 
     @Test func port_host_and_upstream_are_read_from_the_environment() throws {
-        let configuration = try AppConfiguration.resolve(flags: [:], environment: [
-            "PORT": "9090", "HOST": "0.0.0.0", "PETSPOT_UPSTREAM_URL": "http://backend.internal:3000",
-        ])
+        let configuration = try AppConfiguration.resolve(
+            flags: [:],
+            environment: [
+                "PORT": "9090", "HOST": "0.0.0.0", "PETSPOT_UPSTREAM_URL": "http://backend.internal:3000",
+            ]
+        )
 
         #expect(configuration.port == 9090)
         #expect(configuration.host == "0.0.0.0")

@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import TestSupport
 import Testing
 
@@ -12,17 +12,29 @@ struct EscapingTests {
 
     static func hostileRows() -> [[String: Any]] {
         [
-            PageJSON.item("xss-script", name: script, overrides: [
-                "description": script, "breed": script, "createdAt": "2025-11-12T10:00:00.000Z", "updatedAt": "2025-11-12T10:00:00.000Z",
-            ]),
-            PageJSON.item("xss-attr", name: attributeBreaker, overrides: [
-                "description": attributeBreaker, "breed": attributeBreaker, "reward": "500 PLN" + attributeBreaker,
-                "createdAt": "2025-11-11T10:00:00.000Z", "updatedAt": "2025-11-11T10:00:00.000Z",
-            ]),
-            PageJSON.item("xss-quote", name: singleQuoteBreaker, overrides: [
-                "description": singleQuoteBreaker, "breed": singleQuoteBreaker, "phone": singleQuoteBreaker,
-                "createdAt": "2025-11-10T10:00:00.000Z", "updatedAt": "2025-11-10T10:00:00.000Z",
-            ]),
+            PageJSON.item(
+                "xss-script",
+                name: script,
+                overrides: [
+                    "description": script, "breed": script, "createdAt": "2025-11-12T10:00:00.000Z", "updatedAt": "2025-11-12T10:00:00.000Z",
+                ]
+            ),
+            PageJSON.item(
+                "xss-attr",
+                name: attributeBreaker,
+                overrides: [
+                    "description": attributeBreaker, "breed": attributeBreaker, "reward": "500 PLN" + attributeBreaker,
+                    "createdAt": "2025-11-11T10:00:00.000Z", "updatedAt": "2025-11-11T10:00:00.000Z",
+                ]
+            ),
+            PageJSON.item(
+                "xss-quote",
+                name: singleQuoteBreaker,
+                overrides: [
+                    "description": singleQuoteBreaker, "breed": singleQuoteBreaker, "phone": singleQuoteBreaker,
+                    "createdAt": "2025-11-10T10:00:00.000Z", "updatedAt": "2025-11-10T10:00:00.000Z",
+                ]
+            ),
         ]
     }
 
@@ -34,8 +46,11 @@ struct EscapingTests {
         #expect(!html.contains("' onmouseover='"), sourceLocation: sourceLocation)
         #expect(!html.contains("\"><img src=x"), sourceLocation: sourceLocation)
         // Our own scripts only: Public/js/ and, on pages with a map, Debian's Leaflet under /static/vendor/.
-        #expect(PageHTML.count("<script", in: html) == PageHTML.count("<script src=\"/static/js/", in: html)
-            + PageHTML.count("<script src=\"/static/vendor/leaflet/", in: html), sourceLocation: sourceLocation)
+        #expect(
+            PageHTML.count("<script", in: html) == PageHTML.count("<script src=\"/static/js/", in: html)
+                + PageHTML.count("<script src=\"/static/vendor/leaflet/", in: html),
+            sourceLocation: sourceLocation
+        )
     }
 
     @Test(arguments: ["/", "/pets"])
@@ -80,8 +95,10 @@ struct EscapingTests {
         }
     }
 
-    @Test(arguments: ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "JaVaScRiPt:alert(1)",
-                      "//evil.example/x.jpg", "ftp://evil.example/x.jpg", "vbscript:msgbox(1)"])
+    @Test(arguments: [
+        "javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "JaVaScRiPt:alert(1)",
+        "//evil.example/x.jpg", "ftp://evil.example/x.jpg", "vbscript:msgbox(1)",
+    ])
     func unsafe_photo_urls_never_reach_src_and_show_the_placeholder(photoURL: String) async throws {
         let row = PageJSON.item("bad-photo", name: "Patch", overrides: ["photoUrl": photoURL])
         try await withApp(listJSON: PageJSON.list([row])) { app in

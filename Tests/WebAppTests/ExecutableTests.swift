@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import TestSupport
 import Testing
 
@@ -74,8 +74,10 @@ struct ExecutableTests {
         let ids = (1...8).map { "slow-\($0)" }
         stub.setList(PageJSON.list([PageJSON.item("listed", name: "Listed")]))
         for id in ids { stub.setDetails(id: id, json: PageJSON.text(PageJSON.item(id, name: "Pet \(id)"))) }
-        let (process, base) = try await launchServer(["--port", "0", "--log-level", "info", "--upstream", stub.baseURL,
-                                                      "--upstream-timeout", "5"])
+        let (process, base) = try await launchServer([
+            "--port", "0", "--log-level", "info", "--upstream", stub.baseURL,
+            "--upstream-timeout", "5",
+        ])
         defer { if process.isRunning { process.terminate() } }
         #expect(try await fetch(base.appendingPathComponent("pets")).status == 200)
         let port = try #require(base.port)

@@ -19,27 +19,37 @@ struct FeedTests {
             ("w-cat-2", "CAT", "MISSING", 52.2297, 21.0122, "2025-11-21"),
         ]
         return spec.map { id, species, status, latitude, longitude, day in
-            PageJSON.item(id, name: id == "w-dog-1" ? "Burek" : "Pet \(id)", overrides: [
-                "species": species, "status": status, "locationLatitude": latitude, "locationLongitude": longitude,
-                "createdAt": "\(day)T10:00:00.000Z", "updatedAt": "2026-01-01T00:00:00.000Z", "breed": "Breed of \(id)", "sex": "MALE",
-                "phone": "+48 600 700 800", "email": "owner-\(id)@example.com", "contactName": "Jan Kowalski",
-                "description": "Call +48 600 700 800",
-            ])
+            PageJSON.item(
+                id,
+                name: id == "w-dog-1" ? "Burek" : "Pet \(id)",
+                overrides: [
+                    "species": species, "status": status, "locationLatitude": latitude, "locationLongitude": longitude,
+                    "createdAt": "\(day)T10:00:00.000Z", "updatedAt": "2026-01-01T00:00:00.000Z", "breed": "Breed of \(id)", "sex": "MALE",
+                    "phone": "+48 600 700 800", "email": "owner-\(id)@example.com", "contactName": "Jan Kowalski",
+                    "description": "Call +48 600 700 800",
+                ]
+            )
         }
     }
 
     /// The feed at `pathAndQuery`, parsed; fails the test when it is not a well-formed 200 Atom feed.
-    static func feed(_ app: TestApp, _ pathAndQuery: String, headers: [String: String] = [:],
-                     sourceLocation: SourceLocation = #_sourceLocation) async throws -> (AtomDocument, Fetched) {
+    static func feed(
+        _ app: TestApp,
+        _ pathAndQuery: String,
+        headers: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (AtomDocument, Fetched) {
         let response = try await app.get(pathAndQuery, headers: headers)
         #expect(response.status == 200, sourceLocation: sourceLocation)
         #expect(response.header("Content-Type") == "application/atom+xml; charset=utf-8", sourceLocation: sourceLocation)
         return (try #require(AtomDocument.parse(response.body), sourceLocation: sourceLocation), response)
     }
 
-    @Test(arguments: ["", "status=missing", "species=cat", "status=found&species=dog", "lat=52.2297&lng=21.0122",
-                      "lat=52.2297&lng=21.0122&range=2&species=cat", "lat=50.0611&lng=19.9372&range=5", "species=rabbit",
-                      "lat=10&lng=10&range=1"])
+    @Test(arguments: [
+        "", "status=missing", "species=cat", "status=found&species=dog", "lat=52.2297&lng=21.0122",
+        "lat=52.2297&lng=21.0122&range=2&species=cat", "lat=50.0611&lng=19.9372&range=5", "species=rabbit",
+        "lat=10&lng=10&range=1",
+    ])
     func feed_entries_equal_the_list_items(query: String) async throws {
         try await withApp(listJSON: PageJSON.list(Self.rows())) { app in
             let listIDs = PageHTML.petIDs(try await app.get("/pets?" + query).text)
@@ -165,8 +175,10 @@ struct FeedTests {
         }
     }
 
-    @Test(arguments: ["lat=91&lng=1", "lat=52", "species=unicorn", "status=lost-and-gone", "range=0&lat=1&lng=1", "lang=de",
-                      "sort=nearest", "page=0", "species=dog&species=cat"])
+    @Test(arguments: [
+        "lat=91&lng=1", "lat=52", "species=unicorn", "status=lost-and-gone", "range=0&lat=1&lng=1", "lang=de",
+        "sort=nearest", "page=0", "species=dog&species=cat",
+    ])
     func bad_parameters_answer_the_lists_400_page(query: String) async throws {
         try await withApp(listJSON: PageJSON.list(Self.rows())) { app in
             let feed = try await app.get("/pets.atom?" + query)
@@ -183,8 +195,13 @@ struct FeedTests {
 
     @Test func hostile_upstream_text_stays_text_in_the_feed() async throws {
         var rows = EscapingTests.hostileRows()
-        rows.append(PageJSON.item("xss-control", name: "Bell\u{7}and\u{1}nul",
-                                  overrides: ["breed": "]]><evil/>", "createdAt": "2025-11-09T10:00:00.000Z"]))
+        rows.append(
+            PageJSON.item(
+                "xss-control",
+                name: "Bell\u{7}and\u{1}nul",
+                overrides: ["breed": "]]><evil/>", "createdAt": "2025-11-09T10:00:00.000Z"]
+            )
+        )
         try await withApp(listJSON: PageJSON.list(rows)) { app in
             let (feed, response) = try await Self.feed(app, "/pets.atom")
             let xml = response.text
@@ -219,8 +236,11 @@ struct FeedTests {
     @Test func the_feed_speaks_the_language_of_its_url_or_header() async throws {
         try await withApp(listJSON: PageJSON.list(Self.rows())) { app in
             let (polish, polishResponse) = try await Self.feed(app, "/pets.atom?species=dog&status=missing&lang=pl")
-            let (byHeader, headerResponse) = try await Self.feed(app, "/pets.atom?species=dog&status=missing",
-                                                                  headers: ["Accept-Language": "pl-PL,pl;q=0.9"])
+            let (byHeader, headerResponse) = try await Self.feed(
+                app,
+                "/pets.atom?species=dog&status=missing",
+                headers: ["Accept-Language": "pl-PL,pl;q=0.9"]
+            )
             let (english, englishResponse) = try await Self.feed(app, "/pets.atom?species=dog&status=missing")
 
             #expect(polish.language == "pl")
@@ -242,10 +262,12 @@ struct FeedTests {
         }
     }
 
-    @Test(arguments: [("/", "/pets.atom?lang=en"), ("/pets?species=cat&status=missing", "/pets.atom?status=missing&species=cat&lang=en"),
-                      ("/map?species=cat&lang=pl", "/pets.atom?species=cat&lang=pl"),
-                      ("/?lat=50.0611&lng=19.9372", "/pets.atom?lat=50.0611&lng=19.9372&range=10&lang=en"),
-                      ("/pets?lat=52.2297&lng=21.0122&sort=nearest&page=1", "/pets.atom?lat=52.2297&lng=21.0122&range=15&lang=en")])
+    @Test(arguments: [
+        ("/", "/pets.atom?lang=en"), ("/pets?species=cat&status=missing", "/pets.atom?status=missing&species=cat&lang=en"),
+        ("/map?species=cat&lang=pl", "/pets.atom?species=cat&lang=pl"),
+        ("/?lat=50.0611&lng=19.9372", "/pets.atom?lat=50.0611&lng=19.9372&range=10&lang=en"),
+        ("/pets?lat=52.2297&lng=21.0122&sort=nearest&page=1", "/pets.atom?lat=52.2297&lng=21.0122&range=15&lang=en"),
+    ])
     func pages_link_the_feed_of_their_search(page: String, feedLink: String) async throws {
         try await withApp(listJSON: PageJSON.list(Self.rows())) { app in
             // A located page is made from a shell shared by all locations: ask for another place first.
@@ -255,8 +277,10 @@ struct FeedTests {
 
             #expect(links.map(PageHTML.unescape) == [feedLink])
             if page.hasPrefix("/pets") {
-                #expect(PageHTML.captures(#"href="([^"]*)" type="application/atom\+xml" data-testid="feed-link""#, in: html)
-                    .map(PageHTML.unescape) == [feedLink])
+                #expect(
+                    PageHTML.captures(#"href="([^"]*)" type="application/atom\+xml" data-testid="feed-link""#, in: html)
+                        .map(PageHTML.unescape) == [feedLink]
+                )
             }
             let (feed, _) = try await Self.feed(app, feedLink)
             #expect(feed.link("self")?.hasPrefix("https://petspot.example/pets.atom?") == true)

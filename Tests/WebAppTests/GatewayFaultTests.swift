@@ -1,8 +1,8 @@
 import Foundation
-import TestSupport
-import Testing
 import HTTPTypes
 import MicroHTTP
+import TestSupport
+import Testing
 import WebApp
 
 extension ServerIntegration {
@@ -30,11 +30,11 @@ extension ServerIntegration {
         ]
 
         private static let validList = #"""
-        {"data":[{"id":"fault-1","petName":"Burek","species":"DOG","breed":null,"sex":"MALE","age":3,"description":null,
-        "microchipNumber":null,"locationLatitude":52.2297,"locationLongitude":21.0122,"lastSeenDate":"2025-11-17",
-        "email":null,"phone":null,"photoUrl":"/images/a.png","status":"MISSING","reward":null,
-        "createdAt":"2025-11-18T10:00:00.000Z","updatedAt":"2025-12-01 14:24:13"}]}
-        """#
+            {"data":[{"id":"fault-1","petName":"Burek","species":"DOG","breed":null,"sex":"MALE","age":3,"description":null,
+            "microchipNumber":null,"locationLatitude":52.2297,"locationLongitude":21.0122,"lastSeenDate":"2025-11-17",
+            "email":null,"phone":null,"photoUrl":"/images/a.png","status":"MISSING","reward":null,
+            "createdAt":"2025-11-18T10:00:00.000Z","updatedAt":"2025-12-01 14:24:13"}]}
+            """#
 
         /// No fresh or stale copies, so every request reaches the (faulty) upstream.
         private static func uncached(_ configuration: inout AppConfiguration) {

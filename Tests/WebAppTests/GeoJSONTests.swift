@@ -134,13 +134,13 @@ extension ServerIntegration {
 
         @Test func a_city_only_place_has_no_point_and_is_left_out_and_an_unnamed_pet_has_a_null_name() async throws {
             let list = #"""
-            {"data":[
-             {"id":"city-1","petName":"Fredi","status":"ACTIVE","lastSeenDate":"2025-11-18","species":"DOG","location":"Kamionka",
-              "locationRadius":5,"createdAt":"2025-11-19T15:47:14.000Z","updatedAt":"2025-11-19T15:47:14.000Z","photoUrl":"/images/f.jpg"},
-             {"id":"point-1","petName":null,"status":"FOUND","lastSeenDate":"2025-11-18","species":"CAT","locationLatitude":52.1,
-              "locationLongitude":21,"createdAt":"2025-11-19T15:47:14.000Z","updatedAt":"2025-11-19T15:47:14.000Z","photoUrl":"/images/c.jpg"}
-            ]}
-            """#
+                {"data":[
+                 {"id":"city-1","petName":"Fredi","status":"ACTIVE","lastSeenDate":"2025-11-18","species":"DOG","location":"Kamionka",
+                  "locationRadius":5,"createdAt":"2025-11-19T15:47:14.000Z","updatedAt":"2025-11-19T15:47:14.000Z","photoUrl":"/images/f.jpg"},
+                 {"id":"point-1","petName":null,"status":"FOUND","lastSeenDate":"2025-11-18","species":"CAT","locationLatitude":52.1,
+                  "locationLongitude":21,"createdAt":"2025-11-19T15:47:14.000Z","updatedAt":"2025-11-19T15:47:14.000Z","photoUrl":"/images/c.jpg"}
+                ]}
+                """#
             try await withApp(listJSON: list) { app in
                 let response = try await app.get("/api/v1/announcements.geojson")
 

@@ -1,8 +1,8 @@
 import Foundation
-import TestSupport
-import Testing
 import HTTPTypes
 import MicroHTTP
+import TestSupport
+import Testing
 import WebApp
 
 extension ServerIntegration {
@@ -11,7 +11,8 @@ extension ServerIntegration {
     @Suite("Image proxy")
     struct ImageProxyTests {
         /// A PNG signature followed by bytes that are not valid UTF-8, so any re-encoding would show.
-        static let pngBytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE, 0x80, 0x7F, 0x01, 0xC3]
+        static let pngBytes: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE, 0x80, 0x7F, 0x01, 0xC3]
             + (0..<2000).map { UInt8($0 % 256) }
 
         @Test func an_image_is_served_as_a_webp_variant_with_cache_headers() async throws {

@@ -1,14 +1,16 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Logging
 import HTTPTypes
+import Logging
 import MicroHTTP
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import WebApp
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The warm path: answers the application marks reusable are given again by the server (through
 /// MicroHTTP's `PreparedResponses` hook) for the same request target, without the handler, each
@@ -42,18 +44,27 @@ struct KeptAnswersTests {
         func run(keepFor lifetime: Duration = .seconds(60), _ body: (URL) async throws -> Void) async throws {
             var logger = Logger(label: "test")
             logger.logLevel = .critical
-            let counts = self.counts, keptAnswers = self.keptAnswers, clock = self.clock
-            let server = HTTPServer(configuration: ServerConfiguration(), logger: logger, preparedResponses: keptAnswers, waiting: { request in
-                let call = counts.calls.add(1, ordering: .sequentiallyConsistent).newValue
-                var response = Response.text("body of \(request.path)?\(request.query.items.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))")
-                response.headers[.eTag] = "\"tag-\(request.path.count)\""
-                response.headers[HTTPField.Name("X-Kind")!] = "kept"
-                if request.path.hasPrefix("/kept") {
-                    keptAnswers.keep(response, for: request, route: "kept_route", until: clock.now + lifetime)
+            let counts = self.counts
+            let keptAnswers = self.keptAnswers
+            let clock = self.clock
+            let server = HTTPServer(
+                configuration: ServerConfiguration(),
+                logger: logger,
+                preparedResponses: keptAnswers,
+                waiting: { request in
+                    let call = counts.calls.add(1, ordering: .sequentiallyConsistent).newValue
+                    var response = Response.text(
+                        "body of \(request.path)?\(request.query.items.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))"
+                    )
+                    response.headers[.eTag] = "\"tag-\(request.path.count)\""
+                    response.headers[HTTPField.Name("X-Kind")!] = "kept"
+                    if request.path.hasPrefix("/kept") {
+                        keptAnswers.keep(response, for: request, route: "kept_route", until: clock.now + lifetime)
+                    }
+                    response.headers[HTTPField.Name("X-Call")!] = String(call)
+                    return response
                 }
-                response.headers[HTTPField.Name("X-Call")!] = String(call)
-                return response
-            })
+            )
             try server.start()
             do {
                 try await body(try #require(URL(string: "http://127.0.0.1:\(server.port)")))
@@ -237,17 +248,35 @@ struct KeptAnswersTests {
         let body = [UInt8](repeating: UInt8(ascii: "x"), count: 4096)
         for index in 0..<200 {
             let response = Response(status: 200, headers: [.contentType: "text/plain"], body: body)
-            harness.keptAnswers.keep(response, target: Array("/p/\(index)".utf8), language: 0, route: "r", path: "/p/\(index)",
-                                     until: harness.clock.now + .seconds(60))
+            harness.keptAnswers.keep(
+                response,
+                target: Array("/p/\(index)".utf8),
+                language: 0,
+                route: "r",
+                path: "/p/\(index)",
+                until: harness.clock.now + .seconds(60)
+            )
         }
         let size = harness.keptAnswers.size
         #expect(size.bytes <= 64 * 1024)
         #expect(size.entries > 0)
         // Only 200s are kept, and only while they are good.
-        harness.keptAnswers.keep(Response(status: 404), target: Array("/missing".utf8), language: 0, route: "r", path: "/missing",
-                                 until: harness.clock.now + .seconds(60))
-        harness.keptAnswers.keep(Response(status: 200), target: Array("/old".utf8), language: 0, route: "r", path: "/old",
-                                 until: harness.clock.now - .seconds(1))
+        harness.keptAnswers.keep(
+            Response(status: 404),
+            target: Array("/missing".utf8),
+            language: 0,
+            route: "r",
+            path: "/missing",
+            until: harness.clock.now + .seconds(60)
+        )
+        harness.keptAnswers.keep(
+            Response(status: 200),
+            target: Array("/old".utf8),
+            language: 0,
+            route: "r",
+            path: "/old",
+            until: harness.clock.now - .seconds(1)
+        )
         #expect(harness.keptAnswers.size.entries == size.entries)
     }
 }

@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import TestSupport
 import Testing
 
@@ -186,8 +186,13 @@ struct LandingPageTests {
     @Test func landing_with_location_leaves_out_pets_farther_than_ten_km() async throws {
         let near = PageJSON.item("near", overrides: ["createdAt": "2025-11-10T10:00:00.000Z", "updatedAt": "2025-11-10T10:00:00.000Z"])
         // About 20 km north of the visitor, and newer.
-        let far = PageJSON.item("far", overrides: ["locationLatitude": 52.41, "createdAt": "2025-11-11T10:00:00.000Z",
-                                                   "updatedAt": "2025-11-11T10:00:00.000Z"])
+        let far = PageJSON.item(
+            "far",
+            overrides: [
+                "locationLatitude": 52.41, "createdAt": "2025-11-11T10:00:00.000Z",
+                "updatedAt": "2025-11-11T10:00:00.000Z",
+            ]
+        )
         try await withApp(listJSON: PageJSON.list([near, far])) { app in
             let located = try await app.get("/?lat=52.2297&lng=21.0122").text
             let unlocated = try await app.get("/").text

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import WebApp
 
 /// The languages (README "Languages") over HTTP: every page kind in both languages, chosen by `?lang` or `Accept-Language`,
@@ -9,19 +10,29 @@ import Testing
 struct LanguagePagesTests {
     /// Two pets with everything the formats show: a date, sex, age, reward, coordinates.
     static let listJSON = PageJSON.list([
-        PageJSON.item("lang-max", name: "Max", overrides: [
-            "sex": "MALE", "age": 2, "reward": "500 PLN", "lastSeenDate": "2025-11-18", "status": "MISSING",
-            "createdAt": "2025-11-20T10:00:00.000Z", "updatedAt": "2025-11-20T10:00:00.000Z",
-        ]),
-        PageJSON.item("lang-luna", name: "Luna", overrides: [
-            "species": "CAT", "sex": "FEMALE", "age": 5, "lastSeenDate": "2025-05-05", "status": "FOUND",
-            "locationLatitude": 52.25, "locationLongitude": 21.05,
-        ]),
+        PageJSON.item(
+            "lang-max",
+            name: "Max",
+            overrides: [
+                "sex": "MALE", "age": 2, "reward": "500 PLN", "lastSeenDate": "2025-11-18", "status": "MISSING",
+                "createdAt": "2025-11-20T10:00:00.000Z", "updatedAt": "2025-11-20T10:00:00.000Z",
+            ]
+        ),
+        PageJSON.item(
+            "lang-luna",
+            name: "Luna",
+            overrides: [
+                "species": "CAT", "sex": "FEMALE", "age": 5, "lastSeenDate": "2025-05-05", "status": "FOUND",
+                "locationLatitude": 52.25, "locationLongitude": 21.05,
+            ]
+        ),
     ])
 
     /// Every page kind: landing, list, details, located list, banner, 404 and a 400.
-    static let pageKinds = ["/", "/pets", "/pets/lang-max", "/pets?lat=52.2297&lng=21.0122", "/pets?location=denied",
-                            "/no-such-page", "/pets?lat=500&lng=1", "/map", "/map?lat=52.2297&lng=21.0122"]
+    static let pageKinds = [
+        "/", "/pets", "/pets/lang-max", "/pets?lat=52.2297&lng=21.0122", "/pets?location=denied",
+        "/no-such-page", "/pets?lat=500&lng=1", "/map", "/map?lat=52.2297&lng=21.0122",
+    ]
 
     static func htmlLang(_ html: String) -> String? {
         PageHTML.captures(#"<html lang="([a-z]+)">"#, in: html).first
@@ -48,8 +59,10 @@ struct LanguagePagesTests {
 
     @Test func accept_language_decides_without_lang_and_the_answer_varies_by_it() async throws {
         try await withApp(listJSON: Self.listJSON) { app in
-            let cases: [(String?, String)] = [(nil, "en"), ("pl", "pl"), ("pl-PL,pl;q=0.9,en-US;q=0.8", "pl"), ("en-GB,en;q=0.9,pl;q=0.8", "en"),
-                                              ("en;q=0.4, pl;q=0.6", "pl"), ("de-DE, pl;q=0.5", "pl"), ("de, fr", "en"), ("pl;q=0, en;q=0.1", "en")]
+            let cases: [(String?, String)] = [
+                (nil, "en"), ("pl", "pl"), ("pl-PL,pl;q=0.9,en-US;q=0.8", "pl"), ("en-GB,en;q=0.9,pl;q=0.8", "en"),
+                ("en;q=0.4, pl;q=0.6", "pl"), ("de-DE, pl;q=0.5", "pl"), ("de, fr", "en"), ("pl;q=0, en;q=0.1", "en"),
+            ]
             for path in Self.pageKinds {
                 for (header, expected) in cases {
                     let page = try await app.get(path, headers: header.map { ["Accept-Language": $0] } ?? [:])
@@ -63,16 +76,21 @@ struct LanguagePagesTests {
 
     @Test func every_link_and_form_keeps_the_lang_the_url_chose() async throws {
         try await withApp(listJSON: Self.listJSON) { app in
-            for path in ["/?lang=pl", "/pets?lang=pl&status=missing", "/pets?lang=pl&lat=52.2297&lng=21.0122", "/pets/lang-max?lang=pl",
-                         "/pets?lang=pl&location=denied"] {
+            for path in [
+                "/?lang=pl", "/pets?lang=pl&status=missing", "/pets?lang=pl&lat=52.2297&lng=21.0122", "/pets/lang-max?lang=pl",
+                "/pets?lang=pl&location=denied",
+            ] {
                 let html = try await app.get(path).text
                 let own = PageHTML.hrefs(html).filter { $0.hasPrefix("/") && !$0.hasPrefix("/static/") && !$0.hasPrefix("/images/") }
                 #expect(!own.isEmpty)
                 for link in own {
                     let lang = PageHTML.query(of: link)["lang"]
                     // The switch's English link is the one that changes it.
-                    #expect(lang == "pl" || (lang == "en" && html.contains(#"href="\#(link.replacingOccurrences(of: "&", with: "&amp;"))" hreflang="en""#)),
-                            "\(path): \(link)")
+                    #expect(
+                        lang == "pl"
+                            || (lang == "en" && html.contains(#"href="\#(link.replacingOccurrences(of: "&", with: "&amp;"))" hreflang="en""#)),
+                        "\(path): \(link)"
+                    )
                 }
                 if html.contains("<form") {
                     #expect(html.contains(#"<input type="hidden" name="lang" value="pl">"#), "\(path)")
@@ -92,7 +110,9 @@ struct LanguagePagesTests {
             #expect(Self.alternate("en", in: html) == "https://petspot.example/pets?status=missing&species=dog&lang=en")
             #expect(Self.alternate("x-default", in: html) == "https://petspot.example/pets?status=missing&species=dog")
             #expect(html.contains(#"<a href="/pets?status=missing&amp;species=dog&amp;lang=en" hreflang="en" lang="en">English</a>"#))
-            #expect(html.contains(#"<a href="/pets?status=missing&amp;species=dog&amp;lang=pl" hreflang="pl" lang="pl" aria-current="true">Polski</a>"#))
+            #expect(
+                html.contains(#"<a href="/pets?status=missing&amp;species=dog&amp;lang=pl" hreflang="pl" lang="pl" aria-current="true">Polski</a>"#)
+            )
             for path in Self.pageKinds {
                 let page = try await app.get(path).text
                 for code in ["pl", "en", "x-default"] { #expect(Self.alternate(code, in: page) != nil, "\(path) \(code)") }
@@ -105,9 +125,11 @@ struct LanguagePagesTests {
     @Test func polish_pages_speak_polish_with_polish_formats() async throws {
         try await withApp(listJSON: Self.listJSON) { app in
             let details = try await app.get("/pets/lang-max?lang=pl&lat=52.2&lng=21.0").text
-            for text in ["♂ Samiec", "2 lata", "18 lis 2025", "Nagroda 500 PLN", "52,2297° N, 21,0122° E", "km stąd", "ZAGINIONE",
-                         "<title>Max — zaginiony pies · PetSpot</title>", "Udostępnij", "Wróć do listy zwierząt", "Zdjęcie: Max, pies",
-                         #"data-share-copied="Link skopiowany""#, "Pokaż na mapie", "Wszystkie zwierzęta"] {
+            for text in [
+                "♂ Samiec", "2 lata", "18 lis 2025", "Nagroda 500 PLN", "52,2297° N, 21,0122° E", "km stąd", "ZAGINIONE",
+                "<title>Max — zaginiony pies · PetSpot</title>", "Udostępnij", "Wróć do listy zwierząt", "Zdjęcie: Max, pies",
+                #"data-share-copied="Link skopiowany""#, "Pokaż na mapie", "Wszystkie zwierzęta",
+            ] {
                 #expect(details.contains(text), "details: \(text)")
             }
             #expect(!details.contains("Last seen"))
@@ -116,8 +138,10 @@ struct LanguagePagesTests {
             #expect(details.contains(#"data-share-url="https://petspot.example/pets/lang-max?lang=pl""#))
 
             let list = try await app.get("/pets?lang=pl").text
-            for text in ["Zaginione i znalezione zwierzęta", "2 zwierzęta", "5 maj 2025", "Ostatnio widziane", "Dowolny status",
-                         "Najnowsze", "Zastosuj", "ZNALEZIONE", "Kot"] {
+            for text in [
+                "Zaginione i znalezione zwierzęta", "2 zwierzęta", "5 maj 2025", "Ostatnio widziane", "Dowolny status",
+                "Najnowsze", "Zastosuj", "ZNALEZIONE", "Kot",
+            ] {
                 #expect(list.contains(text), "list: \(text)")
             }
             let located = try await app.get("/pets?lang=pl&lat=52.2297&lng=21.0122&range=20").text
@@ -139,10 +163,12 @@ struct LanguagePagesTests {
     @Test func the_map_speaks_polish_too() async throws {
         try await withApp(listJSON: Self.listJSON) { app in
             let map = try await app.get("/map?lang=pl&lat=52.2297&lng=21.0122&range=20").text
-            for text in ["<title>Mapa: Zaginione i znalezione zwierzęta · PetSpot</title>", "Zaginione i znalezione zwierzęta na mapie",
-                         #"aria-label="Mapa: 2 zwierzęta""#, "Miejsca tych zwierząt", #"data-zoom-in="Przybliż""#, #"data-visitor-label="Tu jesteś""#,
-                         #"data-attribution="© autorzy OpenStreetMap""#, "2 zwierzęta w promieniu 20 km od Ciebie", "Ostatnio widziane 18 lis 2025",
-                         ">Lista<span", "km stąd"] {
+            for text in [
+                "<title>Mapa: Zaginione i znalezione zwierzęta · PetSpot</title>", "Zaginione i znalezione zwierzęta na mapie",
+                #"aria-label="Mapa: 2 zwierzęta""#, "Miejsca tych zwierząt", #"data-zoom-in="Przybliż""#, #"data-visitor-label="Tu jesteś""#,
+                #"data-attribution="© autorzy OpenStreetMap""#, "2 zwierzęta w promieniu 20 km od Ciebie", "Ostatnio widziane 18 lis 2025",
+                ">Lista<span", "km stąd",
+            ] {
                 #expect(map.contains(text), "map: \(text)")
             }
             let details = try await app.get("/pets/lang-max?lang=pl").text

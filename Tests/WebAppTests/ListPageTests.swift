@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import TestSupport
 import Testing
 import WebApp
@@ -31,7 +31,9 @@ struct ListPageTests {
             let page3 = try await app.get("/pets?page=3")
 
             #expect([page1.status, page2.status, page3.status] as [Int] == [200, 200, 200])
-            let ids1 = PageHTML.petIDs(page1.text), ids2 = PageHTML.petIDs(page2.text), ids3 = PageHTML.petIDs(page3.text)
+            let ids1 = PageHTML.petIDs(page1.text)
+            let ids2 = PageHTML.petIDs(page2.text)
+            let ids3 = PageHTML.petIDs(page3.text)
             #expect([ids1.count, ids2.count, ids3.count] as [Int] == [20, 20, 5])
             #expect(ids1 + ids2 + ids3 == Self.newestFirst)
             #expect(Set(ids1 + ids2 + ids3) == Set(Self.validIDs))
@@ -136,9 +138,18 @@ struct ListPageTests {
     @Test func list_sort_nearest_orders_by_distance_and_shows_distances() async throws {
         let rows = [
             // Newest is farthest, oldest is nearest.
-            PageJSON.item("five-km", overrides: ["locationLatitude": 52.2747, "createdAt": "2025-11-12T10:00:00.000Z", "updatedAt": "2025-11-12T10:00:00.000Z"]),
-            PageJSON.item("one-km", overrides: ["locationLatitude": 52.2387, "createdAt": "2025-11-10T10:00:00.000Z", "updatedAt": "2025-11-10T10:00:00.000Z"]),
-            PageJSON.item("three-km", overrides: ["locationLatitude": 52.2567, "createdAt": "2025-11-11T10:00:00.000Z", "updatedAt": "2025-11-11T10:00:00.000Z"]),
+            PageJSON.item(
+                "five-km",
+                overrides: ["locationLatitude": 52.2747, "createdAt": "2025-11-12T10:00:00.000Z", "updatedAt": "2025-11-12T10:00:00.000Z"]
+            ),
+            PageJSON.item(
+                "one-km",
+                overrides: ["locationLatitude": 52.2387, "createdAt": "2025-11-10T10:00:00.000Z", "updatedAt": "2025-11-10T10:00:00.000Z"]
+            ),
+            PageJSON.item(
+                "three-km",
+                overrides: ["locationLatitude": 52.2567, "createdAt": "2025-11-11T10:00:00.000Z", "updatedAt": "2025-11-11T10:00:00.000Z"]
+            ),
         ]
         try await withApp(listJSON: PageJSON.list(rows)) { app in
             let nearest = try await app.get("/pets?sort=nearest&lat=52.2297&lng=21.0122")
@@ -231,9 +242,12 @@ struct ListPageTests {
         let gone = try StubUpstream.start()
         let goneURL = gone.baseURL
         await gone.stop()
-        try await withApp(listJSON: try fixture("pages-list.json"), configure: { configuration in
-            configuration.upstreamURL = URL(string: goneURL)
-        }) { app in
+        try await withApp(
+            listJSON: try fixture("pages-list.json"),
+            configure: { configuration in
+                configuration.upstreamURL = URL(string: goneURL)
+            }
+        ) { app in
             let response = try await app.get("/pets")
 
             // Known bug (not fixed here): AsyncHTTPClient keeps retrying a refused connection until the

@@ -24,7 +24,9 @@ struct LocationFlowTests {
         ("/pets/det-x?lng=21.0122", "lat", "/pets/det-x"),
     ])
     func bad_location_is_a_400_page_naming_the_parameter_with_a_link_without_location(
-        path: String, parameter: String, withoutLocation: String
+        path: String,
+        parameter: String,
+        withoutLocation: String
     ) async throws {
         try await withApp(listJSON: try fixture("pages-landing.json")) { app in
             let response = try await app.get(path)

@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import TestSupport
 import Testing
 
@@ -55,13 +55,16 @@ extension ServerIntegration {
             }
         }
 
-        @Test(arguments: paths, [
-            ("lat=nan&lng=21.0122", "lat"), ("lat=52.2297&lng=inf", "lng"), ("lat=-Infinity&lng=21.0122", "lat"),
-            ("lat=0x10&lng=21.0122", "lat"), ("lat=1e5&lng=21.0122", "lat"), ("lat=52abc&lng=21.0122", "lat"),
-            ("lat=52.2297&lng=1e", "lng"), ("lat=.&lng=21.0122", "lat"), ("lat=52.2297&lng=181", "lng"),
-            ("lat=52.2297&lng=21.0122&range=0", "range"), ("lat=52.2297&lng=21.0122&range=1.5", "range"),
-            ("lat=52.2297&lng=21.0122&range=-5", "range"), ("lat=52.2297&lng=21.0122&range=1e3", "range"),
-        ])
+        @Test(
+            arguments: paths,
+            [
+                ("lat=nan&lng=21.0122", "lat"), ("lat=52.2297&lng=inf", "lng"), ("lat=-Infinity&lng=21.0122", "lat"),
+                ("lat=0x10&lng=21.0122", "lat"), ("lat=1e5&lng=21.0122", "lat"), ("lat=52abc&lng=21.0122", "lat"),
+                ("lat=52.2297&lng=1e", "lng"), ("lat=.&lng=21.0122", "lat"), ("lat=52.2297&lng=181", "lng"),
+                ("lat=52.2297&lng=21.0122&range=0", "range"), ("lat=52.2297&lng=21.0122&range=1.5", "range"),
+                ("lat=52.2297&lng=21.0122&range=-5", "range"), ("lat=52.2297&lng=21.0122&range=1e3", "range"),
+            ]
+        )
         func refusals_are_a_400_naming_the_parameter(path: String, bad: (String, String)) async throws {
             let (query, parameter) = bad
             try await withApp(listJSON: Self.listJSON()) { app in

@@ -63,8 +63,10 @@ struct MapPageTests {
         }
     }
 
-    @Test(arguments: [("lat=52.2", "lng"), ("lat=x&lng=21", "lat"), ("range=abc", "range"), ("status=lost", "status"),
-                      ("species=unicorn", "species"), ("sort=nearest", "sort")])
+    @Test(arguments: [
+        ("lat=52.2", "lng"), ("lat=x&lng=21", "lat"), ("range=abc", "range"), ("status=lost", "status"),
+        ("species=unicorn", "species"), ("sort=nearest", "sort"),
+    ])
     func a_bad_parameter_gets_the_same_400_page_as_the_list(query: String, parameter: String) async throws {
         try await withApp(listJSON: try fixture("pages-list.json")) { app in
             let map = try await app.get("/map?\(query)")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WebApp
 
 /// Catalog texts are split at their `{name}` slots once and filled by appending.

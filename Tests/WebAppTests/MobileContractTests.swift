@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import TestSupport
 import Testing
 
@@ -89,13 +89,19 @@ extension ServerIntegration {
         static func listJSON() -> String {
             let statuses = ["MISSING", "FOUND", "CLOSED"]
             let sexes = ["MALE", "FEMALE", "UNKNOWN"]
-            return PageJSON.list(photos.enumerated().map { offset, photo in
-                PageJSON.item(photo.id, name: "Pet \(offset)", overrides: [
-                    "photoUrl": photo.upstream ?? NSNull(), "description": "Seen near the park.", "phone": "555-PETS",
-                    "status": statuses[offset % 3], "sex": sexes[offset % 3],
-                    "createdAt": "2025-11-1\(offset)T10:00:00.000Z", "updatedAt": "2025-11-1\(offset)T10:00:00.000Z",
-                ])
-            })
+            return PageJSON.list(
+                photos.enumerated().map { offset, photo in
+                    PageJSON.item(
+                        photo.id,
+                        name: "Pet \(offset)",
+                        overrides: [
+                            "photoUrl": photo.upstream ?? NSNull(), "description": "Seen near the park.", "phone": "555-PETS",
+                            "status": statuses[offset % 3], "sex": sexes[offset % 3],
+                            "createdAt": "2025-11-1\(offset)T10:00:00.000Z", "updatedAt": "2025-11-1\(offset)T10:00:00.000Z",
+                        ]
+                    )
+                }
+            )
         }
 
         private func withContractApp(_ body: (TestApp) async throws -> Void) async throws {
@@ -107,8 +113,10 @@ extension ServerIntegration {
             }
         }
 
-        @Test(arguments: ["/api/v1/announcements", "/api/v1/announcements?lat=52.2297&lng=21.0122",
-                          "/api/v1/announcements?lat=52.2297&lng=21.0122&range=20038"])
+        @Test(arguments: [
+            "/api/v1/announcements", "/api/v1/announcements?lat=52.2297&lng=21.0122",
+            "/api/v1/announcements?lat=52.2297&lng=21.0122&range=20038",
+        ])
         func the_list_decodes_into_the_app_types_with_a_usable_photo_for_every_item(path: String) async throws {
             try await withContractApp { app in
                 let response = try await app.get(path)
@@ -124,9 +132,13 @@ extension ServerIntegration {
 
         @Test func details_decode_into_the_app_type_from_the_snapshot_and_from_the_upstream() async throws {
             try await withContractApp { app in
-                let late = PageJSON.item("c-late", name: "Late", overrides: [
-                    "photoUrl": NSNull(), "description": "Only on the details endpoint.", "phone": "555-0100",
-                ])
+                let late = PageJSON.item(
+                    "c-late",
+                    name: "Late",
+                    overrides: [
+                        "photoUrl": NSNull(), "description": "Only on the details endpoint.", "phone": "555-0100",
+                    ]
+                )
                 app.stub.setDetails(id: "c-late", json: PageJSON.text(late))
                 // Loads the snapshot: the listed ids are answered from it, c-late from the details endpoint.
                 #expect(try await app.get("/api/v1/announcements").status == 200)

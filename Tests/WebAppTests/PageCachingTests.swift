@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import TestSupport
 import Testing
 import WebApp
@@ -7,8 +7,11 @@ import WebApp
 /// HTTP-level behaviour of pages: HEAD, ETag/304, Cache-Control, no cookies, redirects, stale copies.
 @Suite("Page caching and HTTP")
 struct PageCachingTests {
-    static func withPets<T>(listJSON: String? = nil, configure: (inout AppConfiguration) -> Void = { _ in },
-                            _ body: (TestApp) async throws -> T) async throws -> T {
+    static func withPets<T>(
+        listJSON: String? = nil,
+        configure: (inout AppConfiguration) -> Void = { _ in },
+        _ body: (TestApp) async throws -> T
+    ) async throws -> T {
         try await withApp(listJSON: try listJSON ?? fixture("pages-landing.json"), configure: configure) { app in
             app.stub.setDetails(id: "det-max", json: try fixture("pages-details-max.json"))
             return try await body(app)

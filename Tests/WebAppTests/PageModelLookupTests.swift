@@ -1,6 +1,7 @@
 import HTTPTypes
 import Mustache
 import Testing
+
 @testable import WebApp
 
 /// The hand-written `MustacheParent` lookups must answer every stored field, with the same value
@@ -8,14 +9,39 @@ import Testing
 @Suite("View model lookups")
 struct PageModelLookupTests {
     static let layout = LayoutModel(
-        pageTitle: "t", metaDescription: "d", canonicalURL: "https://x/c", ogTitle: "ot", ogDescription: "od",
-        ogImage: "https://x/i.png", ogType: "website", twitterCard: "summary", homeURL: "/", listURL: "/pets",
-        mapURL: "/map", isHome: true, isList: false, isMap: false, hasMap: true, locationState: "unknown"
+        pageTitle: "t",
+        metaDescription: "d",
+        canonicalURL: "https://x/c",
+        ogTitle: "ot",
+        ogDescription: "od",
+        ogImage: "https://x/i.png",
+        ogType: "website",
+        twitterCard: "summary",
+        homeURL: "/",
+        listURL: "/pets",
+        mapURL: "/map",
+        isHome: true,
+        isList: false,
+        isMap: false,
+        hasMap: true,
+        locationState: "unknown"
     )
     static let card = CardModel(
-        id: "1", detailURL: "/pets/1", name: "Max", speciesLabel: "Dog", statusLabel: "MISSING", statusClass: "missing",
-        photoURL: "/images/a.svg", photoSrcset: "/images/a.jpg?w=320 320w", photoAlt: "Photo", breed: "Beagle", lastSeenText: "Nov 18, 2025", placeText: "Warsaw",
-        distanceText: "1.0 km away", rewardText: "Reward 5 PLN", excerpt: "e"
+        id: "1",
+        detailURL: "/pets/1",
+        name: "Max",
+        speciesLabel: "Dog",
+        statusLabel: "MISSING",
+        statusClass: "missing",
+        photoURL: "/images/a.svg",
+        photoSrcset: "/images/a.jpg?w=320 320w",
+        photoAlt: "Photo",
+        breed: "Beagle",
+        lastSeenText: "Nov 18, 2025",
+        placeText: "Warsaw",
+        distanceText: "1.0 km away",
+        rewardText: "Reward 5 PLN",
+        excerpt: "e"
     )
 
     static let pin = PinMapModel(latitude: "52.2", longitude: "21.0", statusClass: "found", label: "l", tileURL: "/tiles/{z}/{x}/{y}.png")
@@ -29,20 +55,76 @@ struct PageModelLookupTests {
         HiddenField(name: "n", value: "v"),
         PaginationModel(previousURL: "p", nextURL: "n", summary: "s"),
         DetailRow(label: "l", value: "v", href: "h"),
-        LandingPageModel(layout: layout, banner: nil, staleNotice: "s", cards: [card], hasCards: true,
-                         emptyMessage: "e", viewAllURL: "/pets", nearbyText: "n"),
-        ListPageModel(layout: layout, banner: nil, staleNotice: nil, heading: "h", resultSummary: "r", mapURL: "/map", cards: [card],
-                      hasCards: true, emptyMessage: "e", clearFiltersURL: "c", statusOptions: [], speciesOptions: [],
-                      sortOptions: [], hiddenFields: [], pagination: nil),
-        DetailsPageModel(layout: layout, staleNotice: nil, id: "1", name: "n", statusLabel: "s", statusClass: "c",
-                         rewardText: "r", photoURL: "p", photoSrcset: "s", photoFullURL: "f", photoAlt: "a", subtitle: "s", rows: [], description: "d",
-                         mapURL: "m", pinMap: Self.pin, phoneHref: "tel:1", phoneText: "1", emailHref: "mailto:a@b.c", emailText: "a@b.c",
-                         shareURL: "u", shareTitle: "t", backURL: "b"),
+        LandingPageModel(
+            layout: layout,
+            banner: nil,
+            staleNotice: "s",
+            cards: [card],
+            hasCards: true,
+            emptyMessage: "e",
+            viewAllURL: "/pets",
+            nearbyText: "n"
+        ),
+        ListPageModel(
+            layout: layout,
+            banner: nil,
+            staleNotice: nil,
+            heading: "h",
+            resultSummary: "r",
+            mapURL: "/map",
+            cards: [card],
+            hasCards: true,
+            emptyMessage: "e",
+            clearFiltersURL: "c",
+            statusOptions: [],
+            speciesOptions: [],
+            sortOptions: [],
+            hiddenFields: [],
+            pagination: nil
+        ),
+        DetailsPageModel(
+            layout: layout,
+            staleNotice: nil,
+            id: "1",
+            name: "n",
+            statusLabel: "s",
+            statusClass: "c",
+            rewardText: "r",
+            photoURL: "p",
+            photoSrcset: "s",
+            photoFullURL: "f",
+            photoAlt: "a",
+            subtitle: "s",
+            rows: [],
+            description: "d",
+            mapURL: "m",
+            pinMap: Self.pin,
+            phoneHref: "tel:1",
+            phoneText: "1",
+            emailHref: "mailto:a@b.c",
+            emailText: "a@b.c",
+            shareURL: "u",
+            shareTitle: "t",
+            backURL: "b"
+        ),
         pin,
         place,
-        MapPageModel(layout: layout, banner: nil, staleNotice: nil, heading: "h", resultSummary: "r", listURL: "/pets", mapLabel: "m",
-                     tileURL: "/tiles/{z}/{x}/{y}.png", visitorLatitude: "52.2", visitorLongitude: "21.0", rangeMeters: "15000",
-                     places: [place], hasPlaces: true, emptyMessage: "e"),
+        MapPageModel(
+            layout: layout,
+            banner: nil,
+            staleNotice: nil,
+            heading: "h",
+            resultSummary: "r",
+            listURL: "/pets",
+            mapLabel: "m",
+            tileURL: "/tiles/{z}/{x}/{y}.png",
+            visitorLatitude: "52.2",
+            visitorLongitude: "21.0",
+            rangeMeters: "15000",
+            places: [place],
+            hasPlaces: true,
+            emptyMessage: "e"
+        ),
         ErrorPageModel(layout: layout, status: 404, heading: "h", message: "m", retryURL: "r", listURL: "l", homeURL: "h"),
     ]
 
@@ -59,7 +141,8 @@ struct PageModelLookupTests {
                 #expect(looked == nil, "\(type(of: model)).\(name)")
             } else {
                 let found = try #require(looked, "\(type(of: model)).\(name) is not answered")
-                let unwrapped = Mirror(reflecting: child.value).displayStyle == .optional
+                let unwrapped =
+                    Mirror(reflecting: child.value).displayStyle == .optional
                     ? "\(Mirror(reflecting: child.value).children.first?.value ?? "")" : mirrored
                 #expect("\(found)" == unwrapped, "\(type(of: model)).\(name)")
             }

@@ -58,7 +58,10 @@ extension ServerIntegration {
                 #expect(photo.header("Content-Type") == "image/webp")
                 #expect(share.status == 200, "\(ogImage)")
                 #expect(app.stub.requestCount(path: "/images/" + fileName) == 2, "the upstream was not asked for '\(fileName)'")
-                #expect(app.stub.requestCount() == app.stub.requestCount(path: "/images/" + fileName) + app.stub.requestCount(path: "/api/v1/announcements"))
+                #expect(
+                    app.stub.requestCount() == app.stub.requestCount(path: "/images/" + fileName)
+                        + app.stub.requestCount(path: "/api/v1/announcements")
+                )
             }
         }
 

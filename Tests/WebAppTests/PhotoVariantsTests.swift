@@ -27,7 +27,8 @@ func webpChunks(_ bytes: [UInt8]) -> [String] {
 func pngDeclaring(width: UInt32, height: UInt32) -> [UInt8] {
     func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typed = Array(type.utf8) + data
-        var length = [UInt8](repeating: 0, count: 4), crc = [UInt8](repeating: 0, count: 4)
+        var length = [UInt8](repeating: 0, count: 4)
+        var crc = [UInt8](repeating: 0, count: 4)
         for index in 0..<4 {
             length[index] = UInt8(truncatingIfNeeded: UInt32(data.count) >> (24 - 8 * index))
             crc[index] = UInt8(truncatingIfNeeded: crc32(typed) >> (24 - 8 * index))

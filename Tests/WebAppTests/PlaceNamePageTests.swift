@@ -1,7 +1,8 @@
 import Foundation
+import PetDomain
 import TestSupport
 import Testing
-import PetDomain
+
 @testable import WebApp
 
 /// docs/place-names.md: the nearest place on cards, details, map places, the JSON API and GeoJSON.
@@ -75,7 +76,9 @@ struct PlaceNamePageTests {
         #expect(Format.placeName(place) == "<b>Ville</b> & \"Co\"")
         let polish = try LocalizedFormatTests.polish()
         #expect(polish.placeName(NearestPlace(name: "Burzenin", area: nil, distanceKm: 3.6)) == "ok. 4 km od miejscowości Burzenin")
-        #expect(try LocalizedFormatTests.english().placeName(NearestPlace(name: "Burzenin", area: nil, distanceKm: 3.6))
-                == Format.placeName(NearestPlace(name: "Burzenin", area: nil, distanceKm: 3.6)))
+        #expect(
+            try LocalizedFormatTests.english().placeName(NearestPlace(name: "Burzenin", area: nil, distanceKm: 3.6))
+                == Format.placeName(NearestPlace(name: "Burzenin", area: nil, distanceKm: 3.6))
+        )
     }
 }

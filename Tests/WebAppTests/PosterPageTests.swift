@@ -9,18 +9,28 @@ import Testing
 struct PosterPageTests {
     static var json: String { PageJSON.list(rows) }
 
-    static var rows: [[String: Any]] { [
-        PageJSON.item("lost-female", name: "Luna", overrides: [
-            "sex": "FEMALE", "status": "MISSING", "phone": "+48 601 234 567", "email": "owner@example.com", "reward": "500 PLN",
-            "description": "Small black cat with a white patch on her chest.", "locationLatitude": 51.0725, "locationLongitude": 16.996,
-        ]),
-        PageJSON.item("lost-male", name: "Max", overrides: ["sex": "MALE"]),
-        PageJSON.item("lost-unknown", name: "Kiwi", overrides: ["sex": "UNKNOWN", "species": "BIRD"]),
-        PageJSON.item("found-cat", name: "Tiger", overrides: ["sex": "MALE", "status": "FOUND", "species": "CAT"]),
-        PageJSON.item("xss-poster", name: EscapingTests.script, overrides: [
-            "description": EscapingTests.attributeBreaker, "breed": EscapingTests.script, "phone": EscapingTests.singleQuoteBreaker,
-        ]),
-    ] }
+    static var rows: [[String: Any]] {
+        [
+            PageJSON.item(
+                "lost-female",
+                name: "Luna",
+                overrides: [
+                    "sex": "FEMALE", "status": "MISSING", "phone": "+48 601 234 567", "email": "owner@example.com", "reward": "500 PLN",
+                    "description": "Small black cat with a white patch on her chest.", "locationLatitude": 51.0725, "locationLongitude": 16.996,
+                ]
+            ),
+            PageJSON.item("lost-male", name: "Max", overrides: ["sex": "MALE"]),
+            PageJSON.item("lost-unknown", name: "Kiwi", overrides: ["sex": "UNKNOWN", "species": "BIRD"]),
+            PageJSON.item("found-cat", name: "Tiger", overrides: ["sex": "MALE", "status": "FOUND", "species": "CAT"]),
+            PageJSON.item(
+                "xss-poster",
+                name: EscapingTests.script,
+                overrides: [
+                    "description": EscapingTests.attributeBreaker, "breed": EscapingTests.script, "phone": EscapingTests.singleQuoteBreaker,
+                ]
+            ),
+        ]
+    }
 
     static func headline(_ html: String) -> String? {
         PageHTML.captures(#"<h1 class="poster-headline">([^<]*)</h1>"#, in: html).first.map(PageHTML.unescape)
@@ -48,8 +58,10 @@ struct PosterPageTests {
             #expect(PageHTML.texts(ofTestID: "place-name", in: english.text) == ["Krzyki, Wrocław"])
             #expect(PageHTML.texts(ofTestID: "poster-url", in: english.text) == ["https://petspot.example/pets/lost-female?lang=en"])
 
-            let polish = [("lost-female", "ZAGINĘŁA"), ("lost-male", "ZAGINĄŁ"), ("lost-unknown", "ZAGINĘŁO ZWIERZĘ"),
-                          ("found-cat", "ZNALEZIONO")]
+            let polish = [
+                ("lost-female", "ZAGINĘŁA"), ("lost-male", "ZAGINĄŁ"), ("lost-unknown", "ZAGINĘŁO ZWIERZĘ"),
+                ("found-cat", "ZNALEZIONO"),
+            ]
             for (id, expected) in polish {
                 let html = try await app.get("/pets/\(id)/poster?lang=pl").text
                 #expect(Self.headline(html) == expected, "\(id)")

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import WebApp
 
 /// docs/report-age.md: report age on cards and details, in both languages, and never yesterday's
@@ -32,13 +33,15 @@ struct ReportAgePageTests {
         try await withApp(listJSON: json, configure: { $0.cacheTTLSeconds = 7_200 }, startDate: Self.lateEvening) { app in
             // Three times each, so the page is kept (rendered pages) and answered by the server (kept answers).
             for _ in 0..<3 {
-                let list = try await Self.ages(app, "/pets"), details = try await Self.ages(app, "/pets/age-0")
+                let list = try await Self.ages(app, "/pets")
+                let details = try await Self.ages(app, "/pets/age-0")
                 #expect(list == ["Reported today"])
                 #expect(details == ["Reported today"])
             }
             app.clock.advance(by: .seconds(3_600))  // 00:30 on the 21st: same snapshot, new day
 
-            let list = try await Self.ages(app, "/pets"), details = try await Self.ages(app, "/pets/age-0")
+            let list = try await Self.ages(app, "/pets")
+            let details = try await Self.ages(app, "/pets/age-0")
             let landing = try await Self.ages(app, "/")
             #expect(list == ["Reported yesterday"])
             #expect(details == ["Reported yesterday"])
@@ -49,15 +52,25 @@ struct ReportAgePageTests {
 
     @Test func polish_cards_use_cldr_plural_forms_of_days() async throws {
         // Seen at 23:30 on 2025-11-20 in Warsaw: yesterday, 2, 5 and 22 days, and 45 days (a date).
-        let json = Self.list(createdAt: ["2025-11-19T10:00:00.000Z", "2025-11-18T10:00:00.000Z", "2025-11-15T10:00:00.000Z",
-                                         "2025-10-29T10:00:00.000Z", "2025-10-06T10:00:00.000Z"])
+        let json = Self.list(createdAt: [
+            "2025-11-19T10:00:00.000Z", "2025-11-18T10:00:00.000Z", "2025-11-15T10:00:00.000Z",
+            "2025-10-29T10:00:00.000Z", "2025-10-06T10:00:00.000Z",
+        ])
         try await withApp(listJSON: json, startDate: Self.lateEvening) { app in
             let polish = Set(try await Self.ages(app, "/pets?lang=pl"))
-            #expect(polish == ["Zgłoszono wczoraj", "Zgłoszono 2 dni temu", "Zgłoszono 5 dni temu", "Zgłoszono 22 dni temu",
-                               "Zgłoszono 6 paź 2025"])
+            #expect(
+                polish == [
+                    "Zgłoszono wczoraj", "Zgłoszono 2 dni temu", "Zgłoszono 5 dni temu", "Zgłoszono 22 dni temu",
+                    "Zgłoszono 6 paź 2025",
+                ]
+            )
             let english = Set(try await Self.ages(app, "/pets?lang=en"))
-            #expect(english == ["Reported yesterday", "Reported 2 days ago", "Reported 5 days ago", "Reported 22 days ago",
-                                "Reported on Oct 06, 2025"])
+            #expect(
+                english == [
+                    "Reported yesterday", "Reported 2 days ago", "Reported 5 days ago", "Reported 22 days ago",
+                    "Reported on Oct 06, 2025",
+                ]
+            )
         }
     }
 

@@ -45,7 +45,8 @@ extension ServerIntegration {
 
         @Test func the_api_takes_the_apps_writes_with_our_validation() async throws {
             try await withDemo { app in
-                let json = #"{"petName":"Mruczek","species":"CAT","breed":null,"sex":"FEMALE","age":2,"description":null,"#
+                let json =
+                    #"{"petName":"Mruczek","species":"CAT","breed":null,"sex":"FEMALE","age":2,"description":null,"#
                     + #""microchipNumber":null,"locationLatitude":50.0614,"locationLongitude":19.9366,"email":"owner@example.com","#
                     + #""phone":null,"lastSeenDate":"2025-11-20","status":"MISSING","reward":null}"#
                 let created = try await post(try app.url("/api/v1/announcements"), body: Data(json.utf8), contentType: "application/json")
@@ -66,18 +67,30 @@ extension ServerIntegration {
                 let photos = try app.url("/api/v1/announcements/\(id)/photos")
                 let noAuth = try await post(photos, body: form.body, contentType: form.contentType)
                 #expect(noAuth.status == 401)
-                let wrong = try await post(photos, body: form.body, contentType: form.contentType,
-                                           headers: ["Authorization": "Basic " + Data("\(id):000000".utf8).base64EncodedString()])
+                let wrong = try await post(
+                    photos,
+                    body: form.body,
+                    contentType: form.contentType,
+                    headers: ["Authorization": "Basic " + Data("\(id):000000".utf8).base64EncodedString()]
+                )
                 #expect(wrong.status == 403)
-                let right = try await post(photos, body: form.body, contentType: form.contentType,
-                                           headers: ["Authorization": "Basic " + Data("\(id):\(password)".utf8).base64EncodedString()])
+                let right = try await post(
+                    photos,
+                    body: form.body,
+                    contentType: form.contentType,
+                    headers: ["Authorization": "Basic " + Data("\(id):\(password)".utf8).base64EncodedString()]
+                )
                 #expect(right.status == 201)
                 #expect(try await app.get("/api/v1/announcements").text.contains(id))
                 let notAPhoto = try await {
                     var text = Multipart()
                     text.file("photo", fileName: "a.txt", contentType: "text/plain", bytes: Array("hello".utf8))
-                    return try await post(photos, body: text.body, contentType: text.contentType,
-                                          headers: ["Authorization": "Basic " + Data("\(id):\(password)".utf8).base64EncodedString()])
+                    return try await post(
+                        photos,
+                        body: text.body,
+                        contentType: text.contentType,
+                        headers: ["Authorization": "Basic " + Data("\(id):\(password)".utf8).base64EncodedString()]
+                    )
                 }()
                 #expect(notAPhoto.status == 400)
                 #expect(notAPhoto.text.contains(#""code":"INVALID_FILE_FORMAT""#))

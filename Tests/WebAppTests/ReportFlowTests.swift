@@ -22,8 +22,10 @@ extension ServerIntegration {
                     #expect(page.text.contains("<h1>\(heading)</h1>"))
                     #expect(page.text.contains(#"data-testid="report-form" method="post""#))
                     #expect(page.text.contains(#"enctype="multipart/form-data""#))
-                    for name in ["petName", "species", "breed", "sex", "age", "description", "microchipNumber", "lastSeenDate",
-                                 "locationLatitude", "locationLongitude", "email", "phone", "reward", "status", "photo"] {
+                    for name in [
+                        "petName", "species", "breed", "sex", "age", "description", "microchipNumber", "lastSeenDate",
+                        "locationLatitude", "locationLongitude", "email", "phone", "reward", "status", "photo",
+                    ] {
                         #expect(page.text.contains("name=\"\(name)\""), "missing field \(name)")
                     }
                 }
@@ -161,9 +163,11 @@ extension ServerIntegration {
                 #expect(failed.text.contains(#"data-testid="report-problem""#))
                 #expect(inputValue(failed.text, name: "petName") == "Burek")
                 #expect(inputValue(failed.text, name: "keptPhoto") != nil)
-                #expect(logs.lines.contains {
-                    $0.contains("upstream write failed") && $0.contains("upstream_request_id=") && !$0.contains("upstream_request_id=-")
-                })
+                #expect(
+                    logs.lines.contains {
+                        $0.contains("upstream write failed") && $0.contains("upstream_request_id=") && !$0.contains("upstream_request_id=-")
+                    }
+                )
 
                 app.stub.setWrite(path: Self.created, status: 201, body: createdBody(id: "p-slow"))
                 app.stub.setFault(.slow(.seconds(2)))
@@ -191,8 +195,12 @@ extension ServerIntegration {
                 retry.field("id", "p-5")
                 retry.field("managementPassword", "111222")
                 retry.field("keptPhoto", kept)
-                let sent = try await post(try app.url("/report/photo"), body: retry.body, contentType: retry.contentType,
-                                          headers: ["Origin": "http://127.0.0.1:\(app.app.port)"])
+                let sent = try await post(
+                    try app.url("/report/photo"),
+                    body: retry.body,
+                    contentType: retry.contentType,
+                    headers: ["Origin": "http://127.0.0.1:\(app.app.port)"]
+                )
                 #expect(sent.status == 200)
                 #expect(resultPetID(sent.text) == "p-5")
                 #expect(!sent.text.contains(#"data-testid="photo-retry""#))
@@ -210,8 +218,12 @@ extension ServerIntegration {
                 #expect(foreign.status == 403)
                 let crossSite = try await app.submit(form, headers: ["Sec-Fetch-Site": "cross-site"])
                 #expect(crossSite.status == 403)
-                let api = try await post(try app.url("/api/v1/announcements"), body: Data("{}".utf8), contentType: "application/json",
-                                         headers: ["Origin": "https://evil.example"])
+                let api = try await post(
+                    try app.url("/api/v1/announcements"),
+                    body: Data("{}".utf8),
+                    contentType: "application/json",
+                    headers: ["Origin": "https://evil.example"]
+                )
                 #expect(api.status == 403)
                 #expect(api.text.contains(#""code":"FORBIDDEN""#))
                 #expect(app.stub.requestCount(path: "POST " + Self.created) == 0)
@@ -256,8 +268,11 @@ extension ServerIntegration {
 
         @Test func an_upload_over_the_limit_is_refused_before_its_body_is_read() async throws {
             try await withApp { app in
-                let reply = await rawSend(port: app.app.port, text: "POST /report HTTP/1.1\r\nHost: x\r\n"
-                                              + "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 40000000\r\n\r\n")
+                let reply = await rawSend(
+                    port: app.app.port,
+                    text: "POST /report HTTP/1.1\r\nHost: x\r\n"
+                        + "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 40000000\r\n\r\n"
+                )
                 #expect(reply.hasPrefix("HTTP/1.1 413"))
                 #expect(app.stub.requestCount(path: "POST " + Self.created) == 0)
             }

@@ -1,8 +1,8 @@
 import Foundation
-import TestSupport
-import Testing
 import HTTPTypes
 import MicroHTTP
+import TestSupport
+import Testing
 import WebApp
 
 extension ServerIntegration {
@@ -11,11 +11,11 @@ extension ServerIntegration {
     @Suite("Server behaviour")
     struct ServerBehaviourTests {
         private static let oneValidItem = #"""
-        {"data":[{"id":"srv-1","petName":"Burek","species":"DOG","breed":null,"sex":"MALE","age":3,"description":null,
-        "microchipNumber":null,"locationLatitude":52.2297,"locationLongitude":21.0122,"lastSeenDate":"2025-11-17",
-        "email":null,"phone":null,"photoUrl":"/images/a.png","status":"MISSING","reward":null,
-        "createdAt":"2025-11-18T10:00:00.000Z","updatedAt":"2025-12-01 14:24:13"}]}
-        """#
+            {"data":[{"id":"srv-1","petName":"Burek","species":"DOG","breed":null,"sex":"MALE","age":3,"description":null,
+            "microchipNumber":null,"locationLatitude":52.2297,"locationLongitude":21.0122,"lastSeenDate":"2025-11-17",
+            "email":null,"phone":null,"photoUrl":"/images/a.png","status":"MISSING","reward":null,
+            "createdAt":"2025-11-18T10:00:00.000Z","updatedAt":"2025-12-01 14:24:13"}]}
+            """#
 
         private func expectSecurityHeaders(_ response: Fetched, _ what: String) {
             #expect(response.header("Content-Security-Policy")?.contains("default-src") == true, "\(what): CSP")
@@ -67,7 +67,9 @@ extension ServerIntegration {
                 #expect(generated.count == 16 && generated.allSatisfy(\.isHexDigit))
                 expectSecurityHeaders(malformed, "server-made 400")
                 #expect(logs.lines.contains { $0.contains("request_id=client-post-1") && $0.contains("status=405") && $0.contains("method=POST") })
-                #expect(logs.lines.contains { $0.contains("request_id=\(generated)") && $0.contains("status=400") && $0.contains("path=/pets/%FF%FE") })
+                #expect(
+                    logs.lines.contains { $0.contains("request_id=\(generated)") && $0.contains("status=400") && $0.contains("path=/pets/%FF%FE") }
+                )
                 let metrics = try await app.get("/metrics").text
                 #expect(metrics.contains(#"petspot_http_requests_total{route="server",status="405"} 1"#))
                 #expect(metrics.contains(#"petspot_http_requests_total{route="server",status="400"} 1"#))
@@ -113,8 +115,11 @@ extension ServerIntegration {
 
         @Test func a_request_id_with_a_folded_newline_is_replaced() async throws {
             try await withApp { app in
-                let reply = await rawSend(port: app.app.port, text: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "X-Request-Id: abc\r\n injected: yes\r\nConnection: close\r\n\r\n")
+                let reply = await rawSend(
+                    port: app.app.port,
+                    text: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "X-Request-Id: abc\r\n injected: yes\r\nConnection: close\r\n\r\n"
+                )
 
                 #expect(!reply.contains("injected"))
             }

@@ -8,7 +8,10 @@ import WebApp
 struct SettingsTableTests {
     @Test func the_readme_table_is_the_declared_table() throws {
         let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains(AppConfiguration.settingsTable + "\n"), "README's settings table differs from AppConfiguration.settingsTable:\n\(AppConfiguration.settingsTable)")
+        #expect(
+            readme.contains(AppConfiguration.settingsTable + "\n"),
+            "README's settings table differs from AppConfiguration.settingsTable:\n\(AppConfiguration.settingsTable)"
+        )
     }
 
     @Test func every_setting_has_one_flag_one_variable_and_help() {
@@ -20,7 +23,10 @@ struct SettingsTableTests {
     }
 
     @Test func a_flag_wins_over_its_variable_and_a_bad_value_names_the_setting() throws {
-        let configuration = try AppConfiguration.resolve(flags: ["threads": "3"], environment: ["PETSPOT_THREADS": "9", "PETSPOT_PAGE_CACHE_MB": "7"])
+        let configuration = try AppConfiguration.resolve(
+            flags: ["threads": "3"],
+            environment: ["PETSPOT_THREADS": "9", "PETSPOT_PAGE_CACHE_MB": "7"]
+        )
         #expect(configuration.threadCount == 3)
         #expect(configuration.pageCacheMegabytes == 7)
         #expect(throws: ConfigurationError.self) { try AppConfiguration.resolve(flags: ["max-details-calls": "0"], environment: [:]) }

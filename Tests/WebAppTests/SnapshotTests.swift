@@ -4,6 +4,7 @@ import MicroHTTP
 import PetDomain
 import TestSupport
 import Testing
+
 @testable import WebApp
 
 /// Every visitor is served from one upstream snapshot (docs/scaling.md), fetched at most once per TTL.
@@ -80,10 +81,13 @@ struct SnapshotTests {
     }
 
     @Test func details_calls_in_flight_are_bounded() async throws {
-        try await withApp(listJSON: Self.spreadList(3), configure: {
-            $0.maxDetailsCalls = 2
-            $0.upstreamTimeoutSeconds = 5
-        }) { app in
+        try await withApp(
+            listJSON: Self.spreadList(3),
+            configure: {
+                $0.maxDetailsCalls = 2
+                $0.upstreamTimeoutSeconds = 5
+            }
+        ) { app in
             _ = try await app.get("/pets")
             app.stub.resetCounts()
             app.stub.setFault(.slow(.milliseconds(800)))
@@ -175,7 +179,9 @@ struct SnapshotTests {
             let kept = try #require(Self.gauge("petspot_kept_answers_entries", in: try await app.get("/metrics").text))
             #expect(kept == 1)
             #expect(answers.allSatisfy { $0.status == 200 && $0.body == answers[0].body && $0.header("ETag") == answers[0].header("ETag") })
-            #expect(answers.allSatisfy { $0.header("Content-Security-Policy") != nil && $0.header("Cache-Control") == answers[0].header("Cache-Control") })
+            #expect(
+                answers.allSatisfy { $0.header("Content-Security-Policy") != nil && $0.header("Cache-Control") == answers[0].header("Cache-Control") }
+            )
             let ids = answers.compactMap { $0.header("X-Request-Id") }
             #expect(Set(ids).count == 6)
             for id in ids {

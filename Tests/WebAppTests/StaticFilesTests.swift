@@ -1,8 +1,8 @@
 import Foundation
-import TestSupport
-import Testing
 import HTTPTypes
 import MicroHTTP
+import TestSupport
+import Testing
 import WebApp
 
 extension ServerIntegration {
@@ -16,8 +16,10 @@ extension ServerIntegration {
         ])
         func static_files_are_served_with_their_content_type(path: String, expectedType: String) async throws {
             try await withApp { app in
-                let onDisk = try Data(contentsOf: repositoryRoot.appendingPathComponent("Public")
-                    .appendingPathComponent(String(path.dropFirst("/static/".count))))
+                let onDisk = try Data(
+                    contentsOf: repositoryRoot.appendingPathComponent("Public")
+                        .appendingPathComponent(String(path.dropFirst("/static/".count)))
+                )
 
                 let response = try await app.get(path)
 
@@ -66,7 +68,10 @@ extension ServerIntegration {
                 // Both without a coding: each coding has its own ETag.
                 let get = try await app.get("/static/css/site.css", headers: ["Accept-Encoding": "identity"])
 
-                let head = await rawSend(port: app.app.port, text: "HEAD /static/css/site.css HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                let head = await rawSend(
+                    port: app.app.port,
+                    text: "HEAD /static/css/site.css HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                )
 
                 #expect(head.hasPrefix("HTTP/1.1 200"))
                 let parts = head.components(separatedBy: "\r\n\r\n")
@@ -112,10 +117,14 @@ extension ServerIntegration {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             try Data("body { color: black; }\n".utf8).write(to: folder.appendingPathComponent("plain.css"))
-            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("hostname.css").path,
-                                                       withDestinationPath: "/etc/hostname")
-            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("etc").path,
-                                                       withDestinationPath: "/etc")
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.appendingPathComponent("hostname.css").path,
+                withDestinationPath: "/etc/hostname"
+            )
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.appendingPathComponent("etc").path,
+                withDestinationPath: "/etc"
+            )
 
             try await withApp(configure: { $0.publicDirectory = folder.path }) { app in
                 let plain = try await app.get("/static/plain.css")

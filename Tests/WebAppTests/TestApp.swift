@@ -1,7 +1,7 @@
 import DemoUpstream
 import Foundation
-import Logging
 import HTTPTypes
+import Logging
 import MicroHTTP
 import TestSupport
 import Testing
@@ -62,8 +62,13 @@ func withApp<T>(
     let app: PetSpotApp
     let clock = ManualClock()
     do {
-        app = try await PetSpotApp.build(configuration: configuration, logger: logger, embeddedUpstream: DemoUpstream.embedded,
-                                         now: clock.reading, startDate: startDate)
+        app = try await PetSpotApp.build(
+            configuration: configuration,
+            logger: logger,
+            embeddedUpstream: DemoUpstream.embedded,
+            now: clock.reading,
+            startDate: startDate
+        )
         try app.start()
     } catch {
         await stub.stop()

@@ -2,12 +2,15 @@ import Foundation
 import HTTPTypes
 import TestSupport
 import Testing
+
 @testable import WebApp
 
 /// A stub tile server on 127.0.0.1 (a `StubUpstream` serving `/tiles/z/x/y.png`), the app in front
 /// of it with `--tile-url` pointing there; both always stopped.
-func withTileApp<T>(configure: @escaping (inout AppConfiguration) -> Void = { _ in },
-                    _ body: (TestApp, StubUpstream) async throws -> T) async throws -> T {
+func withTileApp<T>(
+    configure: @escaping (inout AppConfiguration) -> Void = { _ in },
+    _ body: (TestApp, StubUpstream) async throws -> T
+) async throws -> T {
     let tiles = try StubUpstream.start()
     do {
         let result = try await withApp(configure: { configuration in

@@ -1,6 +1,7 @@
 import HTTPTypes
 import MicroHTTP
 import Testing
+
 @testable import WebApp
 
 /// The numbers of `lat`, `lng` and `range` as the mobile apps write them: every plain decimal form JavaScript's
@@ -15,15 +16,19 @@ import Testing
         #expect(VisitorLocation.decimalDegrees(text) == value)
     }
 
-    @Test(arguments: ["", "nan", "NaN", "inf", "-inf", "Infinity", "0x10", "0x1p3", "52abc", "52,5", "1e", "1e+",
-                      "e5", ".", "-", "+", "--1", "+-1", "1.2.3", "1e5.5", " 52", "52 ", "٥٢", "5_2",
-                      String(repeating: "1", count: 65)])
+    @Test(arguments: [
+        "", "nan", "NaN", "inf", "-inf", "Infinity", "0x10", "0x1p3", "52abc", "52,5", "1e", "1e+",
+        "e5", ".", "-", "+", "--1", "+-1", "1.2.3", "1e5.5", " 52", "52 ", "٥٢", "5_2",
+        String(repeating: "1", count: 65),
+    ])
     func anything_else_is_refused(text: String) {
         #expect(VisitorLocation.decimalDegrees(text) == nil)
     }
 
-    @Test(arguments: [("1", 1), ("5", 5), ("500", 500), ("501", 501), ("20038", 20_038), ("20039", 20_038),
-                      ("99999", 20_038), ("99999999999999999999999", 20_038), ("007", 7), ("+10", 10)])
+    @Test(arguments: [
+        ("1", 1), ("5", 5), ("500", 500), ("501", 501), ("20038", 20_038), ("20039", 20_038),
+        ("99999", 20_038), ("99999999999999999999999", 20_038), ("007", 7), ("+10", 10),
+    ])
     func whole_kilometres_are_read_and_capped_at_half_the_earth(text: String, value: Int) {
         #expect(VisitorLocation.wholeKilometres(text) == value)
     }

@@ -20,8 +20,13 @@ struct AnnouncementWrites: Sendable {
         case .success(let report): valid = report
         case .failure(let refusal):
             let first = refusal.first
-            return AnnouncementsAPI.error(400, code: first.code.rawValue, message: first.message,
-                                          field: first.field.isEmpty ? nil : first.field, requestID: requestID)
+            return AnnouncementsAPI.error(
+                400,
+                code: first.code.rawValue,
+                message: first.message,
+                field: first.field.isEmpty ? nil : first.field,
+                requestID: requestID
+            )
         }
         let address = reports.identity.address(peer: request.clientAddress, headers: request.headers)
         if let wait = reports.reports.retryAfter(address) {
@@ -55,14 +60,28 @@ struct AnnouncementWrites: Sendable {
         switch await reports.photos.makeSafe(file) {
         case .success(let photo): safe = photo
         case .failure(.tooLarge):
-            return AnnouncementsAPI.error(413, code: "PAYLOAD_TOO_LARGE", message: "The photo is larger than 20 MB.", field: "photo",
-                                          requestID: requestID)
+            return AnnouncementsAPI.error(
+                413,
+                code: "PAYLOAD_TOO_LARGE",
+                message: "The photo is larger than 20 MB.",
+                field: "photo",
+                requestID: requestID
+            )
         case .failure(.busy):
-            return AnnouncementsAPI.error(503, code: "SERVICE_BUSY", message: "Too many photos are being processed. Please try again shortly.",
-                                          requestID: requestID)
+            return AnnouncementsAPI.error(
+                503,
+                code: "SERVICE_BUSY",
+                message: "Too many photos are being processed. Please try again shortly.",
+                requestID: requestID
+            )
         case .failure(let refusal):
-            return AnnouncementsAPI.error(400, code: "INVALID_FILE_FORMAT", message: "The file is not a photo we can read (\(refusal.label)).",
-                                          field: "file", requestID: requestID)
+            return AnnouncementsAPI.error(
+                400,
+                code: "INVALID_FILE_FORMAT",
+                message: "The file is not a photo we can read (\(refusal.label)).",
+                field: "file",
+                requestID: requestID
+            )
         }
         switch await reports.service.upload(id: id, authorization: authorization, photo: safe, requestID: requestID) {
         case .uploaded:

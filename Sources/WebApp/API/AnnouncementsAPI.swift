@@ -42,8 +42,10 @@ struct AnnouncementsAPI: Sendable {
             if location.origin == nil, !snapshot.isStale {
                 let kept = wholeList.response(generation: snapshot.value.generation) {
                     let newestFirst = snapshot.value.index.page(AnnouncementQuery(sort: .newest), offset: 0, limit: .max).items
-                    return site.prepared(Response.json(Array(AnnouncementJSON.encodeList(newestFirst, origin: nil, photos: AnnouncementsAPI.photoLinks))),
-                                         stale: false)
+                    return site.prepared(
+                        Response.json(Array(AnnouncementJSON.encodeList(newestFirst, origin: nil, photos: AnnouncementsAPI.photoLinks))),
+                        stale: false
+                    )
                 }
                 var reply = Reply(ConditionalGet.answer(kept, request: request))
                 AnnouncementsAPI.markAge(&reply, snapshot.fetchedAt, stale: false)
@@ -128,11 +130,19 @@ struct AnnouncementsAPI: Sendable {
         case .notFound:
             return error(404, code: "NOT_FOUND", message: "Announcement not found.", requestID: requestID)
         case .busy:
-            return error(503, code: "SERVICE_BUSY", message: "Too many requests for announcements right now. Please try again shortly.",
-                         requestID: requestID)
+            return error(
+                503,
+                code: "SERVICE_BUSY",
+                message: "Too many requests for announcements right now. Please try again shortly.",
+                requestID: requestID
+            )
         case .timeout:
-            return error(504, code: "UPSTREAM_TIMEOUT", message: "The announcements service did not answer in time. Please try again later.",
-                         requestID: requestID)
+            return error(
+                504,
+                code: "UPSTREAM_TIMEOUT",
+                message: "The announcements service did not answer in time. Please try again later.",
+                requestID: requestID
+            )
         case .invalidAnnouncement:
             return error(502, code: "INVALID_UPSTREAM_DATA", message: "The announcement data is invalid.", requestID: requestID)
         default:

@@ -59,8 +59,16 @@ final class ImageProxy: Sendable {
     /// One upstream call and one conversion per path and variant at a time.
     private let flights = SingleFlight<PhotoKey, Outcome, Never>()
 
-    init(gateway: AnnouncementGateway, cache: PhotoCache, pool: ConversionPool, settings: Settings, metrics: Metrics, logger: Logger,
-         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }, placeholder: [UInt8]? = nil) {
+    init(
+        gateway: AnnouncementGateway,
+        cache: PhotoCache,
+        pool: ConversionPool,
+        settings: Settings,
+        metrics: Metrics,
+        logger: Logger,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        placeholder: [UInt8]? = nil
+    ) {
         self.now = now
         self.placeholder = placeholder
         self.gateway = gateway
@@ -78,8 +86,10 @@ final class ImageProxy: Sendable {
     /// What a photo request needs: the variant (or the remembered miss) when it is in memory and
     /// fresh, else the upstream and a conversion (`photo`).
     func need(path: String, variant: PhotoVariant, requestID: String) -> Need<Outcome> {
-        Need(inMemory: { self.inMemory(path: path, variant: variant) },
-             fetch: { await self.photo(path: path, variant: variant, requestID: requestID) })
+        Need(
+            inMemory: { self.inMemory(path: path, variant: variant) },
+            fetch: { await self.photo(path: path, variant: variant, requestID: requestID) }
+        )
     }
 
     /// The outcome when it is in memory and fresh; nil otherwise. Called on a server thread: it
@@ -110,8 +120,10 @@ final class ImageProxy: Sendable {
             // While fresh, the same bytes are right for every request of this URL: the server
             // may answer them itself (`ReusePolicy`).
             let left = settings.ttlSeconds - now.timeIntervalSince(entry.checkedAt)
-            return Reply(ConditionalGet.answer(response, request: request),
-                         reusableUntil: left >= 1 ? self.now() + .milliseconds(Int64(left * 1000)) : nil)
+            return Reply(
+                ConditionalGet.answer(response, request: request),
+                reusableUntil: left >= 1 ? self.now() + .milliseconds(Int64(left * 1000)) : nil
+            )
         case .missing:
             guard let placeholder else { return Reply(errorPage(404, .errorPhotoNotFound)) }
             // Still a 404 (the photo is gone), but with a picture as its body. The miss is kept for
@@ -195,13 +207,28 @@ final class ImageProxy: Sendable {
     }
 
     /// The variant of an upstream answer: SVG as it came, anything else converted on the pool.
-    private func make(_ variant: PhotoVariant, from response: UpstreamResponse, path: String, requestID: String) async -> Result<PhotoEntry, MakeFailure> {
+    private func make(
+        _ variant: PhotoVariant,
+        from response: UpstreamResponse,
+        path: String,
+        requestID: String
+    ) async -> Result<PhotoEntry, MakeFailure> {
         let validators = PhotoValidators(headers: response.headers)
         let type = (response.headers[.contentType] ?? "").lowercased()
         if type.hasPrefix("image/svg+xml") {
             // Never rasterized (the resizer decodes raster formats only): served as it came, sandboxed by the CSP.
-            return .success(PhotoEntry(kind: .image, bytes: response.body, contentType: "image/svg+xml", width: nil, height: nil,
-                                       etag: ConditionalGet.etag(for: response.body), validators: validators, checkedAt: Date()))
+            return .success(
+                PhotoEntry(
+                    kind: .image,
+                    bytes: response.body,
+                    contentType: "image/svg+xml",
+                    width: nil,
+                    height: nil,
+                    etag: ConditionalGet.etag(for: response.body),
+                    validators: validators,
+                    checkedAt: Date()
+                )
+            )
         }
         let source = response.body
         let (box, quality, maxPixels) = (variant.box, settings.quality, settings.maxPixels)
@@ -221,18 +248,34 @@ final class ImageProxy: Sendable {
         case .success(let image):
             let elapsed = ContinuousClock.now - started
             metrics.increment("petspot_photo_conversions_total", labels: ["result": "ok"])
-            logger.debug("photo variant made", metadata: [
-                "path": "\(path)", "variant": "\(variant)", "source_bytes": "\(source.count)", "bytes": "\(image.bytes.count)",
-                "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
-            ])
-            return .success(PhotoEntry(kind: .image, bytes: image.bytes, contentType: image.contentType, width: image.width, height: image.height,
-                                       etag: ConditionalGet.etag(for: image.bytes), validators: validators, checkedAt: Date()))
+            logger.debug(
+                "photo variant made",
+                metadata: [
+                    "path": "\(path)", "variant": "\(variant)", "source_bytes": "\(source.count)", "bytes": "\(image.bytes.count)",
+                    "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
+                ]
+            )
+            return .success(
+                PhotoEntry(
+                    kind: .image,
+                    bytes: image.bytes,
+                    contentType: image.contentType,
+                    width: image.width,
+                    height: image.height,
+                    etag: ConditionalGet.etag(for: image.bytes),
+                    validators: validators,
+                    checkedAt: Date()
+                )
+            )
         case .failure(let failure):
             metrics.increment("petspot_photo_conversions_total", labels: ["result": failure.label])
-            logger.warning("upstream photo refused", metadata: [
-                "path": "\(path)", "reason": "\(failure.label)", "detail": "\(failure)", "request_id": "\(requestID)",
-                "content_type": "\(type)", "bytes": "\(source.count)",
-            ])
+            logger.warning(
+                "upstream photo refused",
+                metadata: [
+                    "path": "\(path)", "reason": "\(failure.label)", "detail": "\(failure)", "request_id": "\(requestID)",
+                    "content_type": "\(type)", "bytes": "\(source.count)",
+                ]
+            )
             return .failure(.image(failure))
         }
     }
@@ -241,8 +284,14 @@ final class ImageProxy: Sendable {
 extension ImageProxy {
     /// The proxy as configured: memory and disk budgets, TTL, pixel limit; libvips started now,
     /// so a missing library shows at startup, not on the first photo.
-    static func make(configuration: AppConfiguration, gateway: AnnouncementGateway, metrics: Metrics, logger: Logger,
-                     now: @escaping @Sendable () -> ContinuousClock.Instant, placeholder: [UInt8]? = nil) throws -> ImageProxy {
+    static func make(
+        configuration: AppConfiguration,
+        gateway: AnnouncementGateway,
+        metrics: Metrics,
+        logger: Logger,
+        now: @escaping @Sendable () -> ContinuousClock.Instant,
+        placeholder: [UInt8]? = nil
+    ) throws -> ImageProxy {
         guard ImageResizer.start() else {
             throw StartupError(setting: "libvips", problem: "libvips did not start (is libvips42 installed?)")
         }
@@ -250,7 +299,15 @@ extension ImageProxy {
         var settings = Settings()
         settings.ttlSeconds = configuration.photoTTLSeconds
         settings.maxPixels = configuration.maxPhotoMegapixels * 1_000_000
-        return ImageProxy(gateway: gateway, cache: cache, pool: .shared, settings: settings, metrics: metrics, logger: logger, now: now,
-                          placeholder: placeholder)
+        return ImageProxy(
+            gateway: gateway,
+            cache: cache,
+            pool: .shared,
+            settings: settings,
+            metrics: metrics,
+            logger: logger,
+            now: now,
+            placeholder: placeholder
+        )
     }
 }

@@ -4,24 +4,33 @@ extension AppConfiguration {
     /// The settings of the report flow (docs/report-flow.md): how many reports one address may
     /// make, which reverse proxies may name the client, and the memory for kept photos.
     static let reportSettings: [Setting] = [
-        Setting("report-limit", "PETSPOT_REPORT_LIMIT",
-                "`5` accepted reports per client address per 10 minutes (`0` turns the limit off); more get a 429 with `Retry-After`",
-                "Accepted reports per client address per 10 minutes; 0 turns the limit off.") { text, name, configuration in
+        Setting(
+            "report-limit",
+            "PETSPOT_REPORT_LIMIT",
+            "`5` accepted reports per client address per 10 minutes (`0` turns the limit off); more get a 429 with `Retry-After`",
+            "Accepted reports per client address per 10 minutes; 0 turns the limit off."
+        ) { text, name, configuration in
             configuration.reportLimit = try integer(text, in: 0...100_000, setting: name)
         },
-        Setting("trusted-proxies", "PETSPOT_TRUSTED_PROXIES",
-                "none: the client address is the peer's; a comma-separated list of proxy addresses whose `X-Forwarded-For` names the client "
-                    + "(for the report limits)",
-                "Comma-separated IP addresses of reverse proxies trusted to send X-Forwarded-For.") { text, name, configuration in
+        Setting(
+            "trusted-proxies",
+            "PETSPOT_TRUSTED_PROXIES",
+            "none: the client address is the peer's; a comma-separated list of proxy addresses whose `X-Forwarded-For` names the client "
+                + "(for the report limits)",
+            "Comma-separated IP addresses of reverse proxies trusted to send X-Forwarded-For."
+        ) { text, name, configuration in
             let addresses = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !addresses.isEmpty, addresses.allSatisfy(isIPAddress) else {
                 throw ConfigurationError(setting: name, problem: "'\(text)' is not a comma-separated list of IP addresses")
             }
             configuration.trustedProxies = addresses
         },
-        Setting("report-photo-cache-mb", "PETSPOT_REPORT_PHOTO_CACHE_MB",
-                "`64` MiB for photos kept while a refused report is corrected (each kept an hour, oldest out first)",
-                "Memory for photos of reports being corrected, in MiB.") { text, name, configuration in
+        Setting(
+            "report-photo-cache-mb",
+            "PETSPOT_REPORT_PHOTO_CACHE_MB",
+            "`64` MiB for photos kept while a refused report is corrected (each kept an hour, oldest out first)",
+            "Memory for photos of reports being corrected, in MiB."
+        ) { text, name, configuration in
             configuration.reportPhotoCacheMegabytes = try integer(text, in: 1...65536, setting: name)
         },
     ]

@@ -44,10 +44,16 @@ struct CacheBudgets: Sendable, Equatable {
         renderedPages = pageCache * 3 / 4
         keptAnswers = pageCache / 4
         pageShells = CacheLimits.pageShellBytes
-        photos = Tiered(memoryMegabytes: configuration.imageCacheMegabytes, folder: configuration.imageCacheDirectory,
-                        diskMegabytes: configuration.imageCacheDiskMegabytes)
-        tiles = Tiered(memoryMegabytes: configuration.tileCacheMegabytes, folder: configuration.tileCacheDirectory,
-                       diskMegabytes: configuration.tileCacheDiskMegabytes)
+        photos = Tiered(
+            memoryMegabytes: configuration.imageCacheMegabytes,
+            folder: configuration.imageCacheDirectory,
+            diskMegabytes: configuration.imageCacheDiskMegabytes
+        )
+        tiles = Tiered(
+            memoryMegabytes: configuration.tileCacheMegabytes,
+            folder: configuration.tileCacheDirectory,
+            diskMegabytes: configuration.tileCacheDiskMegabytes
+        )
         reportPhotos = configuration.reportPhotoCacheMegabytes * CacheLimits.mebibyte
         upstreamDetails = CacheLimits.upstreamDetailsBytes
     }

@@ -36,8 +36,13 @@ final class FeedEntries: Sendable {
 
     /// The fragments of the items of `all` at `positions`, in that order, in `language`; those not
     /// written yet for this generation are made by `make` (outside the lock) and kept.
-    func fragments(generation: Int, language: Language, all: [Announcement], positions: [Int],
-                   make: (Announcement) -> Fragment) -> [Fragment] {
+    func fragments(
+        generation: Int,
+        language: Language,
+        all: [Announcement],
+        positions: [Int],
+        make: (Announcement) -> Fragment
+    ) -> [Fragment] {
         var found: [Fragment?] = kept.withLock { state in
             guard let current = state[language], current.generation == generation else { return Array(repeating: nil, count: positions.count) }
             return positions.map { current.fragments[$0] }

@@ -27,7 +27,8 @@ struct FeedSearch: Sendable {
         self.filters = ListFilters(status: filters.status, species: filters.species, sort: .newest, page: 1)
         var canonical = VisitorLocation.unknown(PageLanguage(language: location.language.language, explicit: true))
         if let origin = location.origin {
-            let latitude = FeedSearch.threeDecimals(origin.latitude), longitude = FeedSearch.threeDecimals(origin.longitude)
+            let latitude = FeedSearch.threeDecimals(origin.latitude)
+            let longitude = FeedSearch.threeDecimals(origin.longitude)
             canonical.origin = Coordinate(latitude: latitude, longitude: longitude)
             canonical.coordinateText = (URLText.fourDecimals(latitude), URLText.fourDecimals(longitude))
             canonical.rangeKm = location.rangeKm

@@ -34,8 +34,12 @@ extension PageHandlers {
         let authority = site.feedEntries.authority
         let index = snapshot.value.index
         let found = index.page(search.filters.query(location: search.location), offset: 0, limit: FeedSearch.maxEntries)
-        let fragments = site.feedEntries.fragments(generation: snapshot.value.generation, language: language, all: found.all,
-                                                   positions: found.positions) {
+        let fragments = site.feedEntries.fragments(
+            generation: snapshot.value.generation,
+            language: language,
+            all: found.all,
+            positions: found.positions
+        ) {
             entryFragment($0, texts: texts, authority: authority)
         }
         let newest = fragments.first
@@ -60,8 +64,10 @@ extension PageHandlers {
             body += fragment.afterDistance
         }
         body += "</feed>\n".utf8
-        var headers: HTTPFields = [.contentType: "application/atom+xml; charset=utf-8", .contentLanguage: language.rawValue,
-                                   .lastModified: HTTPDate.format(updated)]
+        var headers: HTTPFields = [
+            .contentType: "application/atom+xml; charset=utf-8", .contentLanguage: language.rawValue,
+            .lastModified: HTTPDate.format(updated),
+        ]
         if headerChoseLanguage { headers.append(HTTPField(name: .vary, value: "Accept-Language")) }
         return Response(status: 200, headers: headers, body: body)
     }

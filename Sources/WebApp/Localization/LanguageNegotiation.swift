@@ -32,9 +32,14 @@ struct LanguageNegotiation: Sendable {
         // Per language: best weight (in thousandths, -1 = not named) and the position naming it,
         // on the stack (this runs for every kept answer).
         withUnsafeTemporaryAllocation(of: Int.self, capacity: tags.count * 2) { table in
-            for index in tags.indices { table[2 * index] = -1; table[2 * index + 1] = Int.max }
-            var wildcard = -1, wildcardAt = Int.max
-            var position = 0, start = 0
+            for index in tags.indices {
+                table[2 * index] = -1
+                table[2 * index + 1] = Int.max
+            }
+            var wildcard = -1
+            var wildcardAt = Int.max
+            var position = 0
+            var start = 0
             let count = bytes.count
             while start < count {
                 var end = start
@@ -42,7 +47,10 @@ struct LanguageNegotiation: Sendable {
                 if let range = WeightedList.item(bytes, from: start, to: end) {
                     let (tagStart, tagEnd, weight) = range
                     if tagEnd - tagStart == 1, bytes[tagStart] == UInt8(ascii: "*") {
-                        if wildcard < 0 { wildcard = weight; wildcardAt = position }
+                        if wildcard < 0 {
+                            wildcard = weight
+                            wildcardAt = position
+                        }
                     } else {
                         for index in tags.indices where LanguageNegotiation.primaryMatches(tags[index], bytes, tagStart, tagEnd) {
                             if weight > table[2 * index] { table[2 * index] = weight }
@@ -53,7 +61,9 @@ struct LanguageNegotiation: Sendable {
                 }
                 start = end + 1
             }
-            var best = 0, bestWeight = 0, bestAt = Int.max
+            var best = 0
+            var bestWeight = 0
+            var bestAt = Int.max
             for index in tags.indices {
                 let named = table[2 * index] >= 0
                 let weight = named ? table[2 * index] : (index == 0 ? max(0, wildcard) : 0)

@@ -22,7 +22,8 @@ struct Message: Sendable, Equatable {
         while let open = rest.firstIndex(of: "{") {
             let afterOpen = rest.index(after: open)
             if let close = rest[afterOpen...].firstIndex(of: "}"), close > afterOpen,
-               rest[afterOpen..<close].allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber }) {
+                rest[afterOpen..<close].allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber })
+            {
                 literal += rest[..<open]
                 if !literal.isEmpty { parts.append(.text(String(literal))) }
                 literal = ""

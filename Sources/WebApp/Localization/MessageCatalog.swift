@@ -48,7 +48,9 @@ struct MessageCatalog: Sendable {
                 }
                 counted[name, default: [:]][category] = value
             } else {
-                guard texts[key] == nil, counted[key] == nil else { throw LoadError(file: file, line: offset + 1, message: "'\(key)' is given twice") }
+                guard texts[key] == nil, counted[key] == nil else {
+                    throw LoadError(file: file, line: offset + 1, message: "'\(key)' is given twice")
+                }
                 texts[key] = value
             }
         }

@@ -22,8 +22,11 @@ struct SiteTexts: Sendable {
         if let first = all.first {
             for other in all.dropFirst() where other.keySet != first.keySet {
                 let missing = first.keySet.symmetricDifference(other.keySet).sorted()
-                throw MessageCatalog.LoadError(file: "locales", line: 0,
-                                               message: "\(first.language.rawValue) and \(other.language.rawValue) differ in: \(missing.joined(separator: ", "))")
+                throw MessageCatalog.LoadError(
+                    file: "locales",
+                    line: 0,
+                    message: "\(first.language.rawValue) and \(other.language.rawValue) differ in: \(missing.joined(separator: ", "))"
+                )
             }
         }
         return SiteTexts(byLanguage: all)

@@ -37,12 +37,17 @@ struct Texts: Sendable {
         default: throw MessageCatalog.LoadError(file: file, line: 0, message: "format.date must be 'MMM dd, yyyy' or 'd MMM y'")
         }
         decimalSeparator = texts[TextKey.formatDecimal.rawValue] ?? "."
-        hemispheres = (texts[TextKey.formatNorth.rawValue] ?? "N", texts[TextKey.formatSouth.rawValue] ?? "S",
-                       texts[TextKey.formatEast.rawValue] ?? "E", texts[TextKey.formatWest.rawValue] ?? "W")
+        hemispheres = (
+            texts[TextKey.formatNorth.rawValue] ?? "N", texts[TextKey.formatSouth.rawValue] ?? "S",
+            texts[TextKey.formatEast.rawValue] ?? "E", texts[TextKey.formatWest.rawValue] ?? "W"
+        )
         let distance = texts[TextKey.formatDistance.rawValue] ?? "{km}"
-        guard let slot = distance.range(of: "{km}") else { throw MessageCatalog.LoadError(file: file, line: 0, message: "format.distance needs {km}") }
+        guard let slot = distance.range(of: "{km}") else {
+            throw MessageCatalog.LoadError(file: file, line: 0, message: "format.distance needs {km}")
+        }
         distanceAround = (String(distance[..<slot.lowerBound]), String(distance[slot.upperBound...]))
-        var messages: [TextKey: Message] = [:], countedMessages: [TextKey: [PluralCategory: Message]] = [:]
+        var messages: [TextKey: Message] = [:]
+        var countedMessages: [TextKey: [PluralCategory: Message]] = [:]
         for key in TextKey.allCases {
             if key.isCounted {
                 countedMessages[key] = (catalog.counted[key.rawValue] ?? [:]).mapValues(Message.init)

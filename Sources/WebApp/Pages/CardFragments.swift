@@ -55,8 +55,10 @@ final class CardFragments: Sendable {
         self.day = day
         let perStripe = (count + CardFragments.stripeCount - 1) / CardFragments.stripeCount
         stripes = Shards(count: CardFragments.stripeCount) {
-            Kept(plain: Array(repeating: [[UInt8]?](repeating: nil, count: perStripe), count: Language.allCases.count * 2),
-                 located: Array(repeating: [Located?](repeating: nil, count: perStripe), count: Language.allCases.count))
+            Kept(
+                plain: Array(repeating: [[UInt8]?](repeating: nil, count: perStripe), count: Language.allCases.count * 2),
+                located: Array(repeating: [Located?](repeating: nil, count: perStripe), count: Language.allCases.count)
+            )
         }
     }
 

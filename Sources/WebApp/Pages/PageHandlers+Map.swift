@@ -35,8 +35,11 @@ extension PageHandlers {
             layout: site.layout(
                 title: texts(.pageTitle, ("title", texts(.mapTitle, ("title", title)))),
                 description: texts(.mapDescription),
-                canonicalPath: filters.url(.map, location: .unknown), location: location,
-                pageURL: { filters.url(.map, location: $0) }, isMap: true, hasMap: true
+                canonicalPath: filters.url(.map, location: .unknown),
+                location: location,
+                pageURL: { filters.url(.map, location: $0) },
+                isMap: true,
+                hasMap: true
             ).withFeed(filters: filters, location: location, texts: texts),
             banner: banner(location, sameURLWithoutDenied: filters.url(.map, location: location)),
             staleNotice: staleNotice(snapshot, location),
@@ -75,7 +78,12 @@ extension Announcement {
     /// The small map of the details page: this pet's pin; nil for a city-only place.
     func pinMap(texts: Texts) -> PinMapModel? {
         guard let point = place.coordinate else { return nil }
-        return PinMapModel(latitude: String(point.latitude), longitude: String(point.longitude), statusClass: status.rawValue,
-                           label: texts(.mapPinLabel, ("name", texts.name(self))), tileURL: Route.tilePattern)
+        return PinMapModel(
+            latitude: String(point.latitude),
+            longitude: String(point.longitude),
+            statusClass: status.rawValue,
+            label: texts(.mapPinLabel, ("name", texts.name(self))),
+            tileURL: Route.tilePattern
+        )
     }
 }

@@ -21,14 +21,25 @@ extension PageHandlers {
             switch source {
             case .listed(let pet, let snapshot):
                 return site.cachedPage(request, key: key, snapshot: snapshot) { day in
-                    site.page(posterModel(pet, generation: snapshot.value.generation, location: location, day: day), template: "poster",
-                              language: location.language)
+                    site.page(
+                        posterModel(pet, generation: snapshot.value.generation, location: location, day: day),
+                        template: "poster",
+                        language: location.language
+                    )
                 }
             case .fetched(let fetched):
                 // Not in the list: made for this request only (its code is not kept either).
-                return Reply(site.finish(site.page(posterModel(fetched.value, generation: nil, location: location, day: site.days.today),
-                                                   template: "poster", language: location.language),
-                                         request: request, stale: fetched.isStale))
+                return Reply(
+                    site.finish(
+                        site.page(
+                            posterModel(fetched.value, generation: nil, location: location, day: site.days.today),
+                            template: "poster",
+                            language: location.language
+                        ),
+                        request: request,
+                        stale: fetched.isStale
+                    )
+                )
             case .failed(let error):
                 return petUnavailable(error, request: request, location: location, pageURL: pageURL)
             }
@@ -41,7 +52,8 @@ extension PageHandlers {
         let phrase = texts.phrase(pet.status, pet.species)
         // The share link always names the poster's language, so a scan opens the page the poster was printed in.
         let shareURL = site.baseURL + QueryString.url(Route.details(id: pet.id).path, [("lang", location.language.language.rawValue)])
-        let code = generation.map { site.posterCodes.code(for: shareURL, generation: $0) }
+        let code =
+            generation.map { site.posterCodes.code(for: shareURL, generation: $0) }
             ?? PosterCodes().code(for: shareURL, generation: 0)
         let canonicalPath = Route.poster(id: pet.id).path
         return PosterPageModel(

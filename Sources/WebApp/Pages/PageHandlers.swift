@@ -45,15 +45,26 @@ struct PageHandlers: Sendable {
         let found = snapshot.value.index.page(query, offset: 0, limit: PageHandlers.landingCount)
         let cards = site.cardHTML(found, location: location, generation: snapshot.value.generation, day: day)
         guard location.origin != nil, !snapshot.isStale else {
-            return site.page(landingModel(location: location, cards: cards.html.map(RenderedCard.init(html:)), stale: staleNotice(snapshot, location)),
-                             template: "landing", language: location.language)
+            return site.page(
+                landingModel(location: location, cards: cards.html.map(RenderedCard.init(html:)), stale: staleNotice(snapshot, location)),
+                template: "landing",
+                language: location.language
+            )
         }
         let marked = location.withMarkedCoordinates
         let shape = "landing|\(location.pageKey(QueryString.url(Route.landing.path, marked.linkItems)))|\(cards.count)"
-        let html = site.shells.page(key: shape, render: {
-            site.renderer.render(landingModel(location: marked, cards: cards.indices.map(PageShells.markerCard), stale: nil),
-                                 template: "landing", language: location.language.language) ?? []
-        }, valueBytes: cards.byteCount, write: shellWriter(location, cards: cards))
+        let html = site.shells.page(
+            key: shape,
+            render: {
+                site.renderer.render(
+                    landingModel(location: marked, cards: cards.indices.map(PageShells.markerCard), stale: nil),
+                    template: "landing",
+                    language: location.language.language
+                ) ?? []
+            },
+            valueBytes: cards.byteCount,
+            write: shellWriter(location, cards: cards)
+        )
         return Response(status: 200, headers: SiteContext.htmlHeaders(location.language), body: html)
     }
 
@@ -64,8 +75,10 @@ struct PageHandlers: Sendable {
             layout: site.layout(
                 title: texts(.landingTitle),
                 description: texts(.landingDescription),
-                canonicalPath: Route.landing.path, location: location,
-                pageURL: { QueryString.url(Route.landing.path, $0.linkItems) }, isHome: true
+                canonicalPath: Route.landing.path,
+                location: location,
+                pageURL: { QueryString.url(Route.landing.path, $0.linkItems) },
+                isHome: true
             ).withFeed(filters: ListFilters(status: nil, species: nil, sort: .newest, page: 1), location: location, texts: texts),
             banner: banner(location, sameURLWithoutDenied: QueryString.url(Route.landing.path, location.language.linkItems)),
             staleNotice: stale,
@@ -97,47 +110,83 @@ struct PageHandlers: Sendable {
     }
 
     private func listPage(_ snapshot: Fetched<Snapshot>, filters: ListFilters, location: VisitorLocation, day: Int) -> Response {
-        let query = AnnouncementQuery(status: filters.status, species: filters.species, sort: filters.sort,
-                                      origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
+        let query = AnnouncementQuery(
+            status: filters.status,
+            species: filters.species,
+            sort: filters.sort,
+            origin: location.origin,
+            rangeKm: location.rangeKm.map(Double.init)
+        )
         let found = snapshot.value.index.page(query, offset: (filters.page - 1) * PageHandlers.pageSize, limit: PageHandlers.pageSize)
         let pageCount = max(1, (found.total + PageHandlers.pageSize - 1) / PageHandlers.pageSize)
         let texts = site.texts(location.language)
         guard filters.page <= pageCount else {
-            return site.errorPage(status: 404, message: texts.counted(.listNoSuchPage, pageCount, ("page", String(filters.page))),
-                                  retryURL: filters.url(page: 1, location: location), location: location,
-                                  pageURL: { filters.url(page: filters.page, location: $0) })
+            return site.errorPage(
+                status: 404,
+                message: texts.counted(.listNoSuchPage, pageCount, ("page", String(filters.page))),
+                retryURL: filters.url(page: 1, location: location),
+                location: location,
+                pageURL: { filters.url(page: filters.page, location: $0) }
+            )
         }
         let summary = filters.summary(count: found.total, location: location, texts: texts)
         let pageSummary = texts(.paginationSummary, ("page", String(filters.page)), ("count", String(pageCount)))
         let cards = site.cardHTML(found, location: location, generation: snapshot.value.generation, day: day)
         guard location.origin != nil, !snapshot.isStale else {
-            let model = listModel(filters: filters, location: location, pageCount: pageCount, summary: summary, pageSummary: pageSummary,
-                                  cards: cards.html.map(RenderedCard.init(html:)), stale: staleNotice(snapshot, location))
+            let model = listModel(
+                filters: filters,
+                location: location,
+                pageCount: pageCount,
+                summary: summary,
+                pageSummary: pageSummary,
+                cards: cards.html.map(RenderedCard.init(html:)),
+                stale: staleNotice(snapshot, location)
+            )
             return site.page(model, template: "list", language: location.language)
         }
         // Located: the page of this shape, rendered once with markers, joined around this visitor's values.
         let marked = location.withMarkedCoordinates
-        let shape = "list|\(location.pageKey(filters.url(page: filters.page, location: marked)))|\(cards.count)|\(pageCount > 1)|\(filters.page < pageCount)"
-        let html = site.shells.page(key: shape, render: {
-            let model = listModel(filters: filters, location: marked, pageCount: pageCount,
-                                  summary: PageShells.marker(PageShells.Slot.summary),
-                                  pageSummary: PageShells.marker(PageShells.Slot.pageSummary),
-                                  cards: cards.indices.map(PageShells.markerCard), stale: nil)
-            return site.renderer.render(model, template: "list", language: location.language.language) ?? []
-        }, valueBytes: cards.byteCount, write: shellWriter(location, cards: cards, summary: summary, pageSummary: pageSummary))
+        let shape =
+            "list|\(location.pageKey(filters.url(page: filters.page, location: marked)))|\(cards.count)|\(pageCount > 1)|\(filters.page < pageCount)"
+        let html = site.shells.page(
+            key: shape,
+            render: {
+                let model = listModel(
+                    filters: filters,
+                    location: marked,
+                    pageCount: pageCount,
+                    summary: PageShells.marker(PageShells.Slot.summary),
+                    pageSummary: PageShells.marker(PageShells.Slot.pageSummary),
+                    cards: cards.indices.map(PageShells.markerCard),
+                    stale: nil
+                )
+                return site.renderer.render(model, template: "list", language: location.language.language) ?? []
+            },
+            valueBytes: cards.byteCount,
+            write: shellWriter(location, cards: cards, summary: summary, pageSummary: pageSummary)
+        )
         return Response(status: 200, headers: SiteContext.htmlHeaders(location.language), body: html)
     }
 
-    private func listModel(filters: ListFilters, location: VisitorLocation, pageCount: Int, summary: String, pageSummary: String,
-                           cards: [any CardView], stale: String?) -> ListPageModel {
+    private func listModel(
+        filters: ListFilters,
+        location: VisitorLocation,
+        pageCount: Int,
+        summary: String,
+        pageSummary: String,
+        cards: [any CardView],
+        stale: String?
+    ) -> ListPageModel {
         let texts = site.texts(location.language)
         let title = filters.title(texts)
         return ListPageModel(
             layout: site.layout(
                 title: texts(.pageTitle, ("title", title)),
                 description: texts(.listDescription),
-                canonicalPath: filters.url(page: filters.page, location: .unknown), location: location,
-                pageURL: { filters.url(page: filters.page, location: $0) }, isList: true
+                canonicalPath: filters.url(page: filters.page, location: .unknown),
+                location: location,
+                pageURL: { filters.url(page: filters.page, location: $0) },
+                isList: true
             ).withFeed(filters: filters, location: location, texts: texts),
             banner: banner(location, sameURLWithoutDenied: filters.url(page: filters.page, location: location)),
             staleNotice: stale,
@@ -152,17 +201,24 @@ struct PageHandlers: Sendable {
             speciesOptions: filters.speciesOptions(texts),
             sortOptions: filters.sortOptions(located: location.origin != nil, texts: texts),
             hiddenFields: location.linkItems.compactMap { name, value in value.map { HiddenField(name: name, value: $0) } },
-            pagination: pageCount > 1 ? PaginationModel(
-                previousURL: filters.page > 1 ? filters.url(page: filters.page - 1, location: location) : nil,
-                nextURL: filters.page < pageCount ? filters.url(page: filters.page + 1, location: location) : nil,
-                summary: pageSummary
-            ) : nil
+            pagination: pageCount > 1
+                ? PaginationModel(
+                    previousURL: filters.page > 1 ? filters.url(page: filters.page - 1, location: location) : nil,
+                    nextURL: filters.page < pageCount ? filters.url(page: filters.page + 1, location: location) : nil,
+                    summary: pageSummary
+                ) : nil
         )
     }
 
     /// Writes the value of each slot of a located page shell (`PageShells.Slot`), HTML-ready.
-    private func shellWriter(_ location: VisitorLocation, cards: CardSet, summary: String = "", pageSummary: String = "")
-        -> (_ slot: Int, _ output: inout [UInt8]) -> Void {
+    private func shellWriter(
+        _ location: VisitorLocation,
+        cards: CardSet,
+        summary: String = "",
+        pageSummary: String = ""
+    )
+        -> (_ slot: Int, _ output: inout [UInt8]) -> Void
+    {
         let coordinates = location.linkItems
         return { slot, output in
             switch slot {
@@ -197,9 +253,17 @@ struct PageHandlers: Sendable {
                 }
             case .fetched(let fetched):
                 // Fetched apart from the snapshot (not in the list): rendered for this request only.
-                return Reply(site.finish(site.page(detailsModel(fetched.value, fetched: fetched, location: location, day: site.days.today),
-                                                   template: "details", language: location.language),
-                                         request: request, stale: fetched.isStale))
+                return Reply(
+                    site.finish(
+                        site.page(
+                            detailsModel(fetched.value, fetched: fetched, location: location, day: site.days.today),
+                            template: "details",
+                            language: location.language
+                        ),
+                        request: request,
+                        stale: fetched.isStale
+                    )
+                )
             case .failed(let error):
                 return petUnavailable(error, request: request, location: location, pageURL: pageURL)
             }
@@ -208,14 +272,25 @@ struct PageHandlers: Sendable {
 
     /// The page for a pet the details endpoint could not give: 404 for an unknown id, else the
     /// upstream's failure with a "Try again" link.
-    func petUnavailable(_ error: UpstreamFailure, request: Request, location: VisitorLocation,
-                        pageURL: @escaping @Sendable (VisitorLocation) -> String) -> Reply {
+    func petUnavailable(
+        _ error: UpstreamFailure,
+        request: Request,
+        location: VisitorLocation,
+        pageURL: @escaping @Sendable (VisitorLocation) -> String
+    ) -> Reply {
         let texts = site.texts(location.language)
         if case .notFound = error {
             return Reply(site.errorPage(status: 404, message: texts(.errorPetNotFound), location: location, pageURL: pageURL))
         }
-        return Reply(site.errorPage(status: error.visitorStatus, message: texts(.errorPetFailed),
-                                    retryURL: Self.sameURL(request), location: location, pageURL: pageURL))
+        return Reply(
+            site.errorPage(
+                status: error.visitorStatus,
+                message: texts(.errorPetFailed),
+                retryURL: Self.sameURL(request),
+                location: location,
+                pageURL: pageURL
+            )
+        )
     }
 
     private func detailsModel<Value>(_ pet: Announcement, fetched: Fetched<Value>, location: VisitorLocation, day: Int) -> DetailsPageModel {
@@ -223,8 +298,13 @@ struct PageHandlers: Sendable {
         let canonicalPath = Route.details(id: pet.id).path
         let name = texts.name(pet)
         let phrase = texts.phrase(pet.status, pet.species)
-        let shareText = texts(.detailsShareText, ("name", name), ("phrase", phrase), ("date", texts.date(pet.lastSeenDate)),
-                              ("place", texts.placeName(pet.nearestPlace) ?? texts.place(pet.place)))
+        let shareText = texts(
+            .detailsShareText,
+            ("name", name),
+            ("phrase", phrase),
+            ("date", texts.date(pet.lastSeenDate)),
+            ("place", texts.placeName(pet.nearestPlace) ?? texts.place(pet.place))
+        )
         let photo = PhotoLinks(pet.photo, width: 1280)
         return DetailsPageModel(
             layout: site.layout(
@@ -271,16 +351,26 @@ struct PageHandlers: Sendable {
 
     /// A page made from the snapshot: at once when it is in memory, else after the shared fetch
     /// (whose failure is the 502/504 page).
-    func listPlan(_ request: Request, requestID: String, location: VisitorLocation,
-                  render: @escaping @Sendable (Fetched<Snapshot>) -> Reply) -> RoutePlan {
+    func listPlan(
+        _ request: Request,
+        requestID: String,
+        location: VisitorLocation,
+        render: @escaping @Sendable (Fetched<Snapshot>) -> Reply
+    ) -> RoutePlan {
         .needs(.snapshot(gateway, requestID: requestID)) { [site] fetched in
             switch fetched {
             case .success(let snapshot):
                 return render(snapshot)
             case .failure(let error):
-                return Reply(site.errorPage(status: error.visitorStatus == 404 ? 502 : error.visitorStatus,
-                                            message: site.texts(location.language)(.errorUpstream),
-                                            retryURL: Self.sameURL(request), location: location, pageURL: SiteContext.sameURL(request)))
+                return Reply(
+                    site.errorPage(
+                        status: error.visitorStatus == 404 ? 502 : error.visitorStatus,
+                        message: site.texts(location.language)(.errorUpstream),
+                        retryURL: Self.sameURL(request),
+                        location: location,
+                        pageURL: SiteContext.sameURL(request)
+                    )
+                )
             }
         }
     }

@@ -8,8 +8,10 @@ import Foundation
 struct PageRenderer: Sendable {
     /// Page templates that must exist; checked at startup (docs/platform.md: a missing folder gives an
     /// empty library and an unknown name renders nil, silently).
-    static let requiredTemplates = ["layout", "landing", "list", "map", "details", "error", "poster", "report", "report-result",
-                                    "report-photo"]
+    static let requiredTemplates = [
+        "layout", "landing", "list", "map", "details", "error", "poster", "report", "report-result",
+        "report-photo",
+    ]
 
     /// The templates compiled once per language, by `Language.index`.
     private let templates: [CompiledTemplates]
@@ -38,7 +40,10 @@ struct PageRenderer: Sendable {
                 throw StartupError(setting: "--templates-dir / PETSPOT_TEMPLATES_DIR", problem: "\(language.rawValue): \(error.description)")
             }
             for name in requiredTemplates where !compiled.contains(template: name) {
-                throw StartupError(setting: "--templates-dir / PETSPOT_TEMPLATES_DIR", problem: "template '\(name).mustache' is missing in '\(directory)'")
+                throw StartupError(
+                    setting: "--templates-dir / PETSPOT_TEMPLATES_DIR",
+                    problem: "template '\(name).mustache' is missing in '\(directory)'"
+                )
             }
             templates.append(compiled)
         }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import MicroHTTP
 import PetDomain
+
 /// Building query strings for links (application/x-www-form-urlencoded, UTF-8).
 enum QueryString {
     /// `path?name=value&…`, leaving out empty values; just `path` when nothing is left.
@@ -24,7 +25,8 @@ enum QueryString {
     /// visitor asked for, for "Try again" links, redirects and the rendered-page key.
     static func url(_ path: String, keeping query: QueryItems) -> String {
         guard !query.isEmpty else { return path }
-        return path + "?" + query.items.map { "\(URLText.encodeComponent($0.name))=\(URLText.encodeComponent($0.value))" }
+        return path + "?"
+            + query.items.map { "\(URLText.encodeComponent($0.name))=\(URLText.encodeComponent($0.value))" }
             .joined(separator: "&")
     }
 }

@@ -25,8 +25,11 @@ final class RenderedPages: Sendable {
 
     /// Keeps pages whose bodies (plus key and a fixed overhead per entry) add up to at most `maxBytes`.
     init(maxBytes: Int) {
-        pages = ShardedByteCache(maxBytes: maxBytes, shardCount: CacheLimits.renderedPageShards,
-                                 seenSlots: CacheLimits.renderedPageSeenSlots)
+        pages = ShardedByteCache(
+            maxBytes: maxBytes,
+            shardCount: CacheLimits.renderedPageShards,
+            seenSlots: CacheLimits.renderedPageSeenSlots
+        )
     }
 
     /// The page kept for `key` from snapshot `generation`, if any.

@@ -131,8 +131,10 @@ final class SiteContext: Sendable {
             // Asked for again: the same bytes are right for this exact URL while the snapshot is
             // fresh and the day has not changed, so the server may give them itself (`ReusePolicy`).
             // Pages asked for once (a visitor's own location) never get there.
-            return Reply(ConditionalGet.answer(kept, request: request),
-                         reusableUntil: self.reuse.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday))
+            return Reply(
+                ConditionalGet.answer(kept, request: request),
+                reusableUntil: self.reuse.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
+            )
         }
         let made = rendered.keep(prepared(build(day), stale: false), for: key, generation: reuse)
         return Reply(ConditionalGet.answer(made, request: request))
@@ -151,7 +153,8 @@ final class SiteContext: Sendable {
     func prepared(_ response: Response, stale: Bool) -> Response {
         var response = response
         if response.status == .ok, response.headers.first?.name == .contentType,
-           response.headers.allSatisfy({ $0.name == .contentType || $0.name == .contentLanguage || $0.name == .vary }) {
+            response.headers.allSatisfy({ $0.name == .contentType || $0.name == .contentLanguage || $0.name == .vary })
+        {
             // A page as the renderer makes it (the common case, once per page made): every header
             // appended in one go, with room for the request id, instead of a lookup per header.
             response.headers.reserveCapacity(3 + SecurityHeaders.all.count + 1)
@@ -190,16 +193,26 @@ final class SiteContext: Sendable {
         guard location.origin != nil else {
             return cards.plainCards(found, language: location.language, texts: texts, render: render)
         }
-        return cards.locatedCards(found, linkQuery: QueryString.url("", location.linkItems),
-                                  distances: found.distancesKm.map { $0.map { texts.distance(km: $0) } }, texts: texts, render: render)
+        return cards.locatedCards(
+            found,
+            linkQuery: QueryString.url("", location.linkItems),
+            distances: found.distancesKm.map { $0.map { texts.distance(km: $0) } },
+            texts: texts,
+            render: render
+        )
     }
 
     /// The error page for `status` (docs/upstream.md §4 "Errors the visitor can see") in the page's
     /// language: a heading by status, the message, and a retry link for upstream failures.
     /// `pageURL` writes the failed page's URL for a visitor state (for the language switch and the
     /// alternates); without it (answers the server makes itself) they lead to the landing page.
-    func errorPage(status: HTTPResponse.Status, message: String, retryURL: String? = nil, location: VisitorLocation = .unknown,
-                   pageURL: ((VisitorLocation) -> String)? = nil) -> Response {
+    func errorPage(
+        status: HTTPResponse.Status,
+        message: String,
+        retryURL: String? = nil,
+        location: VisitorLocation = .unknown,
+        pageURL: ((VisitorLocation) -> String)? = nil
+    ) -> Response {
         let texts = self.texts(location.language)
         let heading: String
         switch status {
@@ -211,8 +224,13 @@ final class SiteContext: Sendable {
         default: heading = texts(.errorHeadingOther)
         }
         let model = ErrorPageModel(
-            layout: layout(title: texts(.pageTitle, ("title", heading)), description: message, canonicalPath: nil, location: location,
-                           pageURL: pageURL ?? { QueryString.url(Route.landing.path, $0.linkItems) }),
+            layout: layout(
+                title: texts(.pageTitle, ("title", heading)),
+                description: message,
+                canonicalPath: nil,
+                location: location,
+                pageURL: pageURL ?? { QueryString.url(Route.landing.path, $0.linkItems) }
+            ),
             status: status.code,
             heading: heading,
             message: message,
@@ -267,9 +285,13 @@ final class SiteContext: Sendable {
         let message = texts(.errorParameter, ("name", problem.problem.parameter), ("reason", problem.problem.message(texts)))
         let withoutLocation = query.items.filter { $0.name != "lang" && !["lat", "lng", "range", "location"].contains($0.name) }
             .map { ($0.name, Optional($0.value)) }
-        return errorPage(status: 400, message: message, retryURL: QueryString.url(path, kept + language.linkItems),
-                         location: .unknown(language),
-                         pageURL: { QueryString.url(path, withoutLocation + $0.language.linkItems) })
+        return errorPage(
+            status: 400,
+            message: message,
+            retryURL: QueryString.url(path, kept + language.linkItems),
+            location: .unknown(language),
+            pageURL: { QueryString.url(path, withoutLocation + $0.language.linkItems) }
+        )
     }
 
     /// The public URL of a photo: our `/images/` proxy for upstream paths, the URL itself otherwise.

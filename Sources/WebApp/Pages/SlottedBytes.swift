@@ -66,15 +66,19 @@ struct SlottedBytes: Sendable {
     private static func marker(in bytes: [UInt8], at index: Int, _ spelling: Spelling) -> (slot: Int, length: Int)? {
         switch spelling {
         case .shell:
-            let z = UInt8(ascii: "z"), s = UInt8(ascii: "S"), digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+            let z = UInt8(ascii: "z")
+            let s = UInt8(ascii: "S")
+            let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
             guard bytes[index] == z, index + 7 <= bytes.count, bytes[index + 1] == z, bytes[index + 2] == s,
-                  digits.contains(bytes[index + 3]), digits.contains(bytes[index + 4]),
-                  bytes[index + 5] == z, bytes[index + 6] == z else { return nil }
+                digits.contains(bytes[index + 3]), digits.contains(bytes[index + 4]),
+                bytes[index + 5] == z, bytes[index + 6] == z
+            else { return nil }
             return (Int(bytes[index + 3] - digits.lowerBound) * 10 + Int(bytes[index + 4] - digits.lowerBound), 7)
         case .card:
             // U+E000 and U+E001 are EE 80 80 and EE 80 81 in UTF-8.
             guard bytes[index] == 0xEE, index + 2 < bytes.count, bytes[index + 1] == 0x80,
-                  bytes[index + 2] == 0x80 || bytes[index + 2] == 0x81 else { return nil }
+                bytes[index + 2] == 0x80 || bytes[index + 2] == 0x81
+            else { return nil }
             return (Int(bytes[index + 2] - 0x80), 3)
         }
     }

@@ -138,7 +138,8 @@ struct VisitorLocation: Equatable, Sendable {
         // Trimmed by hand: Foundation's trimmingCharacters bridged through NSString on every
         // parameter of every request (measured on the located path).
         if let first = value.utf8.first, let last = value.utf8.last,
-           first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+            first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t")
+        {
             value = String(value.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         }
         return value.isEmpty ? nil : value

@@ -50,25 +50,44 @@ final class PhotoDiskCache: Sendable {
     func entry(for key: PhotoKey) -> PhotoEntry? {
         let name = PhotoDiskCache.fileName(key)
         guard index.value(for: name) != nil,
-              let data = try? Data(contentsOf: folder.appendingPathComponent(name)),
-              let newline = data.firstIndex(of: UInt8(ascii: "\n")),
-              let header = try? JSONDecoder().decode(Header.self, from: data[data.startIndex..<newline]),
-              header.path == key.path, header.variant == key.variant
+            let data = try? Data(contentsOf: folder.appendingPathComponent(name)),
+            let newline = data.firstIndex(of: UInt8(ascii: "\n")),
+            let header = try? JSONDecoder().decode(Header.self, from: data[data.startIndex..<newline]),
+            header.path == key.path, header.variant == key.variant
         else { return nil }
         let entry = header.entry
-        return PhotoEntry(kind: entry.kind, bytes: Array(data[(newline + 1)...]), contentType: entry.contentType,
-                          width: entry.width, height: entry.height, etag: entry.etag,
-                          validators: entry.validators, checkedAt: entry.checkedAt, lifetime: entry.lifetime)
+        return PhotoEntry(
+            kind: entry.kind,
+            bytes: Array(data[(newline + 1)...]),
+            contentType: entry.contentType,
+            width: entry.width,
+            height: entry.height,
+            etag: entry.etag,
+            validators: entry.validators,
+            checkedAt: entry.checkedAt,
+            lifetime: entry.lifetime
+        )
     }
 
     /// Writes `entry` for `key` (image entries only), dropping the least recently used files
     /// beyond the budget. Failures (a full disk) only mean the next start has less to reuse.
     func keep(_ entry: PhotoEntry, for key: PhotoKey) {
         guard entry.kind == .image else { return }
-        let header = Header(path: key.path, variant: key.variant,
-                            entry: PhotoEntry(kind: entry.kind, bytes: [], contentType: entry.contentType, width: entry.width,
-                                              height: entry.height, etag: entry.etag, validators: entry.validators, checkedAt: entry.checkedAt,
-                                              lifetime: entry.lifetime))
+        let header = Header(
+            path: key.path,
+            variant: key.variant,
+            entry: PhotoEntry(
+                kind: entry.kind,
+                bytes: [],
+                contentType: entry.contentType,
+                width: entry.width,
+                height: entry.height,
+                etag: entry.etag,
+                validators: entry.validators,
+                checkedAt: entry.checkedAt,
+                lifetime: entry.lifetime
+            )
+        )
         guard var data = try? JSONEncoder().encode(header) else { return }
         data.append(UInt8(ascii: "\n"))
         data.append(contentsOf: entry.bytes)

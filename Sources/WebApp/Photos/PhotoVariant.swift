@@ -17,7 +17,10 @@ enum PhotoVariant: Hashable, Sendable, CustomStringConvertible {
 
     /// The variant a request asks for with its `w` parameter (none: full); nil for a width not offered.
     init?(parameter: String?) {
-        guard let parameter else { self = .full; return }
+        guard let parameter else {
+            self = .full
+            return
+        }
         guard let width = Int(parameter), PhotoVariant.allowedWidths.contains(width) else { return nil }
         self = .width(width)
     }

@@ -125,7 +125,8 @@ final class ExpiringStore<Value: Sendable>: Sendable {
             state.bytes -= entry.bytes
         }
         while state.bytes > maxBytes || state.entries.count > maxEntries,
-              let oldest = state.entries.min(by: { $0.value.order < $1.value.order }) {
+            let oldest = state.entries.min(by: { $0.value.order < $1.value.order })
+        {
             state.entries.removeValue(forKey: oldest.key)
             state.bytes -= oldest.value.bytes
         }

@@ -19,11 +19,16 @@ extension ReportHandlers {
         let chosenSpecies = draft.species.trimmingCharacters(in: .whitespaces).uppercased()
         let chosenSex = draft.sex.trimmingCharacters(in: .whitespaces).uppercased()
         let chosenStatus = draft.status.trimmingCharacters(in: .whitespaces).uppercased()
-        var layout = site.layout(title: texts(.pageTitle, ("title", title)), description: texts(.reportDescription),
-                                 canonicalPath: Route.report.path, location: location,
-                                 pageURL: { QueryString.url(Route.report.path, $0.linkItems + (isFound ? [("status", "found")] : [])) })
+        var layout = site.layout(
+            title: texts(.pageTitle, ("title", title)),
+            description: texts(.reportDescription),
+            canonicalPath: Route.report.path,
+            location: location,
+            pageURL: { QueryString.url(Route.report.path, $0.linkItems + (isFound ? [("status", "found")] : [])) }
+        )
         layout.isReport = true
-        let sexes: [(String, TextKey)] = [("MALE", .reportSexMale), ("FEMALE", .reportSexFemale)]
+        let sexes: [(String, TextKey)] =
+            [("MALE", .reportSexMale), ("FEMALE", .reportSexFemale)]
             + (isFound ? [("UNKNOWN", .reportSexUnknown)] : [])
         let model = ReportFormModel(
             layout: layout,
@@ -69,9 +74,13 @@ extension ReportHandlers {
     /// The result of a made report: the pet's page, the share link and the management code.
     func resultPage(_ record: ReportRecord, language: PageLanguage, status: HTTPResponse.Status) -> Response {
         let texts = site.texts(language)
-        var layout = site.layout(title: texts(.pageTitle, ("title", texts(.resultTitle))), description: texts(.reportDescription),
-                                 canonicalPath: nil, location: .unknown(language),
-                                 pageURL: { QueryString.url(Route.report.path, $0.linkItems) })
+        var layout = site.layout(
+            title: texts(.pageTitle, ("title", texts(.resultTitle))),
+            description: texts(.reportDescription),
+            canonicalPath: nil,
+            location: .unknown(language),
+            pageURL: { QueryString.url(Route.report.path, $0.linkItems) }
+        )
         layout.isReport = true
         let petPath = Route.details(id: record.id).path
         let model = ReportResultModel(

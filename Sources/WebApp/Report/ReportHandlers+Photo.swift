@@ -1,6 +1,6 @@
 import Foundation
-import Logging
 import HTTPTypes
+import Logging
 import MicroHTTP
 import PetAPIClient
 import PetDomain
@@ -26,19 +26,33 @@ extension ReportHandlers {
         let address = identity.address(peer: request.clientAddress, headers: request.headers)
         var state = ReportFormState(draft: ReportDraft(), submission: "")
         guard !id.isEmpty, code.utf8.count == 6, code.utf8.allSatisfy({ (48...57).contains($0) }) else {
-            return photoPage(id: id, language: language, status: .unprocessableContent,
-                             codeError: id.isEmpty ? nil : texts(.photoErrorCodeFormat), problem: id.isEmpty ? texts(.photoErrorNoReport) : nil)
+            return photoPage(
+                id: id,
+                language: language,
+                status: .unprocessableContent,
+                codeError: id.isEmpty ? nil : texts(.photoErrorCodeFormat),
+                problem: id.isEmpty ? texts(.photoErrorNoReport) : nil
+            )
         }
         if let wait = guessesByAddress.retryAfter(address) ?? guessesByPet.retryAfter(id) {
             let seconds = RateLimit.seconds(wait)
-            var response = photoPage(id: id, language: language, status: .tooManyRequests,
-                                     problem: texts.counted(.photoProblemThrottled, max(1, (seconds + 59) / 60)))
+            var response = photoPage(
+                id: id,
+                language: language,
+                status: .tooManyRequests,
+                problem: texts.counted(.photoProblemThrottled, max(1, (seconds + 59) / 60))
+            )
             response.headers[.retryAfter] = String(seconds)
             return response
         }
         guard let photo = await self.photo(from: form, texts: texts, state: &state) else {
-            return photoPage(id: id, language: language, status: .unprocessableContent, photoError: state.errors.first?.message,
-                             kept: state.keptPhoto)
+            return photoPage(
+                id: id,
+                language: language,
+                status: .unprocessableContent,
+                photoError: state.errors.first?.message,
+                kept: state.keptPhoto
+            )
         }
         let authorization = AnnouncementGateway.basicAuthorization(id: id, password: code)
         switch await service.upload(id: id, authorization: authorization, photo: photo, requestID: requestID) {
@@ -54,25 +68,51 @@ extension ReportHandlers {
         case .refused(let status, _) where status == .notFound:
             return photoPage(id: id, language: language, status: .notFound, problem: texts(.photoErrorNoReport), kept: state.keptPhoto)
         case .refused(_, let error):
-            return photoPage(id: id, language: language, status: .unprocessableContent,
-                             photoError: texts(.reportErrorUpstream, ("message", error.message ?? error.code)), kept: state.keptPhoto)
+            return photoPage(
+                id: id,
+                language: language,
+                status: .unprocessableContent,
+                photoError: texts(.reportErrorUpstream, ("message", error.message ?? error.code)),
+                kept: state.keptPhoto
+            )
         case .failed(let failure):
             let key: TextKey = failure == .timeout ? .reportProblemTimeout : .reportProblemUpstream
-            return photoPage(id: id, language: language, status: failure.visitorStatus == 404 ? .badGateway : failure.visitorStatus,
-                             problem: texts(key), kept: state.keptPhoto)
+            return photoPage(
+                id: id,
+                language: language,
+                status: failure.visitorStatus == 404 ? .badGateway : failure.visitorStatus,
+                problem: texts(key),
+                kept: state.keptPhoto
+            )
         }
     }
 
-    private func photoPage(id: String, language: PageLanguage, status: HTTPResponse.Status, codeError: String? = nil,
-                           photoError: String? = nil, problem: String? = nil, kept: (reference: String, name: String)? = nil) -> Response {
+    private func photoPage(
+        id: String,
+        language: PageLanguage,
+        status: HTTPResponse.Status,
+        codeError: String? = nil,
+        photoError: String? = nil,
+        problem: String? = nil,
+        kept: (reference: String, name: String)? = nil
+    ) -> Response {
         let texts = site.texts(language)
-        var layout = site.layout(title: texts(.pageTitle, ("title", texts(.photoTitle))), description: texts(.reportDescription),
-                                 canonicalPath: nil, location: .unknown(language),
-                                 pageURL: { QueryString.url(Route.reportPhoto.path, [("id", Optional(id))] + $0.linkItems) })
+        var layout = site.layout(
+            title: texts(.pageTitle, ("title", texts(.photoTitle))),
+            description: texts(.reportDescription),
+            canonicalPath: nil,
+            location: .unknown(language),
+            pageURL: { QueryString.url(Route.reportPhoto.path, [("id", Optional(id))] + $0.linkItems) }
+        )
         layout.isReport = true
         let model = PhotoFormModel(
-            layout: layout, action: QueryString.url(Route.reportPhoto.path, language.linkItems), petID: id, problem: problem,
-            codeError: codeError, photoError: photoError, keptPhoto: kept?.reference,
+            layout: layout,
+            action: QueryString.url(Route.reportPhoto.path, language.linkItems),
+            petID: id,
+            problem: problem,
+            codeError: codeError,
+            photoError: photoError,
+            keptPhoto: kept?.reference,
             keptPhotoText: kept.map { texts(.reportPhotoKept, ("name", $0.name)) }
         )
         return ReportHandlers.private(site.page(model, template: "report-photo", language: language, status: status))

@@ -1,6 +1,6 @@
 import Foundation
-internal import ImageResizer
 import HTTPTypes
+internal import ImageResizer
 import Logging
 import MicroHTTP
 import PetAPIClient
@@ -168,23 +168,36 @@ struct ReportHandlers: Sendable {
 
     /// Where a field is on the form (the summary lists problems in that order).
     static func order(_ field: String) -> Int {
-        let onForm = ["status", "species", "petName", "sex", "breed", "age", "microchipNumber", "description", "lastSeenDate",
-                      "locationLatitude", "locationLongitude", "contact", "phone", "email", "reward", "photo"]
+        let onForm = [
+            "status", "species", "petName", "sex", "breed", "age", "microchipNumber", "description", "lastSeenDate",
+            "locationLatitude", "locationLongitude", "contact", "phone", "email", "reward", "photo",
+        ]
         return onForm.firstIndex(of: field) ?? onForm.count
     }
 }
 
 extension ReportHandlers {
     /// The report flow with its stores and limits, from the configuration.
-    static func make(configuration: AppConfiguration, budgets: CacheBudgets, site: SiteContext, gateway: AnnouncementGateway,
-                     keptAnswers: KeptAnswers?, logger: Logger, now: @escaping @Sendable () -> ContinuousClock.Instant) -> ReportHandlers {
+    static func make(
+        configuration: AppConfiguration,
+        budgets: CacheBudgets,
+        site: SiteContext,
+        gateway: AnnouncementGateway,
+        keptAnswers: KeptAnswers?,
+        logger: Logger,
+        now: @escaping @Sendable () -> ContinuousClock.Instant
+    ) -> ReportHandlers {
         ReportHandlers(
             site: site,
             service: ReportService(gateway: gateway, keptAnswers: keptAnswers, logger: logger),
             photos: ReportPhotos(pool: .shared, maxPixels: configuration.maxPhotoMegapixels * 1_000_000),
             identity: ClientIdentity(configuration: configuration),
-            keptPhotos: ExpiringStore(lifetime: CacheLimits.keptReportPhotoLifetime, maxBytes: budgets.reportPhotos,
-                                      maxEntries: CacheLimits.keptReportPhotos, now: now),
+            keptPhotos: ExpiringStore(
+                lifetime: CacheLimits.keptReportPhotoLifetime,
+                maxBytes: budgets.reportPhotos,
+                maxEntries: CacheLimits.keptReportPhotos,
+                now: now
+            ),
             submissions: ExpiringStore(lifetime: CacheLimits.submissionLifetime, maxBytes: .max, maxEntries: CacheLimits.submissions, now: now),
             reports: RateLimit(limit: configuration.reportLimit, window: Limits.reportWindow, now: now),
             guessesByAddress: RateLimit(limit: Limits.guessesPerAddress, window: Limits.addressGuessWindow, now: now),

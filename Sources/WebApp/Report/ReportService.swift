@@ -46,12 +46,19 @@ struct ReportService: Sendable {
         }
         let upstreamID = response.headers[.upstreamRequestID]
         if response.status == .created, let made = UpstreamWriteAnswer.created(response.body) {
-            logger.info("report created upstream", metadata: ["pet_id": "\(made.id)", "request_id": "\(requestID)",
-                                                              "upstream_request_id": "\(upstreamID ?? "-")"])
+            logger.info(
+                "report created upstream",
+                metadata: [
+                    "pet_id": "\(made.id)", "request_id": "\(requestID)",
+                    "upstream_request_id": "\(upstreamID ?? "-")",
+                ]
+            )
             return .created(id: made.id, password: made.managementPassword, body: response.body)
         }
-        return refusedOrFailed(response, endpoint: "create", requestID: requestID).map { .refused($0, $1) } ?? .failed(
-            .badStatus(response.status, upstreamRequestID: upstreamID))
+        return refusedOrFailed(response, endpoint: "create", requestID: requestID).map { .refused($0, $1) }
+            ?? .failed(
+                .badStatus(response.status, upstreamRequestID: upstreamID)
+            )
     }
 
     /// `POST /api/v1/announcements/{id}/photos` with a photo made safe, and the announcement id
@@ -59,18 +66,31 @@ struct ReportService: Sendable {
     func upload(id: String, authorization: String, photo: ReportPhotos.SafePhoto, requestID: String) async -> Uploaded {
         let response: UpstreamResponse
         do {
-            response = try await gateway.uploadPhoto(id: id, authorization: authorization, photo: photo.jpeg, contentType: "image/jpeg",
-                                                     fileName: "photo.jpg", requestID: requestID)
+            response = try await gateway.uploadPhoto(
+                id: id,
+                authorization: authorization,
+                photo: photo.jpeg,
+                contentType: "image/jpeg",
+                fileName: "photo.jpg",
+                requestID: requestID
+            )
         } catch {
             return .failed(error)
         }
         if response.status == .created {
-            logger.info("report photo uploaded", metadata: ["pet_id": "\(id)", "request_id": "\(requestID)", "bytes": "\(photo.jpeg.count)",
-                                                            "upstream_request_id": "\(response.headers[.upstreamRequestID] ?? "-")"])
+            logger.info(
+                "report photo uploaded",
+                metadata: [
+                    "pet_id": "\(id)", "request_id": "\(requestID)", "bytes": "\(photo.jpeg.count)",
+                    "upstream_request_id": "\(response.headers[.upstreamRequestID] ?? "-")",
+                ]
+            )
             return .uploaded
         }
-        return refusedOrFailed(response, endpoint: "photo", requestID: requestID).map { .refused($0, $1) } ?? .failed(
-            .badStatus(response.status, upstreamRequestID: response.headers[.upstreamRequestID]))
+        return refusedOrFailed(response, endpoint: "photo", requestID: requestID).map { .refused($0, $1) }
+            ?? .failed(
+                .badStatus(response.status, upstreamRequestID: response.headers[.upstreamRequestID])
+            )
     }
 
     /// The report is complete: the list is fetched again and every kept page forgotten, so the new
@@ -82,19 +102,30 @@ struct ReportService: Sendable {
 
     /// A 4xx with the backend's error body, logged with the upstream's request id; nil for anything else
     /// (which is then logged as a failure).
-    private func refusedOrFailed(_ response: UpstreamResponse, endpoint: String, requestID: String)
-        -> (HTTPResponse.Status, UpstreamWriteAnswer.ErrorBody)? {
+    private func refusedOrFailed(
+        _ response: UpstreamResponse,
+        endpoint: String,
+        requestID: String
+    )
+        -> (HTTPResponse.Status, UpstreamWriteAnswer.ErrorBody)?
+    {
         let upstreamID = response.headers[.upstreamRequestID] ?? "-"
         if (400..<500).contains(response.status.code), let error = UpstreamWriteAnswer.error(response.body) {
-            logger.notice("upstream refused a write", metadata: [
-                "endpoint": "\(endpoint)", "status": "\(response.status.code)", "code": "\(error.code)", "field": "\(error.field ?? "-")",
-                "request_id": "\(requestID)", "upstream_request_id": "\(upstreamID)",
-            ])
+            logger.notice(
+                "upstream refused a write",
+                metadata: [
+                    "endpoint": "\(endpoint)", "status": "\(response.status.code)", "code": "\(error.code)", "field": "\(error.field ?? "-")",
+                    "request_id": "\(requestID)", "upstream_request_id": "\(upstreamID)",
+                ]
+            )
             return (response.status, error)
         }
-        logger.warning("upstream write failed", metadata: [
-            "endpoint": "\(endpoint)", "status": "\(response.status.code)", "request_id": "\(requestID)", "upstream_request_id": "\(upstreamID)",
-        ])
+        logger.warning(
+            "upstream write failed",
+            metadata: [
+                "endpoint": "\(endpoint)", "status": "\(response.status.code)", "request_id": "\(requestID)", "upstream_request_id": "\(upstreamID)",
+            ]
+        )
         return nil
     }
 }

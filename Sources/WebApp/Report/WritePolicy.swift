@@ -23,7 +23,8 @@ struct WritePolicy: Sendable {
         let route = head.path.flatMap(Route.init(path:))
         let isAPI = head.path?.hasPrefix("/api/") ?? false
         guard head.method == "POST", let route, route.allowedMethods.contains("POST") else {
-            var response = isAPI
+            var response =
+                isAPI
                 ? AnnouncementsAPI.error(405, code: "METHOD_NOT_ALLOWED", message: "Method \(head.method) is not allowed here.", requestID: requestID)
                 : site.errorPage(status: 405, .errorMethod, ("method", head.method), for: request(head))
             response.headers[.allow] = route?.allowedMethods ?? "GET, HEAD"
@@ -31,14 +32,17 @@ struct WritePolicy: Sendable {
             return .refuse(finish(response, head, "server", requestID))
         }
         if identity.isCrossSite(headers: head.headers, authority: head.authority) {
-            let response = isAPI
+            let response =
+                isAPI
                 ? AnnouncementsAPI.error(403, code: "FORBIDDEN", message: "Writes from another site are not accepted.", requestID: requestID)
                 : site.errorPage(status: 403, .reportCrossSite, for: request(head))
             return .refuse(finish(response, head, route.metricName, requestID))
         }
         switch route {
         case .apiList:
-            return .accept(BodyLimits(maxBytes: WritePolicy.maxJSONBytes, maxFieldBytes: WritePolicy.maxJSONBytes, deadline: Limits.jsonWriteDeadline))
+            return .accept(
+                BodyLimits(maxBytes: WritePolicy.maxJSONBytes, maxFieldBytes: WritePolicy.maxJSONBytes, deadline: Limits.jsonWriteDeadline)
+            )
         default:
             let type = head.headers[.contentType]?.lowercased() ?? ""
             // The API's photo endpoint takes multipart only, as the backend; the form takes either.
@@ -46,14 +50,24 @@ struct WritePolicy: Sendable {
             if case .apiPhotos = route { takesURLEncoded = false }
             let isForm = type.hasPrefix("multipart/form-data") || (takesURLEncoded && type.hasPrefix("application/x-www-form-urlencoded"))
             guard isForm else {
-                let response = isAPI
-                    ? AnnouncementsAPI.error(415, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the photo as multipart/form-data.",
-                                             requestID: requestID)
+                let response =
+                    isAPI
+                    ? AnnouncementsAPI.error(
+                        415,
+                        code: "UNSUPPORTED_MEDIA_TYPE",
+                        message: "Send the photo as multipart/form-data.",
+                        requestID: requestID
+                    )
                     : site.errorPage(status: 415, .reportNotAForm, for: request(head))
                 return .refuse(finish(response, head, route.metricName, requestID))
             }
-            return .accept(BodyLimits(maxBytes: ReportPhotos.maxUploadBytes + ReportPhotos.formOverheadBytes, maxFieldBytes: Limits.formFieldBytes,
-                                      deadline: WritePolicy.uploadDeadline))
+            return .accept(
+                BodyLimits(
+                    maxBytes: ReportPhotos.maxUploadBytes + ReportPhotos.formOverheadBytes,
+                    maxFieldBytes: Limits.formFieldBytes,
+                    deadline: WritePolicy.uploadDeadline
+                )
+            )
         }
     }
 

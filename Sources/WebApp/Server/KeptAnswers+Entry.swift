@@ -20,8 +20,15 @@ extension KeptAnswers {
         /// By `ContentCoding.rawValue`: identity always, the others when their forms were made.
         private let representations: [PreparedResponse?]
 
-        init(response: Response, target: [UInt8], language: UInt8, route: String, path: String, until: ContinuousClock.Instant,
-             threadSlots: Int) {
+        init(
+            response: Response,
+            target: [UInt8],
+            language: UInt8,
+            route: String,
+            path: String,
+            until: ContinuousClock.Instant,
+            threadSlots: Int
+        ) {
             self.target = target
             self.language = language
             self.route = route

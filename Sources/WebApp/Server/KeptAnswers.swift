@@ -85,9 +85,17 @@ final class KeptAnswers: PreparedResponses {
     /// `keep` for a target's bytes and a language index (0 when answers do not vary by language).
     func keep(_ response: Response, target: [UInt8], language: UInt8, route: String, path: String, until: ContinuousClock.Instant) {
         guard response.status == .ok, response.closeAfterBodyBytes == nil, !target.isEmpty, target.count <= RawRequest.maxTargetBytes,
-              until > now() else { return }
-        let entry = Entry(response: response, target: target, language: language, route: route, path: path, until: until,
-                          threadSlots: threadSlots)
+            until > now()
+        else { return }
+        let entry = Entry(
+            response: response,
+            target: target,
+            language: language,
+            route: route,
+            path: path,
+            until: until,
+            threadSlots: threadSlots
+        )
         let hash = target.withUnsafeBytes { KeptAnswers.hash($0, language: language) }
         shards[KeptAnswers.shardIndex(hash)].insert(entry, hash: hash, now: now())
     }
@@ -129,26 +137,42 @@ final class KeptAnswers: PreparedResponses {
             return shards[KeptAnswers.shardIndex(hash)].entry(for: target, language: language, hash: hash, now: now())
         }
         guard let entry = found ?? nil else { return nil }
-        let coding = entry.available == 0 ? ContentCoding.identity : request.withHeader(.acceptEncoding) { bytes in
-            guard let bytes else { return ContentCoding.identity }
-            return ContentCoding.choose(bytes: bytes, available: entry.available)
-        }
+        let coding =
+            entry.available == 0
+            ? ContentCoding.identity
+            : request.withHeader(.acceptEncoding) { bytes in
+                guard let bytes else { return ContentCoding.identity }
+                return ContentCoding.choose(bytes: bytes, available: entry.available)
+            }
         let representation = entry.representation(coding)
         // Headers are looked up only for a representation that has a validator.
         var notModified = false
         if representation.etag != nil || representation.lastModified != nil {
             let ifNoneMatch = request.header(.ifNoneMatch)
             let ifModifiedSince = ifNoneMatch == nil && representation.lastModified != nil ? request.header(.ifModifiedSince) : nil
-            notModified = HTTPDate.notModified(ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince,
-                                               etag: representation.etag, lastModified: representation.lastModified)
+            notModified = HTTPDate.notModified(
+                ifNoneMatch: ifNoneMatch,
+                ifModifiedSince: ifModifiedSince,
+                etag: representation.etag,
+                lastModified: representation.lastModified
+            )
         }
         let id = requestID(request.header(.xRequestID))
         guard let sent = request.send(representation, notModified: notModified, requestID: id) else { return nil }
         let elapsed = ContinuousClock.now - started
         let sentBytes = notModified || request.method == .head ? 0 : representation.bodyCount
-        onHit(Hit(route: entry.route, status: notModified ? .notModified : representation.status, coding: coding, bodyBytes: sentBytes,
-                  requestID: id, method: request.method, path: entry.path,
-                  seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+        onHit(
+            Hit(
+                route: entry.route,
+                status: notModified ? .notModified : representation.status,
+                coding: coding,
+                bodyBytes: sentBytes,
+                requestID: id,
+                method: request.method,
+                path: entry.path,
+                seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            )
+        )
         return sent
     }
 

@@ -7,8 +7,13 @@ import Foundation
 enum MapLibraries {
     /// The files served, by the Debian package that installs them, relative to `leaflet/`.
     static let packages: [(package: String, files: [String])] = [
-        ("libjs-leaflet", ["leaflet.min.js", "leaflet.css", "images/layers.png", "images/layers-2x.png",
-                           "images/marker-icon.png", "images/marker-icon-2x.png", "images/marker-shadow.png"]),
+        (
+            "libjs-leaflet",
+            [
+                "leaflet.min.js", "leaflet.css", "images/layers.png", "images/layers-2x.png",
+                "images/marker-icon.png", "images/marker-icon-2x.png", "images/marker-shadow.png",
+            ]
+        ),
         ("libjs-leaflet.markercluster", ["leaflet.markercluster.min.js", "MarkerCluster.css", "MarkerCluster.Default.css"]),
     ]
 
@@ -22,9 +27,11 @@ enum MapLibraries {
         for (package, files) in packages {
             for file in files {
                 guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(file).path) else {
-                    throw StartupError(setting: "--javascript-dir / PETSPOT_JAVASCRIPT_DIR",
-                                       problem: "\(root.path)/\(file) is missing: install the Debian package \(package) "
-                                           + "(apt-get install \(package)), or point the setting at a folder holding leaflet/")
+                    throw StartupError(
+                        setting: "--javascript-dir / PETSPOT_JAVASCRIPT_DIR",
+                        problem: "\(root.path)/\(file) is missing: install the Debian package \(package) "
+                            + "(apt-get install \(package)), or point the setting at a folder holding leaflet/"
+                    )
                 }
                 assets["\(folder)/\(file)"] = StaticFiles.Asset(body: [UInt8](data), name: file)
             }

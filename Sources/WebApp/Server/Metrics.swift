@@ -1,7 +1,7 @@
-import HTTPTypes
 import Caching
 import CoreMetrics
 import Foundation
+import HTTPTypes
 import MicroHTTP
 import PetAPIClient
 import Prometheus
@@ -91,7 +91,11 @@ final class Metrics: Sendable {
         let handles = stripes.withLock(ThreadSpread.slot()) { handles in
             if let made = handles[key] { return made }
             let made = RequestHandles(
-                count: CoreMetrics.Counter(label: "petspot_http_requests_total", dimensions: [("route", route), ("status", String(status.code))], factory: factory),
+                count: CoreMetrics.Counter(
+                    label: "petspot_http_requests_total",
+                    dimensions: [("route", route), ("status", String(status.code))],
+                    factory: factory
+                ),
                 duration: CoreMetrics.Timer(label: "petspot_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
             )
             handles[key] = made

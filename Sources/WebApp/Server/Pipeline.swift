@@ -1,6 +1,6 @@
 import Foundation
-import Logging
 import HTTPTypes
+import Logging
 import MicroHTTP
 
 /// What wraps every request (function wrapping, docs/style.md): one request id, the route's plan
@@ -30,8 +30,14 @@ struct Pipeline: Sendable {
     /// Finishes an answer the server gave before reading a request's body (a 405, 403, 413 from
     /// `WritePolicy`) like every other: security headers, the request id, the log line, the metric.
     func finishEarly(_ response: Response, head: RequestHead, routeName: String, requestID: String) -> Response {
-        let request = Request(method: HTTPRequest.Method(head.method) ?? .post, path: head.path ?? "/", rawPath: head.path ?? "/",
-                              headers: head.headers, authority: head.authority, clientAddress: head.clientAddress)
+        let request = Request(
+            method: HTTPRequest.Method(head.method) ?? .post,
+            path: head.path ?? "/",
+            rawPath: head.path ?? "/",
+            headers: head.headers,
+            authority: head.authority,
+            clientAddress: head.clientAddress
+        )
         return finish(Reply(response), request: request, routeName: routeName, requestID: requestID, started: ContinuousClock.now)
     }
 
@@ -48,14 +54,23 @@ struct Pipeline: Sendable {
             keptAnswers.keep(response, for: request, route: routeName, until: until)
         }
         let coding: ContentCoding
-        (response, coding) = BodyCompression.answer(response, acceptEncoding: request.headers[.acceptEncoding],
-                                                    ifNoneMatch: request.headers[.ifNoneMatch],
-                                                    ifModifiedSince: request.headers[.ifModifiedSince])
+        (response, coding) = BodyCompression.answer(
+            response,
+            acceptEncoding: request.headers[.acceptEncoding],
+            ifNoneMatch: request.headers[.ifNoneMatch],
+            ifModifiedSince: request.headers[.ifModifiedSince]
+        )
         metrics.recordBodyBytes(coding, count: request.method == .head ? 0 : response.body.count)
         response.headers.append(HTTPField(name: .xRequestID, value: requestID))
         let elapsed = ContinuousClock.now - started
-        AnswerRecord(metrics: metrics, logger: logger).record(route: routeName, status: response.status, requestID: requestID, method: request.method.rawValue, path: request.rawPath,
-               seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        AnswerRecord(metrics: metrics, logger: logger).record(
+            route: routeName,
+            status: response.status,
+            requestID: requestID,
+            method: request.method.rawValue,
+            path: request.rawPath,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        )
         return response
     }
 }
@@ -67,12 +82,15 @@ struct AnswerRecord: Sendable {
 
     func record(route: String, status: HTTPResponse.Status, requestID: String, method: String, path: String, seconds: Double) {
         metrics.recordRequest(route: route, status: status, seconds: seconds)
-        logger.info("request", metadata: [
-            "request_id": "\(requestID)",
-            "method": "\(method)",
-            "path": "\(path)",
-            "status": "\(status.code)",
-            "duration_ms": "\(String(format: "%.2f", seconds * 1000))",
-        ])
+        logger.info(
+            "request",
+            metadata: [
+                "request_id": "\(requestID)",
+                "method": "\(method)",
+                "path": "\(path)",
+                "status": "\(status.code)",
+                "duration_ms": "\(String(format: "%.2f", seconds * 1000))",
+            ]
+        )
     }
 }

@@ -39,8 +39,14 @@ enum Route: Equatable, Sendable {
     /// Parses a decoded request path; nil for paths the site does not have.
     init?(path: String) {
         // The two busiest paths without splitting (the general parse below gives the same answer).
-        if path == "/pets" { self = .list; return }
-        if path == "/" { self = .landing; return }
+        if path == "/pets" {
+            self = .list
+            return
+        }
+        if path == "/" {
+            self = .landing
+            return
+        }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         switch parts.first ?? "" {
         case "" where parts.count <= 1: self = .landing

@@ -38,7 +38,9 @@ struct Router: Sendable {
         }
         let isPost = request.method == .post
         let plan: RoutePlan
-        let errorPage: @Sendable (HTTPResponse.Status, TextKey) -> Response = { [site] status, key in site.errorPage(status: status, key, for: request) }
+        let errorPage: @Sendable (HTTPResponse.Status, TextKey) -> Response = { [site] status, key in
+            site.errorPage(status: status, key, for: request)
+        }
         switch route {
         case .landing:
             plan = pages.landing(request, requestID: requestID)
@@ -60,8 +62,15 @@ struct Router: Sendable {
             guard let variant = PhotoVariant(parameter: request.query["w"]) else {
                 let widths = PhotoVariant.allowedWidths.sorted().map(String.init).joined(separator: ", ")
                 let texts = site.texts((try? PageLanguage.of(request)) ?? PageLanguage.fromHeader(request))
-                plan = .answer(site.errorPage(status: 400, .errorParameter, ("name", "w"), ("reason", texts(.queryWidth, ("widths", widths))),
-                                              for: request))
+                plan = .answer(
+                    site.errorPage(
+                        status: 400,
+                        .errorParameter,
+                        ("name", "w"),
+                        ("reason", texts(.queryWidth, ("widths", widths))),
+                        for: request
+                    )
+                )
                 break
             }
             plan = .needs(images.need(path: path, variant: variant, requestID: requestID)) { [images] outcome in
@@ -72,11 +81,15 @@ struct Router: Sendable {
                 Reply(tiles.answer(outcome, request: request, errorPage: errorPage))
             }
         case .staticFile(let path):
-            plan = .answer(staticFiles.response(for: path, request: request)
-                ?? site.errorPage(status: 404, .errorNoFile, for: request))
+            plan = .answer(
+                staticFiles.response(for: path, request: request)
+                    ?? site.errorPage(status: 404, .errorNoFile, for: request)
+            )
         case .favicon:
-            plan = .answer(staticFiles.response(for: "favicon.svg", request: request)
-                ?? site.errorPage(status: 404, .errorNoFile, for: request))
+            plan = .answer(
+                staticFiles.response(for: "favicon.svg", request: request)
+                    ?? site.errorPage(status: 404, .errorNoFile, for: request)
+            )
         case .apiList where isPost:
             plan = .work { [writes] in await writes.create(request, requestID: requestID) }
         case .apiList:

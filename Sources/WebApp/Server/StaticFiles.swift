@@ -47,7 +47,7 @@ struct StaticFiles: Sendable {
             guard resolved.hasPrefix(root + "/") else { continue }  // a symlink leading outside
             var isFolder: ObjCBool = false
             guard fileManager.fileExists(atPath: resolved, isDirectory: &isFolder), !isFolder.boolValue,
-                  let data = fileManager.contents(atPath: resolved)
+                let data = fileManager.contents(atPath: resolved)
             else { continue }
             assets[relative] = Asset(body: [UInt8](data), name: relative)
         }
@@ -67,7 +67,7 @@ struct StaticFiles: Sendable {
     func response(for path: String, request: Request) -> Response? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !segments.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." || $0.contains("\\") }),
-              let asset = assets[path]
+            let asset = assets[path]
         else { return nil }
         var response = Response(status: 200, headers: [.contentType: asset.contentType, .eTag: asset.etag], body: asset.body)
         response.compressed = asset.compressed

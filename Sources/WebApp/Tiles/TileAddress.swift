@@ -24,7 +24,7 @@ struct TileAddress: Hashable, Sendable {
     /// zero are read, so each tile has one path (one cache entry) and `Route.path` prints it back.
     init?(z: String, x: String, yFile: String) {
         guard yFile.hasSuffix(".png"), let z = TileAddress.number(z), let x = TileAddress.number(x),
-              let y = TileAddress.number(String(yFile.dropLast(".png".count)))
+            let y = TileAddress.number(String(yFile.dropLast(".png".count)))
         else { return nil }
         self.init(z: z, x: x, y: y)
     }
@@ -42,8 +42,8 @@ struct TileAddress: Hashable, Sendable {
     private static func number(_ text: String) -> Int? {
         // 2^19 − 1 has six digits: anything longer is out of range anyway.
         guard !text.isEmpty, text.utf8.count <= 7,
-              text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              text == "0" || text.utf8.first != UInt8(ascii: "0")
+            text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            text == "0" || text.utf8.first != UInt8(ascii: "0")
         else { return nil }
         return Int(text)
     }

@@ -109,13 +109,26 @@ final class TileProxy: Sendable {
         }
         let type = (response.headers[.contentType] ?? "").lowercased()
         guard response.status == 200, type.hasPrefix("image/") else {
-            return failed(tile, kept: kept, key: key, reason: response.status == 200 ? "not_an_image" : "bad_status",
-                          status: .badGateway, requestID: requestID)
+            return failed(
+                tile,
+                kept: kept,
+                key: key,
+                reason: response.status == 200 ? "not_an_image" : "bad_status",
+                status: .badGateway,
+                requestID: requestID
+            )
         }
         metrics.increment("petspot_tile_cache_total", labels: ["outcome": "miss"])
-        let entry = PhotoEntry(kind: .image, bytes: response.body, contentType: type, width: nil, height: nil,
-                               etag: ConditionalGet.etag(for: response.body), validators: PhotoValidators(headers: response.headers),
-                               checkedAt: Date())
+        let entry = PhotoEntry(
+            kind: .image,
+            bytes: response.body,
+            contentType: type,
+            width: nil,
+            height: nil,
+            etag: ConditionalGet.etag(for: response.body),
+            validators: PhotoValidators(headers: response.headers),
+            checkedAt: Date()
+        )
         return keep(entry, freshness: freshness, key: key)
     }
 
@@ -134,8 +147,14 @@ final class TileProxy: Sendable {
     }
 
     /// A failed call: the kept tile when there is one (stale on error), else the failure.
-    private func failed(_ tile: TileAddress, kept: PhotoEntry?, key: PhotoKey, reason: String, status: HTTPResponse.Status,
-                        requestID: String) -> Outcome {
+    private func failed(
+        _ tile: TileAddress,
+        kept: PhotoEntry?,
+        key: PhotoKey,
+        reason: String,
+        status: HTTPResponse.Status,
+        requestID: String
+    ) -> Outcome {
         logger.warning("tile server failed", metadata: ["tile": "\(tile.key)", "reason": "\(reason)", "request_id": "\(requestID)"])
         guard var stale = kept else {
             metrics.increment("petspot_tile_cache_total", labels: ["outcome": "failed"])
@@ -158,8 +177,13 @@ extension TileProxy {
     /// The proxy as configured: the tile server's template and contact, memory and disk budgets.
     static func make(configuration: AppConfiguration, metrics: Metrics, logger: Logger) throws -> TileProxy {
         let contact = configuration.tileContact ?? configuration.effectivePublicBaseURL
-        guard let source = TileSource.live(template: configuration.tileURLTemplate, contact: contact,
-                                           timeout: .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 1000))) else {
+        guard
+            let source = TileSource.live(
+                template: configuration.tileURLTemplate,
+                contact: contact,
+                timeout: .milliseconds(Int64(configuration.upstreamTimeoutSeconds * 1000))
+            )
+        else {
             throw StartupError(setting: "--tile-url / PETSPOT_TILE_URL", problem: "not an absolute http(s) URL template")
         }
         let cache = try PhotoCache.make(CacheBudgets(configuration).tiles, setting: "--tile-cache-dir / PETSPOT_TILE_CACHE_DIR")

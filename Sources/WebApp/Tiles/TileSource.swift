@@ -40,8 +40,14 @@ struct TileSource: Sendable {
                 var headers: HTTPFields = [.userAgent: agent]
                 if let etag = validators?.etag { headers[.ifNoneMatch] = etag }
                 if let lastModified = validators?.lastModified { headers[.ifModifiedSince] = lastModified }
-                return try await transport.get(UpstreamRequest(pathAndQuery: tile.url(template: pathTemplate), headers: headers,
-                                                               timeout: timeout, maxBodyBytes: maxTileBytes))
+                return try await transport.get(
+                    UpstreamRequest(
+                        pathAndQuery: tile.url(template: pathTemplate),
+                        headers: headers,
+                        timeout: timeout,
+                        maxBodyBytes: maxTileBytes
+                    )
+                )
             },
             shutdown: transport.shutdown
         )

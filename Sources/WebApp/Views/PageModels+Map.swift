@@ -8,12 +8,12 @@ struct MapPageModel: Sendable {
     let layout: LayoutModel
     let banner: BannerModel?
     let staleNotice: String?
-    let heading: String              // "Lost and found pets on the map"
-    let resultSummary: String        // "24 pets" / "3 pets within 15 km of you"
-    let listURL: String              // "List": /pets with the same query
-    let mapLabel: String             // "Map of 24 pets" (the map region's accessible name)
-    let tileURL: String              // our tile route as Leaflet's template
-    let visitorLatitude: String?     // the visitor's position and range circle, when located
+    let heading: String  // "Lost and found pets on the map"
+    let resultSummary: String  // "24 pets" / "3 pets within 15 km of you"
+    let listURL: String  // "List": /pets with the same query
+    let mapLabel: String  // "Map of 24 pets" (the map region's accessible name)
+    let tileURL: String  // our tile route as Leaflet's template
+    let visitorLatitude: String?  // the visitor's position and range circle, when located
     let visitorLongitude: String?
     let rangeMeters: String?
     let places: [MapPlaceModel]
@@ -24,11 +24,11 @@ struct MapPageModel: Sendable {
 /// One announcement on `/map`: its list entry, which the map script also shows as its pin's popup.
 @TemplateFields
 struct MapPlaceModel: Sendable {
-    let card: CardModel              // name, badge, species, last seen, place, distance, details link
-    let thumbnailURL: String?        // the 320 px variant; nil → placeholder
-    let latitude: String?            // nil for a city-only place: listed, but no pin
+    let card: CardModel  // name, badge, species, last seen, place, distance, details link
+    let thumbnailURL: String?  // the 320 px variant; nil → placeholder
+    let latitude: String?  // nil for a city-only place: listed, but no pin
     let longitude: String?
-    let mapURL: String?              // "Show on the map" (OpenStreetMap)
+    let mapURL: String?  // "Show on the map" (OpenStreetMap)
 }
 
 /// The details page's small map with the pet's pin.
@@ -37,7 +37,7 @@ struct PinMapModel: Sendable {
     let latitude: String
     let longitude: String
     let statusClass: String
-    let label: String                // "Map of where Max was last seen"
+    let label: String  // "Map of where Max was last seen"
     let tileURL: String
 }
 

@@ -67,8 +67,8 @@ struct LayoutModel: Sendable {
 /// The permission-denied banner (docs/upstream.md §4, seed 002).
 @TemplateFields
 struct BannerModel: Sendable {
-    let title: String        // "Location Access Needed"
-    let message: String      // "Enable location access in your browser settings to see nearby pets."
+    let title: String  // "Location Access Needed"
+    let message: String  // "Enable location access in your browser settings to see nearby pets."
     /// Same page without `location=denied`: the script asks again from there; without JS it just reloads.
     let tryAgainURL: String
     /// Same page without `location=denied` (the dismiss control works as a link without JS).
@@ -79,22 +79,22 @@ struct BannerModel: Sendable {
 @TemplateFields
 struct CardModel: Sendable {
     let id: String
-    var detailURL: String            // var: card fragments put a marker after the path
-    let name: String                 // "Max" or "Unnamed pet"
-    let speciesLabel: String         // "Dog"
-    let statusLabel: String          // "MISSING" | "FOUND" | "CLOSED"
-    let statusClass: String          // "missing" | "found" | "closed"
-    let photoURL: String?            // our /images/…?w=640 variant or an absolute http(s) URL; nil → placeholder
-    let photoSrcset: String?         // the 320/640/1280 variants; nil for SVG and absolute photos
-    let photoAlt: String             // "Photo of Max, a dog"
-    let breed: String?               // nil hides the line
-    let lastSeenText: String         // "Nov 18, 2025"
-    let placeText: String            // address, "52.2297° N, 21.0122° E", or "Warszawa ±5 km"
-    var distanceText: String?        // "2.3 km away" when located
-    let rewardText: String?          // "Reward 500 PLN"
-    let excerpt: String?             // description shortened to ~140 characters
-    var reportAgeText: String = ""   // "Reported 3 days ago" / "Zgłoszono 3 dni temu"
-    var placeName: String?           // "Krzyki, Wrocław", "about 4 km from Burzenin"; nil → placeText
+    var detailURL: String  // var: card fragments put a marker after the path
+    let name: String  // "Max" or "Unnamed pet"
+    let speciesLabel: String  // "Dog"
+    let statusLabel: String  // "MISSING" | "FOUND" | "CLOSED"
+    let statusClass: String  // "missing" | "found" | "closed"
+    let photoURL: String?  // our /images/…?w=640 variant or an absolute http(s) URL; nil → placeholder
+    let photoSrcset: String?  // the 320/640/1280 variants; nil for SVG and absolute photos
+    let photoAlt: String  // "Photo of Max, a dog"
+    let breed: String?  // nil hides the line
+    let lastSeenText: String  // "Nov 18, 2025"
+    let placeText: String  // address, "52.2297° N, 21.0122° E", or "Warszawa ±5 km"
+    var distanceText: String?  // "2.3 km away" when located
+    let rewardText: String?  // "Reward 500 PLN"
+    let excerpt: String?  // description shortened to ~140 characters
+    var reportAgeText: String = ""  // "Reported 3 days ago" / "Zgłoszono 3 dni temu"
+    var placeName: String?  // "Krzyki, Wrocław", "about 4 km from Burzenin"; nil → placeText
 }
 
 /// What a card slot of the landing and list pages holds: a model to render with
@@ -135,7 +135,7 @@ struct HiddenField: Sendable {
 struct PaginationModel: Sendable {
     let previousURL: String?
     let nextURL: String?
-    let summary: String              // "Page 2 of 3"
+    let summary: String  // "Page 2 of 3"
 }
 
 /// `/` landing page.
@@ -143,12 +143,12 @@ struct PaginationModel: Sendable {
 struct LandingPageModel: Sendable {
     let layout: LayoutModel
     let banner: BannerModel?
-    let staleNotice: String?         // "Showing saved data from 3 minutes ago: the service is not answering."
+    let staleNotice: String?  // "Showing saved data from 3 minutes ago: the service is not answering."
     let cards: [any CardView]
     let hasCards: Bool
-    let emptyMessage: String         // shown when `hasCards` is false
-    let viewAllURL: String           // /pets keeping the location
-    let nearbyText: String?          // "Within 10 km of you" when located
+    let emptyMessage: String  // shown when `hasCards` is false
+    let viewAllURL: String  // /pets keeping the location
+    let nearbyText: String?  // "Within 10 km of you" when located
 }
 
 /// `/pets` list page.
@@ -157,18 +157,18 @@ struct ListPageModel: Sendable {
     let layout: LayoutModel
     let banner: BannerModel?
     let staleNotice: String?
-    let heading: String              // "Lost and found pets"
-    let resultSummary: String        // "24 pets" / "3 missing cats within 15 km"
-    let mapURL: String               // "Map": /map with the same filters and location
+    let heading: String  // "Lost and found pets"
+    let resultSummary: String  // "24 pets" / "3 missing cats within 15 km"
+    let mapURL: String  // "Map": /map with the same filters and location
     let cards: [any CardView]
     let hasCards: Bool
     let emptyMessage: String
-    let clearFiltersURL: String?     // when filters are active
-    let statusOptions: [OptionModel] // first option value "" = any
+    let clearFiltersURL: String?  // when filters are active
+    let statusOptions: [OptionModel]  // first option value "" = any
     let speciesOptions: [OptionModel]
-    let sortOptions: [OptionModel]   // nearest only when located
+    let sortOptions: [OptionModel]  // nearest only when located
     let hiddenFields: [HiddenField]  // lat, lng, range…
-    let pagination: PaginationModel? // nil when one page
+    let pagination: PaginationModel?  // nil when one page
 }
 
 /// A label/value row on the details page; `href` makes the value a link (tel:, mailto:, map).
@@ -191,22 +191,22 @@ struct DetailsPageModel: Sendable {
     let statusLabel: String
     let statusClass: String
     let rewardText: String?
-    let photoURL: String?            // the 1280 variant (or the one URL); nil → placeholder
+    let photoURL: String?  // the 1280 variant (or the one URL); nil → placeholder
     let photoSrcset: String?
-    let photoFullURL: String?        // "Open photo": the full variant
+    let photoFullURL: String?  // "Open photo": the full variant
     let photoAlt: String
-    let subtitle: String             // "Dog · Golden Retriever"
-    let rows: [DetailRow]            // Species, Breed, Sex, Age, Last seen, Place, Coordinates, Distance, Microchip, Contact…
-    let description: String?         // shown whole; paragraphs kept by CSS white-space
-    let mapURL: String?              // OpenStreetMap with a marker; nil for city-only places
-    let pinMap: PinMapModel?         // the small map with the pet's pin; nil for city-only places
-    let phoneHref: String?           // "tel:+48601234567"
+    let subtitle: String  // "Dog · Golden Retriever"
+    let rows: [DetailRow]  // Species, Breed, Sex, Age, Last seen, Place, Coordinates, Distance, Microchip, Contact…
+    let description: String?  // shown whole; paragraphs kept by CSS white-space
+    let mapURL: String?  // OpenStreetMap with a marker; nil for city-only places
+    let pinMap: PinMapModel?  // the small map with the pet's pin; nil for city-only places
+    let phoneHref: String?  // "tel:+48601234567"
     let phoneText: String?
-    let emailHref: String?           // "mailto:…"
+    let emailHref: String?  // "mailto:…"
     let emailText: String?
-    let shareURL: String             // canonical absolute URL when known, else the path
+    let shareURL: String  // canonical absolute URL when known, else the path
     let shareTitle: String
-    let backURL: String              // the list, keeping location
+    let backURL: String  // the list, keeping location
     /// The hidden end of the "Open photo" link, "of Max in full size".
     var photoFullText: String = ""
     /// "Sharing this page helps more people recognise Max."
@@ -224,25 +224,25 @@ struct DetailsPageModel: Sendable {
 struct PosterPageModel: Sendable {
     let layout: LayoutModel
     let id: String
-    let headline: String             // "LOST" / "ZAGINĘŁA", agreeing with the pet's sex
+    let headline: String  // "LOST" / "ZAGINĘŁA", agreeing with the pet's sex
     let statusClass: String
     let name: String
-    let kind: String                 // "Dog · Golden Retriever"
-    let photoURL: String?            // the 1280 variant; nil → no photo block
+    let kind: String  // "Dog · Golden Retriever"
+    let photoURL: String?  // the 1280 variant; nil → no photo block
     let photoAlt: String
     let sexText: String
     let ageText: String
-    let placeText: String            // the place name, else the address or coordinates
+    let placeText: String  // the place name, else the address or coordinates
     let lastSeenText: String
-    let description: String?         // shortened to ~280 characters
+    let description: String?  // shortened to ~280 characters
     let rewardText: String?
-    let phoneText: String?           // in large type
+    let phoneText: String?  // in large type
     let emailText: String?
-    let qrPath: String?              // SVG path data of the QR code's dark modules
-    let qrSize: Int                  // the SVG viewBox side, in modules
-    let shareURL: String             // what the QR code opens, printed under it
-    let detailsURL: String           // back to the details page (screen only)
-    let qrLabel: String              // the QR code's accessible name
+    let qrPath: String?  // SVG path data of the QR code's dark modules
+    let qrSize: Int  // the SVG viewBox side, in modules
+    let shareURL: String  // what the QR code opens, printed under it
+    let detailsURL: String  // back to the details page (screen only)
+    let qrLabel: String  // the QR code's accessible name
 }
 
 /// Every error page (400, 404, 405, 502, 504, 500).
@@ -250,9 +250,9 @@ struct PosterPageModel: Sendable {
 struct ErrorPageModel: Sendable {
     let layout: LayoutModel
     let status: Int
-    let heading: String              // "Unable to load data"
-    let message: String              // "Unable to load data. Please try again later."
-    let retryURL: String?            // the same URL, for 502/504
+    let heading: String  // "Unable to load data"
+    let message: String  // "Unable to load data. Please try again later."
+    let retryURL: String?  // the same URL, for 502/504
     let listURL: String
     let homeURL: String
 }

@@ -33,12 +33,22 @@ public enum TemplateSamples {
 
     private static func layout(isHome: Bool = false, isList: Bool = false, isMap: Bool = false) -> LayoutModel {
         var layout = LayoutModel(
-            pageTitle: "Lost and found pets near you · PetSpot", metaDescription: "Missing and found pets reported near you.",
-            canonicalURL: "https://petspot.example/pets", ogTitle: "Lost and found pets near you",
-            ogDescription: "Missing and found pets reported near you.", ogImage: "https://petspot.example/img/og.png",
-            ogType: "website", twitterCard: "summary_large_image",
-            homeURL: "/?lat=51.1079&lng=17.0385", listURL: "/pets?lat=51.1079&lng=17.0385", mapURL: "/map?lat=51.1079&lng=17.0385",
-            isHome: isHome, isList: isList, isMap: isMap, hasMap: true, locationState: "known"
+            pageTitle: "Lost and found pets near you · PetSpot",
+            metaDescription: "Missing and found pets reported near you.",
+            canonicalURL: "https://petspot.example/pets",
+            ogTitle: "Lost and found pets near you",
+            ogDescription: "Missing and found pets reported near you.",
+            ogImage: "https://petspot.example/img/og.png",
+            ogType: "website",
+            twitterCard: "summary_large_image",
+            homeURL: "/?lat=51.1079&lng=17.0385",
+            listURL: "/pets?lat=51.1079&lng=17.0385",
+            mapURL: "/map?lat=51.1079&lng=17.0385",
+            isHome: isHome,
+            isList: isList,
+            isMap: isMap,
+            hasMap: true,
+            locationState: "known"
         )
         layout.feedURL = "/pets.atom?lat=51.1079&lng=17.0385"
         layout.feedTitle = "Lost and found pets near you (Atom)"
@@ -47,16 +57,23 @@ public enum TemplateSamples {
 
     private static func card(_ index: Int) -> CardModel {
         CardModel(
-            id: "a1b2c3d4-\(1000 + index)", detailURL: "/pets/a1b2c3d4-\(1000 + index)?lat=51.1079&lng=17.0385",
-            name: ["Max", "Luna", "Burek", "Mruczek", "Unnamed pet"][index % 5], speciesLabel: ["Dog", "Cat", "Other"][index % 3],
-            statusLabel: ["MISSING", "FOUND"][index % 2], statusClass: ["missing", "found"][index % 2],
+            id: "a1b2c3d4-\(1000 + index)",
+            detailURL: "/pets/a1b2c3d4-\(1000 + index)?lat=51.1079&lng=17.0385",
+            name: ["Max", "Luna", "Burek", "Mruczek", "Unnamed pet"][index % 5],
+            speciesLabel: ["Dog", "Cat", "Other"][index % 3],
+            statusLabel: ["MISSING", "FOUND"][index % 2],
+            statusClass: ["missing", "found"][index % 2],
             photoURL: "/images/a1b2c3d4-\(1000 + index)/0?w=640",
             photoSrcset: "/images/a1b2c3d4-\(1000 + index)/0?w=320 320w, /images/a1b2c3d4-\(1000 + index)/0?w=640 640w",
-            photoAlt: "Photo of Max, a dog", breed: index % 3 == 0 ? "Golden Retriever" : nil, lastSeenText: "Nov 18, 2025",
-            placeText: "ul. Świdnicka 12, Wrocław", distanceText: "\(index % 9).\(index % 7) km away",
+            photoAlt: "Photo of Max, a dog",
+            breed: index % 3 == 0 ? "Golden Retriever" : nil,
+            lastSeenText: "Nov 18, 2025",
+            placeText: "ul. Świdnicka 12, Wrocław",
+            distanceText: "\(index % 9).\(index % 7) km away",
             rewardText: index % 4 == 0 ? "Reward 500 PLN" : nil,
             excerpt: "Very friendly, answers to her name, wears a red collar with a bell. Last seen near the park gate in the evening.",
-            reportAgeText: "Reported 3 days ago", placeName: "Krzyki, Wrocław"
+            reportAgeText: "Reported 3 days ago",
+            placeName: "Krzyki, Wrocław"
         )
     }
 
@@ -66,9 +83,15 @@ public enum TemplateSamples {
 
     private static func list(cards count: Int) -> ListPageModel {
         ListPageModel(
-            layout: layout(isList: true), banner: nil, staleNotice: nil, heading: "Lost and found pets",
-            resultSummary: "124 pets within 15 km of you", mapURL: "/map?lat=51.1079&lng=17.0385",
-            cards: (0..<count).map(card), hasCards: count > 0, emptyMessage: "No pets match these filters.",
+            layout: layout(isList: true),
+            banner: nil,
+            staleNotice: nil,
+            heading: "Lost and found pets",
+            resultSummary: "124 pets within 15 km of you",
+            mapURL: "/map?lat=51.1079&lng=17.0385",
+            cards: (0..<count).map(card),
+            hasCards: count > 0,
+            emptyMessage: "No pets match these filters.",
             clearFiltersURL: nil,
             statusOptions: options([("", "Any status"), ("missing", "Missing"), ("found", "Found")], selected: 0),
             speciesOptions: options([("", "Any species"), ("dog", "Dogs"), ("cat", "Cats"), ("other", "Other")], selected: 0),
@@ -80,64 +103,127 @@ public enum TemplateSamples {
 
     private static func landing() -> LandingPageModel {
         LandingPageModel(
-            layout: layout(isHome: true), banner: nil, staleNotice: nil, cards: (0..<5).map(card), hasCards: true,
-            emptyMessage: "Nothing reported near you yet.", viewAllURL: "/pets?lat=51.1079&lng=17.0385", nearbyText: "Within 15 km of you"
+            layout: layout(isHome: true),
+            banner: nil,
+            staleNotice: nil,
+            cards: (0..<5).map(card),
+            hasCards: true,
+            emptyMessage: "Nothing reported near you yet.",
+            viewAllURL: "/pets?lat=51.1079&lng=17.0385",
+            nearbyText: "Within 15 km of you"
         )
     }
 
     private static func details() -> DetailsPageModel {
         DetailsPageModel(
-            layout: layout(), staleNotice: nil, id: "a1b2c3d4-1000", name: "Max", statusLabel: "MISSING", statusClass: "missing",
-            rewardText: "Reward 500 PLN", photoURL: "/images/a1b2c3d4-1000/0?w=1280",
+            layout: layout(),
+            staleNotice: nil,
+            id: "a1b2c3d4-1000",
+            name: "Max",
+            statusLabel: "MISSING",
+            statusClass: "missing",
+            rewardText: "Reward 500 PLN",
+            photoURL: "/images/a1b2c3d4-1000/0?w=1280",
             photoSrcset: "/images/a1b2c3d4-1000/0?w=640 640w, /images/a1b2c3d4-1000/0?w=1280 1280w",
-            photoFullURL: "/images/a1b2c3d4-1000/0", photoAlt: "Photo of Max, a dog", subtitle: "Dog · Golden Retriever",
+            photoFullURL: "/images/a1b2c3d4-1000/0",
+            photoAlt: "Photo of Max, a dog",
+            subtitle: "Dog · Golden Retriever",
             rows: [
                 DetailRow(label: "Species", value: "Dog", href: nil), DetailRow(label: "Breed", value: "Golden Retriever", href: nil),
                 DetailRow(label: "Sex", value: "Male", href: nil), DetailRow(label: "Age", value: "3 years", href: nil),
                 DetailRow(label: "Last seen", value: "Nov 18, 2025, 18:30", href: nil),
-                DetailRow(label: "Place", value: "ul. Świdnicka 12, Wrocław",
-                          href: "https://www.openstreetmap.org/?mlat=51.1&mlon=17.03#map=16/51.1/17.03"),
+                DetailRow(
+                    label: "Place",
+                    value: "ul. Świdnicka 12, Wrocław",
+                    href: "https://www.openstreetmap.org/?mlat=51.1&mlon=17.03#map=16/51.1/17.03"
+                ),
                 DetailRow(label: "Distance", value: "2.3 km away", href: nil), DetailRow(label: "Microchip", value: "616093900123456", href: nil),
             ],
             description: "Very friendly, answers to his name, wears a red collar with a bell.\nLast seen near the park gate in the evening.",
             mapURL: "https://www.openstreetmap.org/?mlat=51.1&mlon=17.03",
-            pinMap: PinMapModel(latitude: "51.1", longitude: "17.03", statusClass: "missing", label: "Map of where Max was last seen",
-                                tileURL: "/tiles/{z}/{x}/{y}.png"),
-            phoneHref: "tel:+48601234567", phoneText: "+48 601 234 567", emailHref: "mailto:owner@example.com", emailText: "owner@example.com",
-            shareURL: "https://petspot.example/pets/a1b2c3d4-1000", shareTitle: "Max — missing dog", backURL: "/pets?lat=51.1079&lng=17.0385",
-            photoFullText: "Open photo", shareLead: "Share this announcement", reportAgeText: "Reported 3 days ago",
+            pinMap: PinMapModel(
+                latitude: "51.1",
+                longitude: "17.03",
+                statusClass: "missing",
+                label: "Map of where Max was last seen",
+                tileURL: "/tiles/{z}/{x}/{y}.png"
+            ),
+            phoneHref: "tel:+48601234567",
+            phoneText: "+48 601 234 567",
+            emailHref: "mailto:owner@example.com",
+            emailText: "owner@example.com",
+            shareURL: "https://petspot.example/pets/a1b2c3d4-1000",
+            shareTitle: "Max — missing dog",
+            backURL: "/pets?lat=51.1079&lng=17.0385",
+            photoFullText: "Open photo",
+            shareLead: "Share this announcement",
+            reportAgeText: "Reported 3 days ago",
             posterURL: "/pets/a1b2c3d4-1000/poster"
         )
     }
 
     private static func map(places count: Int) -> MapPageModel {
         MapPageModel(
-            layout: layout(isMap: true), banner: nil, staleNotice: nil, heading: "Lost and found pets on the map",
-            resultSummary: "\(count) pets within 15 km of you", listURL: "/pets?lat=51.1079&lng=17.0385", mapLabel: "Map of \(count) pets",
-            tileURL: "/tiles/{z}/{x}/{y}.png", visitorLatitude: "51.1079", visitorLongitude: "17.0385", rangeMeters: "15000",
+            layout: layout(isMap: true),
+            banner: nil,
+            staleNotice: nil,
+            heading: "Lost and found pets on the map",
+            resultSummary: "\(count) pets within 15 km of you",
+            listURL: "/pets?lat=51.1079&lng=17.0385",
+            mapLabel: "Map of \(count) pets",
+            tileURL: "/tiles/{z}/{x}/{y}.png",
+            visitorLatitude: "51.1079",
+            visitorLongitude: "17.0385",
+            rangeMeters: "15000",
             places: (0..<count).map { index in
-                MapPlaceModel(card: card(index), thumbnailURL: "/images/a1b2c3d4-\(1000 + index)/0?w=320", latitude: "51.1\(index)",
-                              longitude: "17.0\(index)", mapURL: "https://www.openstreetmap.org/?mlat=51.1&mlon=17.0")
+                MapPlaceModel(
+                    card: card(index),
+                    thumbnailURL: "/images/a1b2c3d4-\(1000 + index)/0?w=320",
+                    latitude: "51.1\(index)",
+                    longitude: "17.0\(index)",
+                    mapURL: "https://www.openstreetmap.org/?mlat=51.1&mlon=17.0"
+                )
             },
-            hasPlaces: count > 0, emptyMessage: "No pets match these filters."
+            hasPlaces: count > 0,
+            emptyMessage: "No pets match these filters."
         )
     }
 
     private static func error() -> ErrorPageModel {
         ErrorPageModel(
-            layout: layout(), status: 404, heading: "Page not found", message: "This announcement does not exist or was removed.",
-            retryURL: nil, listURL: "/pets", homeURL: "/"
+            layout: layout(),
+            status: 404,
+            heading: "Page not found",
+            message: "This announcement does not exist or was removed.",
+            retryURL: nil,
+            listURL: "/pets",
+            homeURL: "/"
         )
     }
 
     private static func poster() -> PosterPageModel {
         PosterPageModel(
-            layout: layout(), id: "a1b2c3d4-1000", headline: "LOST", statusClass: "missing", name: "Max", kind: "Dog · Golden Retriever",
-            photoURL: "/images/a1b2c3d4-1000/0?w=1280", photoAlt: "Photo of Max, a dog", sexText: "Male", ageText: "3 years",
-            placeText: "Krzyki, Wrocław", lastSeenText: "Nov 18, 2025", description: "Very friendly, wears a red collar with a bell.",
-            rewardText: "Reward 500 PLN", phoneText: "+48 601 234 567", emailText: "owner@example.com",
-            qrPath: "M0 0h7v7h-7zM9 0h1v1h-1zM14 0h7v7h-7z", qrSize: 29, shareURL: "https://petspot.example/pets/a1b2c3d4-1000",
-            detailsURL: "/pets/a1b2c3d4-1000", qrLabel: "QR code: the announcement's address"
+            layout: layout(),
+            id: "a1b2c3d4-1000",
+            headline: "LOST",
+            statusClass: "missing",
+            name: "Max",
+            kind: "Dog · Golden Retriever",
+            photoURL: "/images/a1b2c3d4-1000/0?w=1280",
+            photoAlt: "Photo of Max, a dog",
+            sexText: "Male",
+            ageText: "3 years",
+            placeText: "Krzyki, Wrocław",
+            lastSeenText: "Nov 18, 2025",
+            description: "Very friendly, wears a red collar with a bell.",
+            rewardText: "Reward 500 PLN",
+            phoneText: "+48 601 234 567",
+            emailText: "owner@example.com",
+            qrPath: "M0 0h7v7h-7zM9 0h1v1h-1zM14 0h7v7h-7z",
+            qrSize: 29,
+            shareURL: "https://petspot.example/pets/a1b2c3d4-1000",
+            detailsURL: "/pets/a1b2c3d4-1000",
+            qrLabel: "QR code: the announcement's address"
         )
     }
 
@@ -145,40 +231,72 @@ public enum TemplateSamples {
 
     private static func reportForm() -> ReportFormModel {
         ReportFormModel(
-            layout: layout(), heading: "Report a missing pet", isFound: false, action: "/report", problem: "Please correct 2 fields.",
-            problemCount: "2 problems", errors: [
+            layout: layout(),
+            heading: "Report a missing pet",
+            isFound: false,
+            action: "/report",
+            problem: "Please correct 2 fields.",
+            problemCount: "2 problems",
+            errors: [
                 FieldErrorModel(field: "Name", anchor: "#petName", message: "Give the pet's name or leave it empty."),
                 FieldErrorModel(field: "Phone", anchor: "#phone", message: "A phone number has 9 to 15 digits."),
             ],
-            submission: "5f0c2a", keptPhoto: "tmp-1234", keptPhotoText: "Your photo is kept: max.jpg",
+            submission: "5f0c2a",
+            keptPhoto: "tmp-1234",
+            keptPhotoText: "Your photo is kept: max.jpg",
             statusOptions: [
                 ChoiceModel(value: "missing", label: "Missing", selected: true, id: "status-missing"),
                 ChoiceModel(value: "found", label: "Found", selected: false, id: "status-found"),
             ],
-            statusError: nil, speciesOptions: options([("dog", "Dog"), ("cat", "Cat"), ("other", "Other")], selected: 0), speciesError: nil,
+            statusError: nil,
+            speciesOptions: options([("dog", "Dog"), ("cat", "Cat"), ("other", "Other")], selected: 0),
+            speciesError: nil,
             sexOptions: [
                 ChoiceModel(value: "male", label: "Male", selected: true, id: "sex-male"),
                 ChoiceModel(value: "female", label: "Female", selected: false, id: "sex-female"),
             ],
-            sexError: nil, petName: field("Max", error: "Give the pet's name or leave it empty."), breed: field("Golden Retriever"),
-            age: field("3"), description: field("Red collar with a bell."), microchipNumber: field(""), lastSeenDate: field("2025-11-18"),
-            today: "2025-11-20", locationLatitude: field("51.1079"), locationLongitude: field("17.0385"), email: field("owner@example.com"),
-            phone: field("60123", error: "A phone number has 9 to 15 digits."), contactError: nil, reward: field("500"), photoError: nil,
+            sexError: nil,
+            petName: field("Max", error: "Give the pet's name or leave it empty."),
+            breed: field("Golden Retriever"),
+            age: field("3"),
+            description: field("Red collar with a bell."),
+            microchipNumber: field(""),
+            lastSeenDate: field("2025-11-18"),
+            today: "2025-11-20",
+            locationLatitude: field("51.1079"),
+            locationLongitude: field("17.0385"),
+            email: field("owner@example.com"),
+            phone: field("60123", error: "A phone number has 9 to 15 digits."),
+            contactError: nil,
+            reward: field("500"),
+            photoError: nil,
             tileURL: "/tiles/{z}/{x}/{y}.png"
         )
     }
 
     private static func reportResult() -> ReportResultModel {
         ReportResultModel(
-            layout: layout(), petID: "a1b2c3d4-1000", petURL: "/pets/a1b2c3d4-1000", shareURL: "https://petspot.example/pets/a1b2c3d4-1000",
-            managementPassword: "k3-Vq9-xT2", photoUploaded: false, retryAction: "/report/a1b2c3d4-1000/photo", keptPhoto: "tmp-1234"
+            layout: layout(),
+            petID: "a1b2c3d4-1000",
+            petURL: "/pets/a1b2c3d4-1000",
+            shareURL: "https://petspot.example/pets/a1b2c3d4-1000",
+            managementPassword: "k3-Vq9-xT2",
+            photoUploaded: false,
+            retryAction: "/report/a1b2c3d4-1000/photo",
+            keptPhoto: "tmp-1234"
         )
     }
 
     private static func photoForm() -> PhotoFormModel {
         PhotoFormModel(
-            layout: layout(), action: "/report/a1b2c3d4-1000/photo", petID: "a1b2c3d4-1000", problem: "The photo could not be read.",
-            codeError: nil, photoError: "Send a JPEG, PNG, WebP or HEIC photo.", keptPhoto: nil, keptPhotoText: nil
+            layout: layout(),
+            action: "/report/a1b2c3d4-1000/photo",
+            petID: "a1b2c3d4-1000",
+            problem: "The photo could not be read.",
+            codeError: nil,
+            photoError: "Send a JPEG, PNG, WebP or HEIC photo.",
+            keptPhoto: nil,
+            keptPhotoText: nil
         )
     }
 }
