@@ -68,10 +68,10 @@ build() {
   }
   module PetDomain Sources/PetDomain/*.swift
   module MicroHTTP Sources/MicroHTTP/{Request,RequestBody,BodyReader+C,Response,PercentDecoding,EntityTag,HTTPDate}.swift \
-    Sources/MicroHTTP/{LanguageNegotiation,ContentCoding,CompressedForms}.swift
+    Sources/MicroHTTP/{WeightedList,ContentCoding,CompressedForms}.swift
   module WebApp Sources/WebApp/Pages/{VisitorQuery,VisitorQuery+Numbers,ListFilters,QueryString}.swift \
     Sources/WebApp/Server/{Route,StaticFiles,ConditionalGet}.swift Sources/WebApp/Tiles/TileAddress.swift \
-    Sources/WebApp/Localization/{Language,TextKey,Texts,MessageCatalog,Message}.swift fuzz/Stubs/*.swift
+    Sources/WebApp/Localization/{Language,LanguageNegotiation,TextKey,Texts,MessageCatalog,Message}.swift fuzz/Stubs/*.swift
   # Compiled, then linked apart: one swiftc call for both leaves module files in the working folder.
   "$swiftc" "${flags[@]}" -module-name PetSpotFuzz -c -o "$objects/PetSpotFuzz.o" fuzz/Harness/*.swift
   "$swiftc" -sanitize=fuzzer,address -use-ld=lld -o "$binary" "$objects"/*.o "$packages"/HTTPTypes.build/*.o -lmicrohttpd
