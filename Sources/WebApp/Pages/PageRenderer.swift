@@ -3,8 +3,8 @@ import Foundation
 
 /// Renders page view models with the Mustache templates of `Templates/`, through
 /// `CompiledTemplates`: output identical to swift-mustache's (tests compare them byte for byte)
-/// at about a tenth of its cost (docs/performance.md: ~110 µs instead of ~1.35 ms for a 20-card list page
-/// rendered from models, release build on this machine kind).
+/// at about a tenth of its cost (docs/templates.md: 127–139 µs instead of 1.57–1.63 ms for a 20-card
+/// list page rendered from models, release build on this machine kind).
 struct PageRenderer: Sendable {
     /// Page templates that must exist; checked at startup (docs/platform.md: a missing folder gives an
     /// empty library and an unknown name renders nil, silently).
