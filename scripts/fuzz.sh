@@ -58,7 +58,7 @@ build() {
   packages=$(swift build --package-path "$http_types" -c release --scratch-path "$PWD/$work/http-types" --show-bin-path)
   rm -rf "$objects" && mkdir -p "$objects"
   # CMicroHTTPD (libmicrohttpd's module map and shim) for BodyReader+C.swift and the multipart harness.
-  local flags=(-swift-version 6 -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
+  local flags=(-swift-version 6 -package-name petspot_web -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
                -parse-as-library -sanitize=fuzzer,address -O -g -wmo -I "$objects" -I "$packages/Modules"
                -I Sources/CMicroHTTPD $(pkg-config --cflags-only-I libmicrohttpd | sed 's/-I/-Xcc -I/g'))
   module() { # module NAME FILE...: one instrumented module, internals visible to the harness (@testable)
