@@ -17,32 +17,13 @@ extension PageHandlers {
         }
         let pageURL: @Sendable (VisitorLocation) -> String = { QueryString.url(Route.poster(id: id).path, $0.language.linkItems) }
         let key = location.pageKey(pageURL(location))
-        return .needs(.announcement(id: id, gateway, requestID: requestID)) { source in
-            switch source {
-            case .listed(let pet, let snapshot):
-                return site.cachedPage(request, key: key, snapshot: snapshot) { day in
-                    site.page(
-                        posterModel(pet, generation: snapshot.value.generation, location: location, day: day),
-                        template: "poster",
-                        language: location.language
-                    )
-                }
-            case .fetched(let fetched):
-                // Not in the list: made for this request only (its code is not kept either).
-                return Reply(
-                    site.finish(
-                        site.page(
-                            posterModel(fetched.value, generation: nil, location: location, day: site.days.today),
-                            template: "poster",
-                            language: location.language
-                        ),
-                        request: request,
-                        stale: fetched.isStale
-                    )
-                )
-            case .failed(let error):
-                return petUnavailable(error, request: request, location: location, pageURL: pageURL)
-            }
+        return petPage(request, id: id, requestID: requestID, key: key, location: location, pageURL: pageURL, template: "poster") {
+            pet,
+            generation,
+            _,
+            day in
+            // A poster of a pet fetched apart (generation nil) makes its QR code for this request only.
+            posterModel(pet, generation: generation, location: location, day: day)
         }
     }
 
