@@ -12,7 +12,7 @@ let package = Package(
     name: "petspot-web",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "petspot-web", targets: ["petspot-web"]),
+        .executable(name: "petspot-web", targets: ["petspot-web"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -171,13 +171,20 @@ let package = Package(
         // and URLSession/raw-socket client helpers.
         .target(
             name: "TestSupport",
-            dependencies: ["MicroHTTP", "PetDomain", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "MicroHTTP", "PetDomain", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "MicroHTTPTests",
-            dependencies: ["MicroHTTP", "ContentCompression", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log")], swiftSettings: strictSettings),
+            dependencies: [
+                "MicroHTTP", "ContentCompression", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ViewModelMacrosTests",
             dependencies: [
@@ -197,8 +204,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PetAPIClientTests",
-            dependencies: ["PetAPIClient", "PetDomain", "MicroHTTP", "DemoUpstream", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PetAPIClient", "PetDomain", "MicroHTTP", "DemoUpstream", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         // The template engine against swift-mustache, on the site's templates and view models.
@@ -213,10 +222,12 @@ let package = Package(
         ),
         .testTarget(
             name: "WebAppTests",
-            dependencies: ["WebApp", "CompiledTemplates", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer", "QRCode",
-                           "ContentCompression",
-                           .product(name: "HTTPTypes", package: "swift-http-types"),
-                           .product(name: "Logging", package: "swift-log"), .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: [
+                "WebApp", "CompiledTemplates", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer", "QRCode",
+                "ContentCompression",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Mustache", package: "swift-mustache"),
+            ],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PetDomain
 
 /// `AnnouncementDecoder` on any body: every kept item obeys docs/upstream.md §2, and our own API
@@ -48,17 +49,21 @@ enum AnnouncementsTarget {
                 }.first
                 elements = wrapped ?? -1
             }
-            expect(outcome.items.count + outcome.skipped.count == elements,
-                   "\(outcome.items.count) kept + \(outcome.skipped.count) skipped != \(elements) elements")
+            expect(
+                outcome.items.count + outcome.skipped.count == elements,
+                "\(outcome.items.count) kept + \(outcome.skipped.count) skipped != \(elements) elements"
+            )
         }
     }
 
     /// The rules of docs/upstream.md §2 that hold for every kept item.
     static func checkItem(_ item: Announcement) {
         expect(!item.id.isEmpty && sameBytes(TextNormalization.trimmed(item.id), item.id), "id not trimmed or empty: '\(item.id)'")
-        for (name, value) in [("petName", item.petName), ("breed", item.breed), ("description", item.description),
-                              ("microchipNumber", item.microchipNumber), ("email", item.email), ("phone", item.phone),
-                              ("contactName", item.contactName), ("place", item.place.name)] {
+        for (name, value) in [
+            ("petName", item.petName), ("breed", item.breed), ("description", item.description),
+            ("microchipNumber", item.microchipNumber), ("email", item.email), ("phone", item.phone),
+            ("contactName", item.contactName), ("place", item.place.name),
+        ] {
             if let value {
                 expect(!value.isEmpty && sameBytes(TextNormalization.trimmed(value), value), "\(name) not trimmed or empty: '\(value)'")
             }

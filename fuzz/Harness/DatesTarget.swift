@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PetDomain
 
 /// The hand-written date parsers: `CalendarDate(iso:)` and both `Timestamp` forms accept only real

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PetDomain
 
 /// `JSONValue.parse` against the one JSON writer of the package: whatever the parser accepts,
@@ -23,7 +24,9 @@ enum JSONTarget {
     /// The tolerant accessors the decoder reads fields with, on every value of the tree.
     static func checkAccessors(_ value: JSONValue) {
         if let number = value.double { expect(number.isFinite, "double not finite") }
-        if let whole = value.integer { expect(Double(whole) == value.double, "integer \(whole) is not the double \(String(describing: value.double))") }
+        if let whole = value.integer {
+            expect(Double(whole) == value.double, "integer \(whole) is not the double \(String(describing: value.double))")
+        }
         if let text = value.text { expect(!text.isEmpty, "empty text") }
         _ = value.present
         _ = value.logText

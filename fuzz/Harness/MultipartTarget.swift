@@ -1,5 +1,6 @@
-import Foundation
 internal import CMicroHTTPD
+import Foundation
+
 @testable import MicroHTTP
 
 /// Request bodies (`MicroHTTP/BodyReader+C.swift`) through libmicrohttpd's own post processor: each
@@ -19,7 +20,8 @@ enum MultipartTarget {
     static let port: UInt16 = startDaemon()
 
     static func run(_ bytes: [UInt8]) {
-        let head = "POST /upload HTTP/1.1\r\nHost: fuzz\r\nConnection: close\r\n"
+        let head =
+            "POST /upload HTTP/1.1\r\nHost: fuzz\r\nConnection: close\r\n"
             + "Content-Type: multipart/form-data; boundary=pb\r\nContent-Length: \(bytes.count)\r\n\r\n"
         // A connection closed with no answer at all is retried (five tries, 50 ms apart): thousands of
         // short connections a second can meet the daemon's connection limit while it still cleans up
@@ -135,12 +137,13 @@ private let fuzzAccess: MHD_AccessHandlerCallback = { _, connection, _, _, _, up
 }
 
 /// The completion notice: the reader discards its files, which must then be gone.
-private let fuzzCompleted: @convention(c) (
-    UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode
-) -> Void = { _, _, requestContext, _ in
-    guard let requestContext, let raw = requestContext.pointee else { return }
-    requestContext.pointee = nil
-    let state = Unmanaged<FuzzRequest>.fromOpaque(raw).takeRetainedValue()
-    state.reader.discard()
-    for path in state.paths { expect(!FileManager.default.fileExists(atPath: path), "\(path) left behind") }
-}
+private let fuzzCompleted:
+    @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode
+    ) -> Void = { _, _, requestContext, _ in
+        guard let requestContext, let raw = requestContext.pointee else { return }
+        requestContext.pointee = nil
+        let state = Unmanaged<FuzzRequest>.fromOpaque(raw).takeRetainedValue()
+        state.reader.discard()
+        for path in state.paths { expect(!FileManager.default.fileExists(atPath: path), "\(path) left behind") }
+    }

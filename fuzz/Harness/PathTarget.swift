@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+
 @testable import MicroHTTP
 @testable import PetDomain
 @testable import WebApp
@@ -29,7 +30,8 @@ enum PathTarget {
         guard let route = Route(path: path) else { return }
         checkRoundTrip(route)
         if case .staticFile(let file) = route,
-           let response = staticFiles.response(for: file, request: Request(path: path, rawPath: raw)) {
+            let response = staticFiles.response(for: file, request: Request(path: path, rawPath: raw))
+        {
             guard let asset = staticFiles.assets[file] else {
                 fatalError("invariant broken: /static/ answered a path that is not a file of Public/: '\(file)'")
             }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import MicroHTTP
 import PetDomain
+
+@testable import MicroHTTP
 @testable import WebApp
 
 /// The visitor's query string as the server reads it (split at `&` and the first `=`, then
@@ -56,7 +57,7 @@ enum QueryTarget {
         for pair in query.split(separator: "&") {
             let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = PercentDecoding.decode(String(halves[0])),
-                  let value = PercentDecoding.decode(halves.count > 1 ? String(halves[1]) : "")
+                let value = PercentDecoding.decode(halves.count > 1 ? String(halves[1]) : "")
             else { return nil }
             items.append((name: name, value: value))
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PetDomain
 
 /// The report's parsing and validation (docs/report-validation.md), fed twice per input: as an API
@@ -44,8 +45,10 @@ enum ReportTarget {
             expect(!refusal.errors.isEmpty, "a refusal without a problem")
             if fromForm {
                 for error in refusal.errors {
-                    expect(ReportDraft.fieldNames.contains(error.field) || error.field == "contact",
-                           "a form problem on an unknown field '\(error.field)'")
+                    expect(
+                        ReportDraft.fieldNames.contains(error.field) || error.field == "contact",
+                        "a form problem on an unknown field '\(error.field)'"
+                    )
                 }
             }
         case .success(let report):
@@ -55,7 +58,8 @@ enum ReportTarget {
             }
             var keys = Set<String>()
             for member in members {
-                let key = member.key, value = member.value
+                let key = member.key
+                let value = member.value
                 expect(ReportDraft.fieldNames.contains(key), "upstreamJSON() has the key '\(key)'")
                 expect(keys.insert(key).inserted, "upstreamJSON() repeats the key '\(key)'")
                 switch value {

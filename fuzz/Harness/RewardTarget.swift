@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PetDomain
 
 /// `Reward(upstream:)` from text (`"PLN 1,500.50"`) and from a JSON number (`500`): only positive
