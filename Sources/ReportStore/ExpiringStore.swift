@@ -9,7 +9,7 @@ import Synchronization
 /// Entries expire after `lifetime`; the store holds at most `maxBytes` (each entry says its size)
 /// and `maxEntries`, dropping expired entries first and then the oldest. It lives in this
 /// process's memory only: never on disk, never in an HTTP cache.
-final class ExpiringStore<Value: Sendable>: Sendable {
+public final class ExpiringStore<Value: Sendable>: Sendable {
     private struct Entry {
         var value: Value
         let bytes: Int
@@ -24,12 +24,12 @@ final class ExpiringStore<Value: Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
-    let lifetime: Duration
-    let maxBytes: Int
-    let maxEntries: Int
+    public let lifetime: Duration
+    public let maxBytes: Int
+    public let maxEntries: Int
     private let now: @Sendable () -> ContinuousClock.Instant
 
-    init(lifetime: Duration, maxBytes: Int, maxEntries: Int, now: @escaping @Sendable () -> ContinuousClock.Instant) {
+    public init(lifetime: Duration, maxBytes: Int, maxEntries: Int, now: @escaping @Sendable () -> ContinuousClock.Instant) {
         self.lifetime = lifetime
         self.maxBytes = maxBytes
         self.maxEntries = maxEntries
@@ -37,7 +37,7 @@ final class ExpiringStore<Value: Sendable>: Sendable {
     }
 
     /// A new unguessable reference: 128 random bits from the system's generator, as 32 hex digits.
-    static func newReference() -> String {
+    public static func newReference() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<2).map { _ in
             let text = String(generator.next() as UInt64, radix: 16)
@@ -46,13 +46,13 @@ final class ExpiringStore<Value: Sendable>: Sendable {
     }
 
     /// True when `text` has the shape of a reference (so nothing else is ever looked up or logged).
-    static func isReference(_ text: String) -> Bool {
+    public static func isReference(_ text: String) -> Bool {
         text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
     /// Keeps `value` (of `bytes` bytes) under `reference`; false when it is larger than the whole store.
     @discardableResult
-    func put(_ value: Value, bytes: Int, reference: String) -> Bool {
+    public func put(_ value: Value, bytes: Int, reference: String) -> Bool {
         guard bytes <= maxBytes else { return false }
         let instant = now()
         state.withLock { state in
@@ -67,7 +67,7 @@ final class ExpiringStore<Value: Sendable>: Sendable {
 
     /// The value under `reference`, or — when there is none — `make()` kept there (of `bytes`
     /// bytes), in one step: two requests with one reference at the same moment share one value.
-    func value(for reference: String, bytes: Int, orPut make: () -> Value) -> (value: Value, created: Bool) {
+    public func value(for reference: String, bytes: Int, orPut make: () -> Value) -> (value: Value, created: Bool) {
         let instant = now()
         return state.withLock { state in
             if let entry = state.entries[reference], entry.expires > instant { return (entry.value, false) }
@@ -82,7 +82,7 @@ final class ExpiringStore<Value: Sendable>: Sendable {
     }
 
     /// The value kept under `reference`, unless it expired.
-    func get(_ reference: String) -> Value? {
+    public func get(_ reference: String) -> Value? {
         let instant = now()
         return state.withLock { state in
             guard let entry = state.entries[reference] else { return nil }
@@ -97,7 +97,7 @@ final class ExpiringStore<Value: Sendable>: Sendable {
 
     /// Changes the value under `reference` in place (keeping its size and expiry); false when absent.
     @discardableResult
-    func update(_ reference: String, _ change: (inout Value) -> Void) -> Bool {
+    public func update(_ reference: String, _ change: (inout Value) -> Void) -> Bool {
         state.withLock { state in
             guard var entry = state.entries[reference] else { return false }
             change(&entry.value)
@@ -107,14 +107,14 @@ final class ExpiringStore<Value: Sendable>: Sendable {
     }
 
     /// Forgets `reference`.
-    func remove(_ reference: String) {
+    public func remove(_ reference: String) {
         state.withLock { state in
             if let old = state.entries.removeValue(forKey: reference) { state.bytes -= old.bytes }
         }
     }
 
     /// Entries and bytes held (for tests and metrics).
-    var size: (entries: Int, bytes: Int) {
+    public var size: (entries: Int, bytes: Int) {
         state.withLock { ($0.entries.count, $0.bytes) }
     }
 
