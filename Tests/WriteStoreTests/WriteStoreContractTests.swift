@@ -1,0 +1,182 @@
+import Foundation
+import PetSpotPostgres
+import ReportStore
+import TestSupport
+import Testing
+
+/// One contract, both stores: what the report flow relies on when a submission, a kept photo or a limit
+/// may be touched by several replicas at once (docs/replicas.md).
+@Suite("Write store contract")
+struct WriteStoreContractTests {
+    @Test("a first claim owns the submission; a second sees it at work", arguments: StoreKind.allCases)
+    func claimThenInProgress(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let key = freshKey()
+            guard case .owned = try await store.claim(key, fingerprint: [1, 2]) else {
+                Issue.record("the first claim must own the key")
+                return
+            }
+            #expect(try await store.claim(key, fingerprint: [9]) == .inProgress(fingerprint: [1, 2]))
+        }
+    }
+
+    @Test("of ten claims at the same instant exactly one owns the submission", arguments: StoreKind.allCases)
+    func concurrentClaims(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let key = freshKey()
+            let owners = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        if case .owned = try await store.claim(key, fingerprint: []) { return true }
+                        return false
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(owners == 1)
+        }
+    }
+
+    @Test("a made report is what every later claim finds, with its secret sealed", arguments: StoreKind.allCases)
+    func createdIsFound(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let key = freshKey()
+            guard case .owned(let owner) = try await store.claim(key, fingerprint: [7]) else {
+                Issue.record("must own")
+                return
+            }
+            #expect(try await store.markSending(key, owner: owner))
+            let sealed = SubmissionSeal.seal(Array("123456".utf8), for: key)
+            let record = SubmissionRecord(petID: "pet-1", sealed: sealed, photoUploaded: false, keptPhoto: "ab")
+            try await store.markCreated(key, owner: owner, record: record)
+            let again = try await store.claim(key, fingerprint: [8])
+            #expect(again == .created(record, fingerprint: [7]))
+            if case .created(let found, _) = again {
+                #expect(SubmissionSeal.open(found.sealed, for: key) == Array("123456".utf8))
+                #expect(SubmissionSeal.open(found.sealed, for: freshKey()) == nil)
+            }
+            try await store.markPhotoUploaded(key)
+            guard case .created(let complete, _) = try await store.claim(key, fingerprint: []) else {
+                Issue.record("still created")
+                return
+            }
+            #expect(complete.photoUploaded && complete.keptPhoto == nil)
+        }
+    }
+
+    @Test("a refused attempt frees the key; another owner cannot free or take it", arguments: StoreKind.allCases)
+    func releaseFrees(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let key = freshKey()
+            guard case .owned(let owner) = try await store.claim(key, fingerprint: []) else {
+                Issue.record("must own")
+                return
+            }
+            try await store.release(key, owner: "someone else")
+            #expect(try await store.markSending(key, owner: "someone else") == false)
+            #expect(try await store.claim(key, fingerprint: []) == .inProgress(fingerprint: []))
+            try await store.release(key, owner: owner)
+            guard case .owned = try await store.claim(key, fingerprint: []) else {
+                Issue.record("a released key must be claimable again")
+                return
+            }
+        }
+    }
+
+    @Test("a create that timed out is never made again: its outcome is unknown", arguments: StoreKind.allCases)
+    func unknownOutcome(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let key = freshKey()
+            guard case .owned(let owner) = try await store.claim(key, fingerprint: [3]) else {
+                Issue.record("must own")
+                return
+            }
+            #expect(try await store.markSending(key, owner: owner))
+            try await store.markUnknown(key, owner: owner)
+            #expect(try await store.claim(key, fingerprint: [3]) == .unknownOutcome(fingerprint: [3]))
+            // Releasing does not free a submission that may have been made... only a refusal before sending does.
+            #expect(try await store.claim(key, fingerprint: [3]) == .unknownOutcome(fingerprint: [3]))
+        }
+    }
+
+    @Test("the API's implicit retry entries are forgotten once the photo arrives", arguments: StoreKind.allCases)
+    func retriesForgotten(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let body = Array("{\"petName\":\"\(UUID())\"}".utf8)
+            let key = SubmissionKey.apiRetry(address: "192.0.2.1", body: body)
+            #expect(key == .apiRetry(address: "192.0.2.1", body: body))
+            #expect(key != .apiRetry(address: "192.0.2.2", body: body))
+            guard case .owned(let owner) = try await store.claim(key, fingerprint: []) else {
+                Issue.record("must own")
+                return
+            }
+            let petID = "pet-\(UUID())"
+            try await store.markCreated(key, owner: owner, record: SubmissionRecord(petID: petID, sealed: [1], photoUploaded: false, keptPhoto: nil))
+            guard case .created = try await store.claim(key, fingerprint: []) else {
+                Issue.record("created")
+                return
+            }
+            try await store.forgetRetries(petID: petID)
+            guard case .owned = try await store.claim(key, fingerprint: []) else {
+                Issue.record("forgotten entries are free again")
+                return
+            }
+        }
+    }
+
+    @Test("a kept photo is found by its reference until dropped", arguments: StoreKind.allCases)
+    func keptPhotos(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let reference = UUID().uuidString
+            let photo = StoredPhoto(jpeg: [0xFF, 0xD8, 1, 2, 3], width: 4, height: 3, name: "dog’s photo.jpg")
+            try await store.keepPhoto(photo, reference: reference)
+            #expect(try await store.keptPhoto(reference) == photo)
+            #expect(try await store.keptPhoto(UUID().uuidString) == nil)
+            try await store.dropPhoto(reference)
+            #expect(try await store.keptPhoto(reference) == nil)
+        }
+    }
+
+    @Test("of ten takes at once at a limit of 3 exactly 3 pass; a refund frees one", arguments: StoreKind.allCases)
+    func limits(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let rule = LimitRule(bucket: "test-\(UUID())", limit: 3, window: .seconds(600))
+            let takes = try await withThrowingTaskGroup(of: LimitTake.self) { group in
+                for _ in 0..<10 { group.addTask { try await store.take(rule, key: "192.0.2.9") } }
+                return try await group.reduce(into: [LimitTake]()) { $0.append($1) }
+            }
+            let tokens = takes.compactMap { if case .granted(let token) = $0 { token } else { nil } }
+            #expect(tokens.count == 3)
+            for take in takes {
+                if case .refused(let seconds) = take { #expect((1...600).contains(seconds)) }
+            }
+            // Another key is counted apart.
+            guard case .granted = try await store.take(rule, key: "192.0.2.10") else {
+                Issue.record("another key has its own slots")
+                return
+            }
+            try await store.refund(rule, key: "192.0.2.9", token: tokens[0])
+            guard case .granted = try await store.take(rule, key: "192.0.2.9") else {
+                Issue.record("a refunded slot is free again")
+                return
+            }
+            guard case .refused = try await store.take(rule, key: "192.0.2.9") else {
+                Issue.record("and only that one")
+                return
+            }
+        }
+    }
+
+    @Test("a limit of 0 allows everything", arguments: StoreKind.allCases)
+    func limitOff(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let rule = LimitRule(bucket: "off-\(UUID())", limit: 0, window: .seconds(600))
+            for _ in 0..<5 {
+                guard case .granted = try await store.take(rule, key: "x") else {
+                    Issue.record("no limit")
+                    return
+                }
+            }
+        }
+    }
+}
