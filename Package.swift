@@ -25,6 +25,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        // The shared write store of several replicas (docs/replicas.md): PostgreSQL, and the seal of the code at rest.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // libmicrohttpd, from Debian's libmicrohttpd-dev, found through pkg-config.
@@ -73,6 +77,20 @@ let package = Package(
         .target(name: "QRCode", dependencies: ["CQREncode"], swiftSettings: strictSettings),
         // Generic caching parts, no dependencies: single flight, the sharded byte-bounded LRU (docs/caches.md).
         .target(name: "Caching", swiftSettings: strictSettings),
+        // The write path's shared state behind one interface, and its in-memory implementation (docs/replicas.md).
+        .target(name: "ReportStore", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: strictSettings),
+        // The write store in PostgreSQL, and the change feed (LISTEN/NOTIFY): the adapter only the executable composes.
+        .target(
+            name: "PetSpotPostgres",
+            dependencies: [
+                "ReportStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The validated domain: Foundation only, no I/O.
         .target(name: "PetDomain", swiftSettings: strictSettings),
         // The upstream backend: HTTP client, timeouts, cache, error mapping.
@@ -128,6 +146,7 @@ let package = Package(
                 "PetAPIClient",
                 "ImageResizer",
                 "QRCode",
+                "ReportStore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
@@ -143,6 +162,8 @@ let package = Package(
                 "WebApp",
                 "MicroHTTP",
                 "CMalloc",
+                "ReportStore",
+                "PetSpotPostgres",
                 // The executable composes the embedded demo upstream; WebApp does not know it.
                 "DemoUpstream",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -196,6 +217,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "CachingTests", dependencies: ["Caching"], swiftSettings: strictSettings),
+        // One contract on both write stores; the PostgreSQL one against a throwaway cluster the tests start.
+        .testTarget(
+            name: "WriteStoreTests",
+            dependencies: ["ReportStore", "PetSpotPostgres", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PetDomainTests",
             dependencies: ["PetDomain"],
@@ -224,7 +251,7 @@ let package = Package(
             name: "WebAppTests",
             dependencies: [
                 "WebApp", "CompiledTemplates", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer", "QRCode",
-                "ContentCompression",
+                "ContentCompression", "ReportStore", "PetSpotPostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "Mustache", package: "swift-mustache"),
             ],

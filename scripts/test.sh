@@ -16,6 +16,8 @@ step() { # step NAME COMMAND...: runs a step and records its wall time
 }
 
 step "install build packages" ensure_build_packages
+# PostgreSQL's server: the write-store tests start a throwaway cluster of their own (docs/replicas.md).
+step "install PostgreSQL" ensure_packages postgresql
 step "swift build (debug, with tests)" swift build --build-tests
 step "swift test" swift test --skip-build --no-parallel
 if [ -x browser-tests/run.sh ]; then

@@ -4,6 +4,7 @@ import Logging
 import MicroHTTP
 import PetAPIClient
 import PetDomain
+import ReportStore
 import ServiceLifecycle
 import Synchronization
 
@@ -27,6 +28,7 @@ public final class PetSpotApp: Sendable {
     let tiles: TileProxy
     let metrics: Metrics
     let pipeline: Pipeline
+    let keptAnswers: KeptAnswers
 
     private init(
         configuration: AppConfiguration,
@@ -37,7 +39,8 @@ public final class PetSpotApp: Sendable {
         gateway: AnnouncementGateway,
         tiles: TileProxy,
         metrics: Metrics,
-        pipeline: Pipeline
+        pipeline: Pipeline,
+        keptAnswers: KeptAnswers
     ) {
         self.configuration = configuration
         self.upstreamURL = upstreamURL
@@ -48,6 +51,7 @@ public final class PetSpotApp: Sendable {
         self.tiles = tiles
         self.metrics = metrics
         self.pipeline = pipeline
+        self.keptAnswers = keptAnswers
     }
 
     /// Checks static files and templates, starts the embedded demo upstream when no upstream is
@@ -61,6 +65,7 @@ public final class PetSpotApp: Sendable {
         logger: Logger,
         transport: UpstreamTransport? = nil,
         embeddedUpstream: EmbeddedUpstream? = nil,
+        writeStore: (any WriteStore)? = nil,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         startDate: Date = Date()
     ) async throws -> PetSpotApp {
@@ -73,6 +78,7 @@ public final class PetSpotApp: Sendable {
             logger: logger,
             transport: transport,
             embeddedUpstream: embeddedUpstream,
+            writeStore: writeStore,
             now: now,
             days: DayClock(startDate: startDate, now: now),
             places: places,
@@ -89,6 +95,7 @@ public final class PetSpotApp: Sendable {
         logger: Logger,
         transport: UpstreamTransport?,
         embeddedUpstream: EmbeddedUpstream?,
+        writeStore: (any WriteStore)?,
         now: @escaping @Sendable () -> ContinuousClock.Instant,
         days: DayClock,
         places: PlaceFinder?,
@@ -150,14 +157,21 @@ public final class PetSpotApp: Sendable {
                 )
             }
         )
+        // The write path's shared state: the store given (PostgreSQL, shared by the replicas) or this
+        // process's memory; either way behind a 2 s deadline that feeds the store metrics.
+        let baseStore = writeStore ?? MemoryWriteStore(photoBytes: budgets.reportPhotos, maxPhotos: CacheLimits.keptReportPhotos, now: now)
+        let store = GuardedWriteStore(baseStore, deadline: Limits.storeDeadline) { operation, failure in
+            metrics.set("petspot_store_up", to: failure == nil ? 1 : 0)
+            if failure != nil { metrics.increment("petspot_store_failures_total", labels: ["operation": operation]) }
+        }
+        metrics.set("petspot_store_up", to: 1)
         let reports = ReportHandlers.make(
             configuration: configuration,
-            budgets: budgets,
             site: site,
             gateway: gateway,
             keptAnswers: keptAnswers,
-            logger: logger.with(label: "report"),
-            now: now
+            store: store,
+            logger: logger.with(label: "report")
         )
         let router = Router(
             site: site,
@@ -241,7 +255,8 @@ public final class PetSpotApp: Sendable {
             gateway: gateway,
             tiles: tiles,
             metrics: metrics,
-            pipeline: pipeline
+            pipeline: pipeline,
+            keptAnswers: keptAnswers
         )
     }
 
@@ -256,6 +271,18 @@ public final class PetSpotApp: Sendable {
 
     /// The bound port.
     public var port: Int { server.port }
+
+    /// Another replica published a report (or the change feed reconnected and may have missed some):
+    /// the snapshot is fetched again and the kept answers forgotten, as after a publish here.
+    public func dataChanged() async {
+        await gateway.refreshAfterWrite(requestID: RequestID.choose(from: nil))
+        keptAnswers.removeAll()
+    }
+
+    /// Whether the change feed is connected (`petspot_change_feed_up`).
+    public func changeFeed(connected: Bool) {
+        metrics.set("petspot_change_feed_up", to: connected ? 1 : 0)
+    }
 
     /// Stops accepting, finishes in-flight requests, then stops the demo upstream and the client.
     public func stop() async {

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import MicroHTTP
+import PetSpotPostgres
 import ServiceLifecycle
 import UnixSignals
 import WebApp
@@ -71,16 +72,50 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         let logger = bootstrapLogging(configuration)
+        // Several replicas share their write path through PostgreSQL (docs/replicas.md); without a URL
+        // it stays in this process's memory, which is right for one replica only.
+        var database: DatabaseURL?
+        if let text = configuration.databaseURL {
+            do { database = try DatabaseURL(text) } catch {
+                throw ValidationError("--database-url / PETSPOT_DATABASE_URL: \(error)")
+            }
+        }
+        let replica = Serve.replicaName()
+        let store = database.map {
+            PostgresWriteStore(
+                url: $0,
+                photoBytes: configuration.reportPhotoCacheMegabytes * 1_048_576,
+                replica: replica,
+                logger: logger.withComponent("write-store")
+            )
+        }
         let app: PetSpotApp
         do {
-            app = try await PetSpotApp.build(configuration: configuration, logger: logger, embeddedUpstream: DemoUpstream.embedded)
+            app = try await PetSpotApp.build(configuration: configuration, logger: logger, embeddedUpstream: DemoUpstream.embedded, writeStore: store)
         } catch {
             logger.critical("startup failed", metadata: ["error": "\(error)"])
             throw ExitCode(1)
         }
+        var services: [any Service] = []
+        if let database, let store {
+            logger.info("write store: PostgreSQL, shared by every replica", metadata: ["database": "\(database.redacted)", "replica": "\(replica)"])
+            services.append(store)
+            services.append(
+                ChangeFeed(
+                    url: database,
+                    replica: replica,
+                    logger: logger.withComponent("change-feed"),
+                    onConnected: { app.changeFeed(connected: $0) },
+                    onChange: { _ in await app.dataChanged() }
+                )
+            )
+        } else {
+            logger.notice("write store: this process's memory — right for one replica only (set --database-url for several)")
+        }
+        services.append(app)
         // swift-service-lifecycle: SIGTERM or SIGINT shuts the group down gracefully; the app then
         // stops accepting, finishes what is in flight and stops (docs/transport.md, shutdown).
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()
         } catch {
@@ -88,6 +123,23 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode(1)
         }
         logger.info("stopped")
+    }
+}
+
+extension Serve {
+    /// This replica's name in the change feed and in `pg_stat_activity`: host, process and a random part.
+    static func replicaName() -> String {
+        let host = ProcessInfo.processInfo.hostName.prefix(40)
+        return "\(host)-\(ProcessInfo.processInfo.processIdentifier)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+    }
+}
+
+extension Logger {
+    /// A copy whose lines name the component.
+    func withComponent(_ name: String) -> Logger {
+        var copy = self
+        copy[metadataKey: "component"] = "\(name)"
+        return copy
     }
 }
 

@@ -80,6 +80,6 @@ struct RoutePlanTests {
         let confirmed = ContinuousClock.now
         #expect(policy.keptUntil(confirmedAt: confirmed, endOfDay: confirmed + .seconds(3600)) == confirmed + .seconds(30))
         #expect(policy.keptUntil(confirmedAt: confirmed, endOfDay: confirmed + .seconds(10)) == confirmed + .seconds(10))
-        #expect(policy.cacheControl == "public, max-age=30, s-maxage=30, stale-while-revalidate=30, stale-if-error=3600")
+        #expect(policy.cacheControl == "public, max-age=0, s-maxage=30, stale-if-error=3600")
     }
 }

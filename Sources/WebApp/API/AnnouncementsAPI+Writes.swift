@@ -1,8 +1,10 @@
 import Foundation
 import HTTPTypes
+import Logging
 import MicroHTTP
 import PetAPIClient
 import PetDomain
+import ReportStore
 
 /// The JSON API's writes, a drop-in for the apps' (docs/report-flow.md "JSON API"): the same
 /// validation, photo treatment and limits as the form, and the backend's error body and codes.
@@ -11,7 +13,12 @@ struct AnnouncementWrites: Sendable {
     let reports: ReportHandlers
 
     /// `POST /api/v1/announcements`: validated here first; the upstream's answer (its `201` with the
-    /// management code) is passed on as it came, never stored.
+    /// management code) is passed on as it came, and kept sealed in the write store for an hour so that
+    /// a repeat gets it again instead of a second announcement (docs/replicas.md "API writes"):
+    /// - with `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header): the same key and body → the
+    ///   saved `201`; the first still at work → `409`; the same key with another body → `422`;
+    /// - without it, the same body from the same address while the announcement has no photo yet → the
+    ///   saved `201`: the apps' "Try Again" after a failed upload lands on the announcement already made.
     func create(_ request: Request, requestID: String) async -> Response {
         let body = request.body.bytes ?? []
         let today = ReportClock.today()
@@ -29,18 +36,132 @@ struct AnnouncementWrites: Sendable {
             )
         }
         let address = reports.identity.address(peer: request.clientAddress, headers: request.headers)
-        if let wait = reports.reports.retryAfter(address) {
-            return AnnouncementWrites.tooMany(wait, message: "Too many reports from this address. Please try again later.", requestID: requestID)
+        let key: SubmissionKey
+        switch AnnouncementWrites.idempotencyKey(request) {
+        case .absent: key = .apiRetry(address: address, body: body)
+        case .invalid:
+            return AnnouncementsAPI.error(
+                400,
+                code: "INVALID_IDEMPOTENCY_KEY",
+                message: "Idempotency-Key must be 1 to 255 visible characters.",
+                requestID: requestID
+            )
+        case .given(let text): key = .idempotency(text)
+        }
+        let fingerprint = SubmissionSeal.fingerprint(body)
+        do {
+            switch try await reports.store.claim(key, fingerprint: fingerprint) {
+            case .owned(let owner):
+                return try await made(valid, key: key, owner: owner, address: address, requestID: requestID)
+            case .created(let record, let saved):
+                guard saved == fingerprint else { return AnnouncementWrites.otherBody(requestID) }
+                guard let body = SubmissionSeal.open(record.sealed, for: key) else {
+                    return AnnouncementsAPI.error(409, code: "CONFLICT", message: "This request was already made.", requestID: requestID)
+                }
+                return ReusePolicy.private(Response.json(body, status: .created))
+            case .inProgress(let saved):
+                guard saved == fingerprint else { return AnnouncementWrites.otherBody(requestID) }
+                return AnnouncementsAPI.error(
+                    409,
+                    code: "REQUEST_IN_PROGRESS",
+                    message: "The same request is still being processed. Please retry later.",
+                    requestID: requestID
+                )
+            case .unknownOutcome(let saved):
+                guard saved == fingerprint else { return AnnouncementWrites.otherBody(requestID) }
+                return AnnouncementsAPI.error(
+                    409,
+                    code: "OUTCOME_UNKNOWN",
+                    message: "The first request timed out upstream: it may have been made. Look at the newest announcements before sending again.",
+                    requestID: requestID
+                )
+            }
+        } catch let error as WriteStoreUnavailable {
+            return AnnouncementWrites.storeDown(error, logger: reports.logger, requestID: requestID)
+        } catch {
+            return AnnouncementWrites.storeDown(
+                WriteStoreUnavailable(operation: "create", detail: "\(error)"),
+                logger: reports.logger,
+                requestID: requestID
+            )
+        }
+    }
+
+    /// The create itself, owning `key`: a refusal frees the key and gives the limit's slot back.
+    private func made(_ valid: ValidReport, key: SubmissionKey, owner: String, address: String, requestID: String) async throws -> Response {
+        let store = reports.store
+        let token: String
+        switch try await store.take(reports.rules.reports, key: address) {
+        case .refused(let seconds):
+            try await store.release(key, owner: owner)
+            return AnnouncementWrites.tooMany(seconds, message: "Too many reports from this address. Please try again later.", requestID: requestID)
+        case .granted(let granted): token = granted
+        }
+        guard try await store.markSending(key, owner: owner) else {
+            try await store.refund(reports.rules.reports, key: address, token: token)
+            return AnnouncementsAPI.error(409, code: "REQUEST_IN_PROGRESS", message: "The same request is being processed.", requestID: requestID)
         }
         switch await reports.service.create(json: valid.upstreamJSON(), requestID: requestID) {
-        case .created(_, _, let upstreamBody):
-            reports.reports.record(address)
+        case .created(let id, _, let upstreamBody):
+            let record = SubmissionRecord(petID: id, sealed: SubmissionSeal.seal(upstreamBody, for: key), photoUploaded: false, keptPhoto: nil)
+            // Made upstream whatever the store says now: the app gets its 201 either way.
+            do { try await store.markCreated(key, owner: owner, record: record) } catch {
+                reports.logger.error("API report made but not recorded", metadata: ["pet_id": "\(id)", "request_id": "\(requestID)"])
+            }
             return ReusePolicy.private(Response.json(upstreamBody, status: .created))
         case .refused(let status, let error):
+            try await store.release(key, owner: owner)
+            try await store.refund(reports.rules.reports, key: address, token: token)
             return AnnouncementsAPI.error(status, code: error.code, message: error.message ?? error.code, field: error.field, requestID: requestID)
+        case .failed(let failure) where failure == .timeout:
+            try await store.markUnknown(key, owner: owner)
+            return AnnouncementsAPI.upstreamError(failure, requestID: requestID)
         case .failed(let failure):
+            try await store.release(key, owner: owner)
+            try await store.refund(reports.rules.reports, key: address, token: token)
             return AnnouncementsAPI.upstreamError(failure, requestID: requestID)
         }
+    }
+
+    enum IdempotencyKey: Equatable {
+        case absent
+        case invalid
+        case given(String)
+    }
+
+    /// The `Idempotency-Key` header: an sf-string (quoted) or, as clients often send it, the bare text.
+    static func idempotencyKey(_ request: Request) -> IdempotencyKey {
+        guard let raw = request.headers[HTTPField.Name("Idempotency-Key")!] else { return .absent }
+        var text = raw.trimmingCharacters(in: .whitespaces)
+        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
+        guard (1...255).contains(text.utf8.count), text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return .invalid }
+        return .given(text)
+    }
+
+    /// `422`: the key was used with another body.
+    static func otherBody(_ requestID: String) -> Response {
+        AnnouncementsAPI.error(
+            422,
+            code: "IDEMPOTENCY_KEY_REUSED",
+            message: "This Idempotency-Key was already used with a different request body.",
+            requestID: requestID
+        )
+    }
+
+    /// `503` with `Retry-After`: the write store is down or slow; nothing was sent upstream.
+    static func storeDown(_ error: WriteStoreUnavailable, logger: Logger, requestID: String) -> Response {
+        logger.error(
+            "write store unavailable",
+            metadata: ["operation": "\(error.operation)", "detail": "\(error.detail)", "request_id": "\(requestID)"]
+        )
+        var response = AnnouncementsAPI.error(
+            503,
+            code: "SERVICE_UNAVAILABLE",
+            message: "Reports cannot be accepted at the moment. Please try again later.",
+            requestID: requestID
+        )
+        response.headers[.retryAfter] = String(Limits.storeRetryAfterSeconds)
+        return response
     }
 
     /// `POST /api/v1/announcements/{id}/photos`: the `photo` part made safe, then sent with the
@@ -50,9 +171,24 @@ struct AnnouncementWrites: Sendable {
             return AnnouncementsAPI.error(401, code: "UNAUTHENTICATED", message: "Authorization header is missing.", requestID: requestID)
         }
         let address = reports.identity.address(peer: request.clientAddress, headers: request.headers)
-        if let wait = reports.guessesByAddress.retryAfter(address) ?? reports.guessesByPet.retryAfter(id) {
-            return AnnouncementWrites.tooMany(wait, message: "Too many wrong management passwords. Please try again later.", requestID: requestID)
+        let slots: ReportHandlers.GuessSlots
+        do {
+            switch try await reports.takeGuessSlots(address: address, id: id) {
+            case .refused(let seconds):
+                return AnnouncementWrites.tooMany(
+                    seconds,
+                    message: "Too many wrong management passwords. Please try again later.",
+                    requestID: requestID
+                )
+            case .granted(let granted): slots = granted
+            }
+        } catch let error as WriteStoreUnavailable {
+            return AnnouncementWrites.storeDown(error, logger: reports.logger, requestID: requestID)
+        } catch {
+            return AnnouncementWrites.storeDown(.init(operation: "take", detail: "\(error)"), logger: reports.logger, requestID: requestID)
         }
+        var wrongCode = false
+        defer { if !wrongCode { Task { [reports] in await reports.giveBack(slots, address: address, id: id) } } }
         guard let file = request.body.form?.file("photo"), file.byteCount > 0 else {
             return AnnouncementsAPI.error(400, code: "MISSING_FILE", message: "Photo file is required.", field: "photo", requestID: requestID)
         }
@@ -85,13 +221,12 @@ struct AnnouncementWrites: Sendable {
         }
         switch await reports.service.upload(id: id, authorization: authorization, photo: safe, requestID: requestID) {
         case .uploaded:
-            await reports.service.publish(requestID: requestID)
+            // The announcement is complete: a repeat of its create is a new report again.
+            try? await reports.store.forgetRetries(petID: id)
+            await reports.publish(id, requestID: requestID)
             return ReusePolicy.private(Response.json(Array("{}".utf8), status: .created))
         case .refused(let status, let error):
-            if status == .forbidden {
-                reports.guessesByAddress.record(address)
-                reports.guessesByPet.record(id)
-            }
+            wrongCode = status == .forbidden
             return AnnouncementsAPI.error(status, code: error.code, message: error.message ?? error.code, field: error.field, requestID: requestID)
         case .failed(let failure):
             return AnnouncementsAPI.upstreamError(failure, requestID: requestID)
@@ -99,9 +234,9 @@ struct AnnouncementWrites: Sendable {
     }
 
     /// A 429 in the backend's error shape with `Retry-After`.
-    static func tooMany(_ wait: Duration, message: String, requestID: String) -> Response {
+    static func tooMany(_ seconds: Int, message: String, requestID: String) -> Response {
         var response = AnnouncementsAPI.error(429, code: "TOO_MANY_REQUESTS", message: message, requestID: requestID)
-        response.headers[.retryAfter] = String(RateLimit.seconds(wait))
+        response.headers[.retryAfter] = String(seconds)
         return response
     }
 }

@@ -33,5 +33,25 @@ extension AppConfiguration {
         ) { text, name, configuration in
             configuration.reportPhotoCacheMegabytes = try integer(text, in: 1...65536, setting: name)
         },
+        Setting(
+            "database-url",
+            "PETSPOT_DATABASE_URL",
+            "none: submissions, kept photos and limits live in this process's memory — right for **one replica only**; "
+                + "`postgres://user:password@host:port/database` shares them between replicas (docs/replicas.md)",
+            "PostgreSQL URL of the write store shared by every replica; without it, one replica only."
+        ) { text, name, configuration in
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard let url = URLComponents(string: trimmed), ["postgres", "postgresql"].contains(url.scheme ?? "") else {
+                throw ConfigurationError(setting: name, problem: "'\(redactedDatabaseURL(trimmed))' is not a postgres:// URL")
+            }
+            configuration.databaseURL = trimmed
+        },
     ]
+}
+
+/// A database URL as it may be logged or shown: without its password.
+func redactedDatabaseURL(_ text: String) -> String {
+    guard var parts = URLComponents(string: text), parts.password != nil else { return text }
+    parts.password = "***"
+    return parts.string ?? "postgres://…"
 }

@@ -81,6 +81,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var trustedProxies: [String] = []
     /// Memory for photos kept while a refused report is corrected, in MiB (`PETSPOT_REPORT_PHOTO_CACHE_MB`).
     public var reportPhotoCacheMegabytes: Int = 64
+    /// The PostgreSQL URL of the write store shared by the replicas (docs/replicas.md); nil: in memory, one replica only.
+    public var databaseURL: String?
 
     /// The OpenStreetMap standard tile layer, the default tile server.
     public static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"

@@ -27,6 +27,10 @@ enum Limits {
     /// Wrong management codes allowed per announcement per `petGuessWindow`, whoever guesses.
     static let guessesPerPet = 20
     static let petGuessWindow: Duration = .seconds(3600)
+    /// `Retry-After` of a write refused because the write store is down or slow (docs/replicas.md).
+    static let storeRetryAfterSeconds = 30
+    /// How long a write waits for the write store before it fails closed (docs/replicas.md).
+    static let storeDeadline: Duration = .seconds(2)
 
     /// A write carries a photo of a few megabytes and waits for the upstream to store it: this
     /// many times the read timeout (30 s by default).

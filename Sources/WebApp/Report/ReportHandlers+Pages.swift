@@ -8,7 +8,7 @@ import PetDomain
 /// `Cache-Control: no-store` and is made for its request only.
 extension ReportHandlers {
     /// The form, with every value of `state` and its problems next to their fields.
-    func formPage(_ state: ReportFormState, status: HTTPResponse.Status, location: VisitorLocation) -> Response {
+    func formPage(_ state: ReportFormState, status: HTTPResponse.Status, location: VisitorLocation, newestLink: String? = nil) -> Response {
         let language = location.language
         let texts = site.texts(language)
         let draft = state.draft
@@ -37,6 +37,7 @@ extension ReportHandlers {
             action: QueryString.url(Route.report.path, language.linkItems),
             problem: state.problem,
             problemCount: state.errors.isEmpty ? nil : texts.counted(.reportProblems, state.errors.count),
+            newestLink: newestLink,
             errors: state.errors.map { FieldErrorModel(field: $0.field, anchor: ReportHandlers.anchor($0.field), message: $0.message) },
             submission: state.submission,
             keptPhoto: state.keptPhoto?.reference,

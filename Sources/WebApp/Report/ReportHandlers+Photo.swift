@@ -4,6 +4,7 @@ import Logging
 import MicroHTTP
 import PetAPIClient
 import PetDomain
+import ReportStore
 
 /// `/report/photo`: a report's photo sent again (its upload failed) or replaced, with the
 /// management code. The upstream never limits wrong codes (6 digits, 900,000 values), so we do:
@@ -34,18 +35,39 @@ extension ReportHandlers {
                 problem: id.isEmpty ? texts(.photoErrorNoReport) : nil
             )
         }
-        if let wait = guessesByAddress.retryAfter(address) ?? guessesByPet.retryAfter(id) {
-            let seconds = RateLimit.seconds(wait)
-            var response = photoPage(
-                id: id,
-                language: language,
-                status: .tooManyRequests,
-                problem: texts.counted(.photoProblemThrottled, max(1, (seconds + 59) / 60))
-            )
-            response.headers[.retryAfter] = String(seconds)
+        // A slot of both wrong-code limits is taken before the upstream is asked, and given back unless
+        // the code was wrong: two replicas at the same instant cannot both pass the last slot.
+        let slots: GuessSlots
+        do {
+            switch try await takeGuessSlots(address: address, id: id) {
+            case .refused(let seconds):
+                var response = photoPage(
+                    id: id,
+                    language: language,
+                    status: .tooManyRequests,
+                    problem: texts.counted(.photoProblemThrottled, max(1, (seconds + 59) / 60))
+                )
+                response.headers[.retryAfter] = String(seconds)
+                return response
+            case .granted(let granted): slots = granted
+            }
+        } catch {
+            logger.error("write store unavailable", metadata: ["operation": "take", "detail": "\(error)", "request_id": "\(requestID)"])
+            var response = photoPage(id: id, language: language, status: .serviceUnavailable, problem: texts(.reportProblemStore))
+            response.headers[.retryAfter] = String(Limits.storeRetryAfterSeconds)
             return response
         }
-        guard let photo = await self.photo(from: form, texts: texts, state: &state) else {
+        var wrongCode = false
+        defer { if !wrongCode { Task { [self] in await giveBack(slots, address: address, id: id) } } }
+        let photo: ReportPhotos.SafePhoto?
+        do {
+            photo = try await self.photo(from: form, texts: texts, state: &state)
+        } catch {
+            var response = photoPage(id: id, language: language, status: .serviceUnavailable, problem: texts(.reportProblemStore))
+            response.headers[.retryAfter] = String(Limits.storeRetryAfterSeconds)
+            return response
+        }
+        guard let photo else {
             return photoPage(
                 id: id,
                 language: language,
@@ -57,12 +79,14 @@ extension ReportHandlers {
         let authorization = AnnouncementGateway.basicAuthorization(id: id, password: code)
         switch await service.upload(id: id, authorization: authorization, photo: photo, requestID: requestID) {
         case .uploaded:
-            if let kept = state.keptPhoto { keptPhotos.remove(kept.reference) }
-            await service.publish(requestID: requestID)
+            if let kept = state.keptPhoto { try? await store.dropPhoto(kept.reference) }
+            if let submission = form["submission"], ExpiringStore<Int>.isReference(submission) {
+                try? await store.markPhotoUploaded(.form(submission))
+            }
+            await publish(id, requestID: requestID)
             return resultPage(ReportRecord(id: id, managementPassword: code, photoUploaded: true), language: language, status: .ok)
         case .refused(let status, let error) where status == .forbidden || error.code == "UNAUTHORIZED":
-            guessesByAddress.record(address)
-            guessesByPet.record(id)
+            wrongCode = true
             logger.notice("wrong management code", metadata: ["pet_id": "\(id)", "request_id": "\(requestID)"])
             return photoPage(id: id, language: language, status: .forbidden, codeError: texts(.photoErrorCode), kept: state.keptPhoto)
         case .refused(let status, _) where status == .notFound:
@@ -85,6 +109,38 @@ extension ReportHandlers {
                 kept: state.keptPhoto
             )
         }
+    }
+
+    /// The slots a code check took from the two wrong-code limits.
+    struct GuessSlots: Sendable {
+        let address: String
+        let pet: String
+    }
+
+    enum GuessTake: Sendable {
+        case granted(GuessSlots)
+        case refused(retryAfter: Int)
+    }
+
+    /// Takes a slot of the per-address and the per-announcement wrong-code limits, or neither.
+    func takeGuessSlots(address: String, id: String) async throws -> GuessTake {
+        let byAddress: String
+        switch try await store.take(rules.guessesByAddress, key: address) {
+        case .refused(let seconds): return .refused(retryAfter: seconds)
+        case .granted(let token): byAddress = token
+        }
+        switch try await store.take(rules.guessesByPet, key: id) {
+        case .refused(let seconds):
+            try await store.refund(rules.guessesByAddress, key: address, token: byAddress)
+            return .refused(retryAfter: seconds)
+        case .granted(let token): return .granted(GuessSlots(address: byAddress, pet: token))
+        }
+    }
+
+    /// A check that was not a wrong code costs nothing.
+    func giveBack(_ slots: GuessSlots, address: String, id: String) async {
+        try? await store.refund(rules.guessesByAddress, key: address, token: slots.address)
+        try? await store.refund(rules.guessesByPet, key: id, token: slots.pet)
     }
 
     private func photoPage(

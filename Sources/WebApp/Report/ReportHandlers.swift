@@ -5,28 +5,29 @@ import Logging
 import MicroHTTP
 import PetAPIClient
 import PetDomain
+import ReportStore
 
 /// The report flow's pages (docs/report-flow.md): `GET /report` (the form), `POST /report` (it
 /// is checked, its photo made safe, the report made upstream, the result shown), and
 /// `/report/photo` (send a report's photo again, or replace it, with the management code).
 ///
 /// No cookie and no session: the form carries a submission reference and, after a refusal, the
-/// reference of its kept photo; both find short-lived entries in this process's memory.
+/// reference of its kept photo; both find entries in the write store (`WriteStore`: this process's
+/// memory, or the PostgreSQL every replica shares — docs/replicas.md), so a repeat of the form on any
+/// replica finds the first attempt's outcome.
 struct ReportHandlers: Sendable {
     let site: SiteContext
     let service: ReportService
     let photos: ReportPhotos
     let identity: ClientIdentity
-    /// Photos of refused reports (an hour, bounded by `--report-photo-cache-mb`).
-    let keptPhotos: ExpiringStore<KeptPhoto>
-    /// Each submission's attempt, shared by the same form sent twice (an hour).
-    let submissions: ExpiringStore<Task<ReportAttempt, Never>>
-    /// Accepted reports per client address (`--report-limit` per 10 minutes).
-    let reports: RateLimit
-    /// Wrong management codes per client address (10 per 10 minutes) and per announcement (20 an hour).
-    let guessesByAddress: RateLimit
-    let guessesByPet: RateLimit
+    /// Submissions, kept photos and limits, shared by the replicas when a database is configured.
+    let store: any WriteStore
+    let rules: ReportRules
     let logger: Logger
+
+    /// How often a repeat of a submission still at work asks the store again, and for how long at most.
+    static let pollEvery: Duration = .milliseconds(250)
+    static let pollFor: Duration = .seconds(150)
 
     // MARK: - GET /report
 
@@ -51,37 +52,169 @@ struct ReportHandlers: Sendable {
 
     // MARK: - POST /report
 
-    /// A submitted form: the first submission of its reference runs the attempt; the same form
-    /// sent again waits for that attempt and shows its outcome (never a second report).
+    /// A submitted form: the first submission of its reference runs the attempt; the same form sent
+    /// again — on this replica or another, at once or later — shows that attempt's outcome and never
+    /// makes a second report.
     func submit(_ request: Request, requestID: String) async -> Response {
         let form = request.body.form ?? FormBody()
         let language = (try? PageLanguage.of(request)) ?? PageLanguage.fromHeader(request)
         let given = form["submission"] ?? ""
         let submission = ExpiringStore<Int>.isReference(given) ? given : ExpiringStore<Int>.newReference()
+        let key = SubmissionKey.form(submission)
         let address = identity.address(peer: request.clientAddress, headers: request.headers)
-        let (attempt, created) = submissions.value(for: submission, bytes: 256) {
-            // Unstructured: the attempt finishes even when this visitor's connection goes away,
-            // so a second submission finds its outcome rather than a half-made report.
-            Task { await self.attempt(form: form, submission: submission, address: address, language: language, requestID: requestID) }
+        let started = ContinuousClock.now
+        do {
+            while true {
+                switch try await store.claim(key, fingerprint: []) {
+                case .owned(let owner):
+                    // Unstructured: the attempt finishes even when this visitor's connection goes away,
+                    // so a repeat finds its outcome rather than a half-made report.
+                    let attempt = Task {
+                        await self.attempt(
+                            form: form,
+                            key: key,
+                            owner: owner,
+                            submission: submission,
+                            address: address,
+                            language: language,
+                            requestID: requestID
+                        )
+                    }
+                    return render(await attempt.value, language: language, firstTime: true)
+                case .created(let record, _):
+                    return resultPage(opened(record, key: key), language: language, status: .ok)
+                case .unknownOutcome:
+                    return unknownOutcomePage(form: form, submission: submission, language: language)
+                case .inProgress:
+                    guard ContinuousClock.now - started < ReportHandlers.pollFor else {
+                        return problemPage(form: form, submission: submission, language: language, key: .reportProblemInProgress, status: .conflict)
+                    }
+                    try await Task.sleep(for: ReportHandlers.pollEvery)
+                }
+            }
+        } catch let error as WriteStoreUnavailable {
+            return storeDown(error, form: form, submission: submission, language: language, requestID: requestID)
+        } catch {
+            // Only the sleep throws otherwise: the visitor went away.
+            return storeDown(
+                WriteStoreUnavailable(operation: "wait", detail: "\(error)"),
+                form: form,
+                submission: submission,
+                language: language,
+                requestID: requestID
+            )
         }
-        let outcome = await attempt.value
+    }
+
+    private func render(_ outcome: ReportAttempt, language: PageLanguage, firstTime: Bool) -> Response {
         switch outcome {
         case .made(let record):
-            return resultPage(record, language: language, status: created ? .created : .ok)
+            return resultPage(record, language: language, status: firstTime ? .created : .ok)
         case .refused(let status, let state, let retryAfter):
-            // Nothing was made: the corrected form may use the same reference again.
-            if created { submissions.remove(submission) }
             var response = formPage(state, status: status, location: .unknown(language))
             if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
             return response
         }
     }
 
-    /// Checks the form and its photo, then makes the report upstream.
-    private func attempt(form: FormBody, submission: String, address: String, language: PageLanguage, requestID: String) async -> ReportAttempt {
+    /// The result a repeat is shown: the code opened with the form's reference.
+    private func opened(_ record: SubmissionRecord, key: SubmissionKey) -> ReportRecord {
+        let code = SubmissionSeal.open(record.sealed, for: key).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return ReportRecord(id: record.petID, managementPassword: code, photoUploaded: record.photoUploaded, keptPhoto: record.keptPhoto)
+    }
+
+    /// The form back with every value and a problem, for a submission that cannot go on now.
+    private func problemPage(form: FormBody, submission: String, language: PageLanguage, key: TextKey, status: HTTPResponse.Status) -> Response {
+        var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
+        state.problem = site.texts(language)(key)
+        return formPage(state, status: status, location: .unknown(language))
+    }
+
+    /// A repeat of a submission whose upstream create timed out or whose replica died while sending:
+    /// whether the report exists cannot be known, so it is never made again automatically; the visitor
+    /// is sent to the newest reports to look first.
+    private func unknownOutcomePage(form: FormBody, submission: String, language: PageLanguage) -> Response {
+        var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
+        state.problem = site.texts(language)(.reportProblemUnknown)
+        return formPage(state, status: .conflict, location: .unknown(language), newestLink: ReportHandlers.newestLink(language))
+    }
+
+    static func newestLink(_ language: PageLanguage) -> String {
+        QueryString.url(Route.list.path, [("sort", Optional("newest"))] + language.linkItems)
+    }
+
+    /// The store is down or too slow: 503 with `Retry-After`, the form back with every value, nothing
+    /// sent upstream (the write path fails closed).
+    private func storeDown(_ error: WriteStoreUnavailable, form: FormBody, submission: String, language: PageLanguage, requestID: String) -> Response
+    {
+        logger.error(
+            "write store unavailable",
+            metadata: ["operation": "\(error.operation)", "detail": "\(error.detail)", "request_id": "\(requestID)"]
+        )
+        var response = problemPage(form: form, submission: submission, language: language, key: .reportProblemStore, status: .serviceUnavailable)
+        response.headers[.retryAfter] = String(Limits.storeRetryAfterSeconds)
+        return response
+    }
+
+    /// Checks the form and its photo, then makes the report upstream. Owns `key` in the store: every
+    /// way out either records what was made or frees the key (a refusal made nothing).
+    private func attempt(
+        form: FormBody,
+        key: SubmissionKey,
+        owner: String,
+        submission: String,
+        address: String,
+        language: PageLanguage,
+        requestID: String
+    ) async -> ReportAttempt {
         let texts = site.texts(language)
         var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
-        let photo = await self.photo(from: form, texts: texts, state: &state)
+        var slot: String?
+        do {
+            let outcome = try await checkAndCreate(
+                form: form,
+                key: key,
+                owner: owner,
+                address: address,
+                texts: texts,
+                state: &state,
+                slot: &slot,
+                requestID: requestID
+            )
+            if case .refused = outcome { try await giveBack(key: key, owner: owner, address: address, slot: slot) }
+            return outcome
+        } catch let error as WriteStoreUnavailable {
+            logger.error(
+                "write store unavailable",
+                metadata: ["operation": "\(error.operation)", "detail": "\(error.detail)", "request_id": "\(requestID)"]
+            )
+            try? await giveBack(key: key, owner: owner, address: address, slot: slot)
+            state.problem = texts(.reportProblemStore)
+            return .refused(.serviceUnavailable, state, retryAfter: Limits.storeRetryAfterSeconds)
+        } catch {
+            try? await giveBack(key: key, owner: owner, address: address, slot: slot)
+            state.problem = texts(.reportProblemUpstream)
+            return .refused(.badGateway, state, retryAfter: nil)
+        }
+    }
+
+    /// Nothing was made: the key is free for the corrected form, and the report limit's slot comes back.
+    private func giveBack(key: SubmissionKey, owner: String, address: String, slot: String?) async throws {
+        try await store.release(key, owner: owner)
+        if let slot { try await store.refund(rules.reports, key: address, token: slot) }
+    }
+
+    private func checkAndCreate(
+        form: FormBody,
+        key: SubmissionKey,
+        owner: String,
+        address: String,
+        texts: Texts,
+        state: inout ReportFormState,
+        slot: inout String?,
+        requestID: String
+    ) async throws -> ReportAttempt {
+        let photo = try await self.photo(from: form, texts: texts, state: &state)
         let today = ReportClock.today()
         let valid: ValidReport?
         switch ReportValidation.validate(state.draft, localToday: today.local, upstreamToday: today.upstream) {
@@ -95,21 +228,30 @@ struct ReportHandlers: Sendable {
         // Field order as the form shows them, the photo last.
         state.errors.sort { ReportHandlers.order($0.field) < ReportHandlers.order($1.field) }
         guard let valid, let photo, state.errors.isEmpty else { return .refused(.unprocessableContent, state, retryAfter: nil) }
-        if let wait = reports.retryAfter(address) {
-            let seconds = RateLimit.seconds(wait)
+        switch try await store.take(rules.reports, key: address) {
+        case .refused(let seconds):
             state.problem = texts.counted(.reportProblemThrottled, max(1, (seconds + 59) / 60))
             return .refused(.tooManyRequests, state, retryAfter: seconds)
+        case .granted(let token):
+            slot = token
+        }
+        guard try await store.markSending(key, owner: owner) else {
+            // The lease passed and another attempt took the submission over: it decides.
+            state.problem = texts(.reportProblemInProgress)
+            return .refused(.conflict, state, retryAfter: nil)
         }
         switch await service.create(json: valid.upstreamJSON(), requestID: requestID) {
         case .created(let id, let password, _):
-            reports.record(address)
+            slot = nil
             var record = ReportRecord(id: id, managementPassword: password, photoUploaded: false, keptPhoto: state.keptPhoto?.reference)
+            await recordMade(record, key: key, owner: owner, requestID: requestID)
             let authorization = AnnouncementGateway.basicAuthorization(id: id, password: password)
             if case .uploaded = await service.upload(id: id, authorization: authorization, photo: photo, requestID: requestID) {
                 record.photoUploaded = true
-                if let kept = record.keptPhoto { keptPhotos.remove(kept) }
+                if let kept = record.keptPhoto { try? await store.dropPhoto(kept) }
                 record.keptPhoto = nil
-                await service.publish(requestID: requestID)
+                try? await store.markPhotoUploaded(key)
+                await publish(id, requestID: requestID)
             }
             return .made(record)
         case .refused(let status, let error):
@@ -121,21 +263,70 @@ struct ReportHandlers: Sendable {
             let message = texts(.reportErrorUpstream, ("message", error.message ?? error.code))
             if let field { state.errors.append((field, message)) } else { state.problem = message }
             return .refused(.unprocessableContent, state, retryAfter: nil)
+        case .failed(let failure) where failure == .timeout:
+            // It may have been made: never again automatically. The key stays, its outcome unknown; the slot stays taken.
+            slot = nil
+            try await store.markUnknown(key, owner: owner)
+            logger.warning("report create timed out: outcome unknown", metadata: ["request_id": "\(requestID)"])
+            state.problem = texts(.reportProblemUnknown)
+            return .refused(.gatewayTimeout, state, retryAfter: nil)
         case .failed(let failure):
-            state.problem = texts(failure == .timeout ? .reportProblemTimeout : .reportProblemUpstream)
+            state.problem = texts(.reportProblemUpstream)
             return .refused(failure.visitorStatus == 404 ? .badGateway : failure.visitorStatus, state, retryAfter: nil)
         }
     }
 
-    /// The report's photo: the file sent now (made safe and kept), or the one kept from an earlier
-    /// submission; nil with a `photo` error when neither is usable.
-    func photo(from form: FormBody, texts: Texts, state: inout ReportFormState) async -> ReportPhotos.SafePhoto? {
+    /// Records a made report in the store (the code sealed with the form's reference). The report exists
+    /// upstream whatever the store says: when it cannot take it now, the visitor still gets the result
+    /// and the code, and the record is written again in the background for a few minutes.
+    private func recordMade(_ record: ReportRecord, key: SubmissionKey, owner: String, requestID: String) async {
+        let stored = SubmissionRecord(
+            petID: record.id,
+            sealed: SubmissionSeal.seal(Array(record.managementPassword.utf8), for: key),
+            photoUploaded: record.photoUploaded,
+            keptPhoto: record.keptPhoto
+        )
+        do {
+            try await store.markCreated(key, owner: owner, record: stored)
+        } catch {
+            logger.error(
+                "report made but not recorded; retrying in the background",
+                metadata: ["pet_id": "\(record.id)", "request_id": "\(requestID)"]
+            )
+            let store = self.store
+            let logger = self.logger
+            Task {
+                for pause in [1, 2, 5, 10, 30, 60, 120] {
+                    try? await Task.sleep(for: .seconds(pause))
+                    if (try? await store.markCreated(key, owner: owner, record: stored)) != nil {
+                        logger.notice("report recorded after all", metadata: ["pet_id": "\(record.id)"])
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    /// The report is complete: this replica's snapshot and kept answers are renewed now, and every other
+    /// replica is told (a failure to tell leaves them the TTL, and is logged).
+    func publish(_ petID: String, requestID: String) async {
+        await service.publish(requestID: requestID)
+        do {
+            try await store.announce(petID: petID)
+        } catch {
+            logger.notice("could not announce a publish to the other replicas", metadata: ["pet_id": "\(petID)", "error": "\(error)"])
+        }
+    }
+
+    /// The report's photo: the file sent now (made safe and kept in the store, so a corrected form finds it
+    /// on any replica), or the one kept from an earlier submission; nil with a `photo` error when neither is usable.
+    func photo(from form: FormBody, texts: Texts, state: inout ReportFormState) async throws -> ReportPhotos.SafePhoto? {
         if let file = form.file("photo"), file.byteCount > 0 {
             switch await photos.makeSafe(file) {
             case .success(let safe):
                 let reference = ExpiringStore<Int>.newReference()
                 let name = String(file.fileName.suffix(80))
-                keptPhotos.put(KeptPhoto(photo: safe, name: name), bytes: safe.jpeg.count, reference: reference)
+                try await store.keepPhoto(StoredPhoto(jpeg: safe.jpeg, width: safe.width, height: safe.height, name: name), reference: reference)
                 state.keptPhoto = (reference, name)
                 return safe
             case .failure(let refusal):
@@ -145,9 +336,9 @@ struct ReportHandlers: Sendable {
             }
         }
         if let reference = form["keptPhoto"], ExpiringStore<Int>.isReference(reference) {
-            if let kept = keptPhotos.get(reference) {
+            if let kept = try await store.keptPhoto(reference) {
                 state.keptPhoto = (reference, kept.name)
-                return kept.photo
+                return ReportPhotos.SafePhoto(jpeg: kept.jpeg, width: kept.width, height: kept.height)
             }
             state.errors.append(("photo", texts(.reportErrorPhotoExpired)))
             return nil
@@ -176,32 +367,38 @@ struct ReportHandlers: Sendable {
     }
 }
 
+/// The write path's limits, as the store counts them (docs/report-flow.md "Abuse").
+struct ReportRules: Sendable {
+    /// Accepted reports per client address (`--report-limit` per 10 minutes).
+    let reports: LimitRule
+    /// Wrong management codes per client address (10 per 10 minutes) and per announcement (20 an hour).
+    let guessesByAddress: LimitRule
+    let guessesByPet: LimitRule
+
+    init(configuration: AppConfiguration) {
+        reports = LimitRule(bucket: "report", limit: configuration.reportLimit, window: Limits.reportWindow)
+        guessesByAddress = LimitRule(bucket: "code_addr", limit: Limits.guessesPerAddress, window: Limits.addressGuessWindow)
+        guessesByPet = LimitRule(bucket: "code_pet", limit: Limits.guessesPerPet, window: Limits.petGuessWindow)
+    }
+}
+
 extension ReportHandlers {
-    /// The report flow with its stores and limits, from the configuration.
+    /// The report flow on its write store, from the configuration.
     static func make(
         configuration: AppConfiguration,
-        budgets: CacheBudgets,
         site: SiteContext,
         gateway: AnnouncementGateway,
         keptAnswers: KeptAnswers?,
-        logger: Logger,
-        now: @escaping @Sendable () -> ContinuousClock.Instant
+        store: any WriteStore,
+        logger: Logger
     ) -> ReportHandlers {
         ReportHandlers(
             site: site,
             service: ReportService(gateway: gateway, keptAnswers: keptAnswers, logger: logger),
             photos: ReportPhotos(pool: .shared, maxPixels: configuration.maxPhotoMegapixels * 1_000_000),
             identity: ClientIdentity(configuration: configuration),
-            keptPhotos: ExpiringStore(
-                lifetime: CacheLimits.keptReportPhotoLifetime,
-                maxBytes: budgets.reportPhotos,
-                maxEntries: CacheLimits.keptReportPhotos,
-                now: now
-            ),
-            submissions: ExpiringStore(lifetime: CacheLimits.submissionLifetime, maxBytes: .max, maxEntries: CacheLimits.submissions, now: now),
-            reports: RateLimit(limit: configuration.reportLimit, window: Limits.reportWindow, now: now),
-            guessesByAddress: RateLimit(limit: Limits.guessesPerAddress, window: Limits.addressGuessWindow, now: now),
-            guessesByPet: RateLimit(limit: Limits.guessesPerPet, window: Limits.petGuessWindow, now: now),
+            store: store,
+            rules: ReportRules(configuration: configuration),
             logger: logger
         )
     }

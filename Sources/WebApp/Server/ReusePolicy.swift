@@ -43,10 +43,13 @@ struct ReusePolicy: Sendable {
     }
 
     /// `Cache-Control` for answers made from data fresh for `ttlSeconds` that may be served stale on
-    /// error for `staleMaxSeconds`.
+    /// error for `staleMaxSeconds`. A browser's own cache revalidates every time (`max-age=0`: its
+    /// `ETag` makes that a `304`), so a visitor who just reported a pet, or reads a replica that just
+    /// heard of one, is never shown the list from before; shared caches keep it for the TTL (`s-maxage`).
+    /// No `stale-while-revalidate`: it would let the browser show the old list once more.
     static func cacheControl(ttlSeconds: Double, staleMaxSeconds: Double) -> String {
         let ttl = max(1, Int(ttlSeconds))
-        return "public, max-age=\(ttl), s-maxage=\(ttl), stale-while-revalidate=\(ttl), stale-if-error=\(Int(staleMaxSeconds))"
+        return "public, max-age=0, s-maxage=\(ttl), stale-if-error=\(Int(staleMaxSeconds))"
     }
 
     /// Until when the server may give a page made from the snapshot confirmed at `confirmedAt`

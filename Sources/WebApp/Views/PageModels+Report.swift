@@ -42,6 +42,8 @@ struct ReportFormModel: Sendable {
     let problem: String?
     /// "There are 2 problems with the report:" and the list, when fields were refused.
     let problemCount: String?
+    /// The newest reports, linked when the outcome of a submission is unknown (look before sending again).
+    var newestLink: String? = nil
     let errors: [FieldErrorModel]
     /// The unguessable reference of this form's submission (a second submission leads to the first's result).
     let submission: String
