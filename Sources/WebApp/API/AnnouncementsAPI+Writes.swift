@@ -29,12 +29,10 @@ struct AnnouncementWrites: Sendable {
             )
         }
         let address = reports.identity.address(peer: request.clientAddress, headers: request.headers)
-        if let wait = reports.reports.retryAfter(address) {
-            return AnnouncementWrites.tooMany(wait, message: "Too many reports from this address. Please try again later.", requestID: requestID)
-        }
+        if let refused = refusedByLimit(address, requestID: requestID) { return refused }
         switch await reports.service.create(json: valid.upstreamJSON(), requestID: requestID) {
         case .created(_, _, let upstreamBody):
-            reports.reports.record(address)
+            reports.apiReports.record(address)
             return ReusePolicy.private(Response.json(upstreamBody, status: .created))
         case .refused(let status, let error):
             return AnnouncementsAPI.error(status, code: error.code, message: error.message ?? error.code, field: error.field, requestID: requestID)
@@ -96,6 +94,14 @@ struct AnnouncementWrites: Sendable {
         case .failed(let failure):
             return AnnouncementsAPI.upstreamError(failure, requestID: requestID)
         }
+    }
+
+    /// The API's own report limit (`--api-report-limit`), apart from the form's: the one place an API
+    /// create is counted against it, so the limit's store can change without touching the handler.
+    /// A 429 in the backend's error shape when `address` has used it up.
+    func refusedByLimit(_ address: String, requestID: String) -> Response? {
+        guard let wait = reports.apiReports.retryAfter(address) else { return nil }
+        return AnnouncementWrites.tooMany(wait, message: "Too many reports from this address. Please try again later.", requestID: requestID)
     }
 
     /// A 429 in the backend's error shape with `Retry-After`.

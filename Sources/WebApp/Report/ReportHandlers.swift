@@ -23,6 +23,9 @@ struct ReportHandlers: Sendable {
     let submissions: ExpiringStore<Task<ReportAttempt, Never>>
     /// Accepted reports per client address (`--report-limit` per 10 minutes).
     let reports: RateLimit
+    /// Reports created through the JSON API per client address (`--api-report-limit` per 10 minutes),
+    /// counted apart from the form's: phones behind one carrier address share it (docs/report-flow.md).
+    let apiReports: RateLimit
     /// Wrong management codes per client address (10 per 10 minutes) and per announcement (20 an hour).
     let guessesByAddress: RateLimit
     let guessesByPet: RateLimit
@@ -200,6 +203,7 @@ extension ReportHandlers {
             ),
             submissions: ExpiringStore(lifetime: CacheLimits.submissionLifetime, maxBytes: .max, maxEntries: CacheLimits.submissions, now: now),
             reports: RateLimit(limit: configuration.reportLimit, window: Limits.reportWindow, now: now),
+            apiReports: RateLimit(limit: configuration.apiReportLimit, window: Limits.reportWindow, now: now),
             guessesByAddress: RateLimit(limit: Limits.guessesPerAddress, window: Limits.addressGuessWindow, now: now),
             guessesByPet: RateLimit(limit: Limits.guessesPerPet, window: Limits.petGuessWindow, now: now),
             logger: logger
