@@ -25,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        // The API's typed client, generated from docs/openapi.yaml (docs/openapi.md).
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     ],
     targets: [
         // libmicrohttpd, from Debian's libmicrohttpd-dev, found through pkg-config.
@@ -167,6 +170,15 @@ let package = Package(
             dependencies: ["CompiledTemplates", "WebApp", .product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: strictSettings
         ),
+        // The API's typed client, generated from docs/openapi.yaml by scripts/openapi-client.sh and
+        // committed (docs/openapi.md); the integration tests speak to the real server through it.
+        .target(
+            name: "PetSpotAPIClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ]
+        ),
         // Test support shared by the test targets: a controllable fake backend with fault modes,
         // and URLSession/raw-socket client helpers.
         .target(
@@ -224,7 +236,9 @@ let package = Package(
             name: "WebAppTests",
             dependencies: [
                 "WebApp", "CompiledTemplates", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer", "QRCode",
-                "ContentCompression",
+                "ContentCompression", "PetSpotAPIClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "Mustache", package: "swift-mustache"),
             ],
