@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 
 def test_schemathesis_finds_nothing(server):
     st = Path(sys.executable).parent / "st"
-    examples = os.environ.get("API_CONTRACT_EXAMPLES", "25")
+    examples = os.environ.get("API_CONTRACT_EXAMPLES", "50")
     result = subprocess.run(
         [
             str(st), "run", server.base + "/api/v1/openapi.json",
