@@ -120,7 +120,7 @@ extension FeedSearch {
     static func entryTitle(_ pet: Announcement, texts: Texts) -> String {
         let phrase = texts.phrase(pet.status, pet.species)
         let capitalized = phrase.prefix(1).uppercased() + phrase.dropFirst()
-        return texts(.feedEntryTitle, ("phrase", capitalized), ("name", Announcement.shortened(texts.name(pet), limit: Announcement.cardNameLimit)))
+        return texts(.feedEntryTitle, ("phrase", capitalized), ("name", texts.name(pet)))
     }
 
     /// "Species: Dog · Breed: Labrador · Sex: Male · Last seen: Nov 09, 2025" (the search's
