@@ -105,6 +105,22 @@ extension ServerIntegration {
             }
         }
 
+        /// The server's own answers below `/api/` (an undecodable URL, a refused method) are the API's
+        /// JSON error, as the document promises for every answer (found by schemathesis: they were HTML).
+        @Test func the_servers_own_answers_below_api_are_json() async throws {
+            try await withDemo { app in
+                let undecodable = try await fetch(try #require(URL(string: app.base.absoluteString + "/api/v1/announcements/a%00b")))
+                #expect(undecodable.status == 400)
+                #expect(undecodable.header("Content-Type")?.hasPrefix("application/json") == true)
+                #expect(undecodable.text.contains(#""code":"INVALID_REQUEST""#) && undecodable.text.contains(#""requestId""#))
+                let page = try await fetch(try #require(URL(string: app.base.absoluteString + "/pets/a%00b")))
+                #expect(page.status == 400 && page.header("Content-Type")?.hasPrefix("text/html") == true)
+                let method = try await app.get("/api/v1/announcements", method: "DELETE")
+                #expect(method.status == 405 && method.header("Allow") == "GET, HEAD, POST")
+                #expect(method.text.contains(#""code":"METHOD_NOT_ALLOWED""#))
+            }
+        }
+
         /// The real client's first finding: a free-text reward (the app allows 120 characters, the
         /// backend stores any text) got 400 from us and 201 from the backend.
         @Test func the_ios_apps_report_with_a_free_text_reward_is_made_and_shown_as_text() async throws {
