@@ -29,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The API's typed client, generated from docs/openapi.yaml (docs/openapi.md).
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     ],
     targets: [
         // libmicrohttpd, from Debian's libmicrohttpd-dev, found through pkg-config.
@@ -188,6 +191,15 @@ let package = Package(
             dependencies: ["CompiledTemplates", "WebApp", .product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: strictSettings
         ),
+        // The API's typed client, generated from docs/openapi.yaml by scripts/openapi-client.sh and
+        // committed (docs/openapi.md); the integration tests speak to the real server through it.
+        .target(
+            name: "PetSpotAPIClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ]
+        ),
         // Test support shared by the test targets: a controllable fake backend with fault modes,
         // and URLSession/raw-socket client helpers.
         .target(
@@ -251,7 +263,9 @@ let package = Package(
             name: "WebAppTests",
             dependencies: [
                 "WebApp", "CompiledTemplates", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer", "QRCode",
-                "ContentCompression", "ReportStore", "PetSpotPostgres",
+                "ContentCompression", "ReportStore", "PetSpotPostgres", "PetSpotAPIClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "Mustache", package: "swift-mustache"),
             ],

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: the Swift unit and integration tests (swift test), then the real-browser and
-# standards checks (headless Chromium, Nu Html Checker, axe-core). Installs what it needs when
+# Runs every test: the Swift unit and integration tests (swift test), the API contract checks (the
+# OpenAPI document served and current, schemathesis against the running server: docs/openapi.md), then
+# the real-browser and standards checks (headless Chromium, Nu Html Checker, axe-core). Installs what it needs when
 # missing (Debian packages; Python tools in a venv). Exits non-zero when anything fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,7 @@ step "install build packages" ensure_build_packages
 step "install PostgreSQL" ensure_packages postgresql
 step "swift build (debug, with tests)" swift build --build-tests
 step "swift test" swift test --skip-build --no-parallel
+step "API contract checks" env PETSPOT_BIN="$(swift build --show-bin-path)/petspot-web" api-tests/run.sh
 if [ -x browser-tests/run.sh ]; then
   step "browser and standards checks" env PETSPOT_BIN="$(swift build --show-bin-path)/petspot-web" browser-tests/run.sh
 fi

@@ -192,10 +192,10 @@ int petspot_vips_webp(const void *bytes, size_t length, int max_width, int max_h
     return PETSPOT_VIPS_OK;
 }
 
-int petspot_vips_jpeg(const void *bytes, size_t length, int max_side, int quality, int64_t max_pixels,
+int petspot_vips_jpeg(const void *bytes, size_t length, int max_width, int max_height, int quality, int64_t max_pixels,
                       void **output, size_t *output_length, int *output_width, int *output_height) {
     VipsImage *thumbnail = NULL;
-    int made = bare_thumbnail(bytes, length, max_side, max_side, max_pixels, &thumbnail);
+    int made = bare_thumbnail(bytes, length, max_width, max_height, max_pixels, &thumbnail);
     if (made != PETSPOT_VIPS_OK) return made;
     // Why: JPEG has no transparency; a transparent PNG or WebP would otherwise turn black there.
     if (vips_image_hasalpha(thumbnail)) {

@@ -108,11 +108,18 @@ public enum ImageResizer {
     /// (EXIF with GPS, XMP, IPTC, ICC) stripped. What a reported photo becomes before it leaves us:
     /// a phone photo's GPS position is the reporter's home. HEIC/HEIF come out as JPEG too.
     public static func jpeg(_ bytes: [UInt8], maxSide: Int, quality: Int = 85, maxPixels: Int) throws(ImageFailure) -> EncodedImage {
+        try jpeg(bytes, maxWidth: maxSide, maxHeight: maxSide, quality: quality, maxPixels: maxPixels)
+    }
+
+    /// The same JPEG fitted inside `maxWidth` × `maxHeight`: a photo variant for a client that does not
+    /// take WebP (`Accept: image/jpeg`).
+    public static func jpeg(_ bytes: [UInt8], maxWidth: Int, maxHeight: Int, quality: Int, maxPixels: Int) throws(ImageFailure) -> EncodedImage {
         try convert(bytes, contentType: "image/jpeg") { raw, output, length, width, height in
             petspot_vips_jpeg(
                 raw.baseAddress,
                 raw.count,
-                Int32(clamping: maxSide),
+                Int32(clamping: maxWidth),
+                Int32(clamping: maxHeight),
                 Int32(quality),
                 Int64(maxPixels),
                 output,

@@ -34,6 +34,13 @@ final class BodyReader: @unchecked Sendable {
     private var files: [OpenUpload] = []
     /// The item the post processor is currently handing over, to append its next piece to.
     private var current: (isFile: Bool, index: Int)?
+    /// A multipart body's close delimiter (`--` boundary `--`), and the last bytes fed before the
+    /// current piece (to find a delimiter split across pieces). What follows the close delimiter is
+    /// the epilogue, which RFC 2046 §5.1.1 says to ignore; libmicrohttpd's post processor refuses it,
+    /// and swift-openapi-runtime's multipart bodies end with one (a CRLF): found by the generated client.
+    private let closeDelimiter: [UInt8]?
+    private var fedTail: [UInt8] = []
+    private var closed = false
 
     /// A file being written.
     private struct OpenUpload {
@@ -54,9 +61,10 @@ final class BodyReader: @unchecked Sendable {
 
     /// Prepares to read the body of the request on `connection`; `isForm` when its content type
     /// is one the post processor parses.
-    init(connection: OpaquePointer, limits: BodyLimits, isForm: Bool) {
+    init(connection: OpaquePointer, limits: BodyLimits, isForm: Bool, contentType: String? = nil) {
         self.limits = limits
         self.isForm = isForm
+        closeDelimiter = BodyReader.boundary(of: contentType).map { Array("--\($0)--".utf8) }
         guard isForm else { return }
         let me = Unmanaged.passUnretained(self).toOpaque()
         postProcessor = MHD_create_post_processor(connection, 32 * 1024, postIterator, me)
@@ -73,10 +81,44 @@ final class BodyReader: @unchecked Sendable {
             return
         }
         if let postProcessor {
-            if MHD_post_process(postProcessor, data, count) == .NO, problem == nil { fail(.malformed) }
+            guard !closed else { return }  // the epilogue
+            var fed = count
+            if let closeDelimiter, let end = end(of: closeDelimiter, in: UnsafeRawBufferPointer(start: data, count: count)) {
+                fed = end
+                closed = true
+            }
+            if MHD_post_process(postProcessor, data, fed) == .NO, problem == nil { fail(.malformed) }
         } else {
             raw.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
         }
+    }
+
+    /// Where `delimiter` ends in `piece` (an offset into it, at least 1), counting the bytes fed before
+    /// it; nil when it does not end there. Keeps the last bytes for the next piece.
+    private func end(of delimiter: [UInt8], in piece: UnsafeRawBufferPointer) -> Int? {
+        let window = fedTail + piece
+        defer { fedTail = Array(window.suffix(delimiter.count - 1)) }
+        guard window.count >= delimiter.count else { return nil }
+        for start in 0...(window.count - delimiter.count) where window[start] == delimiter[0] {
+            if window[start..<(start + delimiter.count)].elementsEqual(delimiter) {
+                let end = start + delimiter.count - fedTail.count
+                if end >= 1 { return end }
+            }
+        }
+        return nil
+    }
+
+    /// The `boundary` parameter of a `multipart/form-data` content type, unquoted; nil for any other.
+    static func boundary(of contentType: String?) -> String? {
+        guard let contentType, contentType.lowercased().hasPrefix("multipart/") else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let parts = parameter.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" else { continue }
+            var value = parts[1].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            return value.isEmpty ? nil : value
+        }
+        return nil
     }
 
     /// The whole body, once libmicrohttpd says it is complete; or why not.

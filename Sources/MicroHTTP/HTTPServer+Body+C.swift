@@ -30,7 +30,7 @@ extension HTTPServer {
             }
             let type = head.headers[.contentType]?.lowercased() ?? ""
             let isForm = type.hasPrefix("multipart/form-data") || type.hasPrefix("application/x-www-form-urlencoded")
-            context.bodyReader = BodyReader(connection: connection, limits: limits, isForm: isForm)
+            context.bodyReader = BodyReader(connection: connection, limits: limits, isForm: isForm, contentType: head.headers[.contentType])
             if let watch, let entry = ConnectionWatch.entry(of: connection) { watch.bodyExpected(entry, within: limits.deadline) }
             return .YES
         }

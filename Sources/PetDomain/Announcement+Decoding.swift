@@ -1,9 +1,6 @@
 import Foundation
 
 extension Announcement {
-    /// The longest pet name accepted (seed 004; docs/upstream.md §2 petName).
-    public static let maximumPetNameLength = 100
-
     /// The outcome of checking one upstream item against docs/upstream.md §2.
     enum Validation {
         /// The item is valid; the warnings name optional values that were dropped.
@@ -76,11 +73,9 @@ extension Announcement {
         }
         if let radiusWarning = decodedPlace.radiusWarning { warn("locationRadius", radiusWarning) }
 
+        // A name of any length is kept: the backend and the apps set none, so a long name is a real
+        // report (cards shorten it, the details page shows it whole: docs/upstream.md §2 petName).
         let petName = reader.text("petName")
-        // A name can have no more characters than UTF-8 bytes: count graphemes only when it might matter.
-        if let petName, petName.utf8.count > maximumPetNameLength, petName.count > maximumPetNameLength {
-            return skip(.petNameTooLong, "petName has \(petName.count) characters (max \(maximumPetNameLength))")
-        }
 
         var age: Int?
         if let givenAge = reader.value("age") {
@@ -101,10 +96,16 @@ extension Announcement {
         }
 
         var reward: Reward?
+        var rewardNote: String?
         if let givenReward = reader.value("reward") {
             reward = Reward(upstream: givenReward)
             if reward == nil {
-                warn("reward", "not a positive amount with an optional currency: '\(TextNormalization.excerpt(givenReward.logText))'")
+                // The backend stores any text and the apps send up to 120 characters ("A big hug and a box
+                // of chocolates"): text that is no amount at all is shown as it was written.
+                rewardNote = Reward.freeText(givenReward)
+                if rewardNote == nil {
+                    warn("reward", "not a positive amount with an optional currency: '\(TextNormalization.excerpt(givenReward.logText))'")
+                }
             }
         }
 
@@ -128,6 +129,7 @@ extension Announcement {
             contactName: reader.text("contactName"),
             photo: resolvedPhoto.photo,
             reward: reward,
+            rewardNote: rewardNote,
             createdAt: createdAt,
             updatedAt: updatedAt
         )

@@ -35,6 +35,9 @@ public struct Announcement: Sendable, Hashable, Identifiable {
     public var photo: Photo?
     /// The reward, when there is a positive one.
     public var reward: Reward?
+    /// A reward given as free text that is no amount ("A big hug and a box of chocolates"), shown as
+    /// written; nil when `reward` holds an amount (docs/upstream.md §2 reward).
+    public var rewardNote: String?
     /// When the report was created.
     public var createdAt: Date
     /// When the report was last changed; never before `createdAt`.
@@ -61,6 +64,7 @@ public struct Announcement: Sendable, Hashable, Identifiable {
         contactName: String? = nil,
         photo: Photo? = nil,
         reward: Reward? = nil,
+        rewardNote: String? = nil,
         createdAt: Date,
         updatedAt: Date
     ) {
@@ -80,6 +84,7 @@ public struct Announcement: Sendable, Hashable, Identifiable {
         self.contactName = contactName
         self.photo = photo
         self.reward = reward
+        self.rewardNote = rewardNote
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }

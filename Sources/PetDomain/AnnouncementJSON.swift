@@ -102,7 +102,7 @@ public enum AnnouncementJSON {
         writer.key("status")
         writer.string(item.status.apiValue)
         writer.key("reward")
-        writer.string(item.reward?.displayText)
+        writer.string(item.reward?.displayText ?? item.rewardNote)
         writer.key("createdAt")
         writer.string(Timestamp.isoString(item.createdAt))
         writer.key("updatedAt")

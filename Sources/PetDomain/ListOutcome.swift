@@ -21,8 +21,6 @@ public enum SkipReason: String, Sendable, CaseIterable {
     case updatedBeforeCreated
     /// No usable coordinates (or dialect B city), or coordinates out of range.
     case invalidPlace
-    /// `petName` longer than 100 characters.
-    case petNameTooLong
     /// An earlier valid item already had this id (seed 003: keep the first).
     case duplicateId
 }

@@ -42,15 +42,16 @@ extension ReportRules {
         return value
     }
 
-    /// Optional reward of at most 100 characters that `Reward` can read (`500 PLN`, `$300`): the pages
-    /// drop any other reward text, so the visitor would offer a reward nobody sees.
+    /// Optional reward of at most the client's length: for the web form one that `Reward` can read
+    /// (`500 PLN`, `$300`, shown as an amount badge); for the API any text, as the backend stores it and
+    /// the pages show it as written (`Announcement.rewardNote`).
     mutating func rewardRule() -> String? {
         guard let value = TextNormalization.nonEmpty(draft.reward) else { return nil }
-        guard value.count <= ReportValidation.maximumShortTextLength else {
-            fail("reward", .tooLong(max: ReportValidation.maximumShortTextLength))
+        guard value.count <= limits.rewardLength else {
+            fail("reward", .tooLong(max: limits.rewardLength))
             return nil
         }
-        guard Reward(upstream: .string(value)) != nil else {
+        guard !limits.rewardMustBeAmount || Reward(upstream: .string(value)) != nil else {
             fail("reward", .notAnAmount)
             return nil
         }

@@ -9,20 +9,23 @@ struct ReportRules {
     let localToday: CalendarDate
     /// The backend's calendar day (UTC).
     let upstreamToday: CalendarDate
+    /// The client's length limits.
+    let limits: ReportLimits
     /// The problems found so far, in the order the rules ran.
     private(set) var errors: [ReportFieldError] = []
 
-    init(draft: ReportDraft, localToday: CalendarDate, upstreamToday: CalendarDate) {
+    init(draft: ReportDraft, localToday: CalendarDate, upstreamToday: CalendarDate, limits: ReportLimits) {
         self.draft = draft
         self.localToday = localToday
         self.upstreamToday = upstreamToday
+        self.limits = limits
     }
 
     /// Runs every rule; the report when none failed. `errors` ends in the backend's order.
     mutating func run() -> ValidReport? {
-        let petName = text("petName", draft.petName, max: ReportValidation.maximumShortTextLength)
+        let petName = text("petName", draft.petName, max: limits.nameLength)
         let species = choice("species", draft.species, Species.allCases.map(\.apiValue)).flatMap(Species.init(upstream:))
-        let breed = text("breed", draft.breed, max: ReportValidation.maximumShortTextLength)
+        let breed = text("breed", draft.breed, max: limits.nameLength)
         let status = choice("status", draft.status, ["MISSING", "FOUND"]).flatMap(AnnouncementStatus.init(upstream:))
         let sex = sexChoice(status: status)
         let age = ageRule()
@@ -72,10 +75,11 @@ struct ReportRules {
         return value
     }
 
-    /// Optional free text of at most `max` characters (graphemes, as the read side counts a pet name:
-    /// a longer name would be dropped from every page).
-    private mutating func text(_ field: String, _ raw: String, max: Int) -> String? {
+    /// Optional free text of at most `max` characters (graphemes, as the read side counts them); nil
+    /// `max`: any length.
+    private mutating func text(_ field: String, _ raw: String, max: Int?) -> String? {
         guard let value = TextNormalization.nonEmpty(raw) else { return nil }
+        guard let max else { return value }
         guard value.count <= max else {
             fail(field, .tooLong(max: max))
             return nil
@@ -98,7 +102,7 @@ struct ReportRules {
     /// may not). When the status is itself empty or refused, UNKNOWN is let through here: the status
     /// error is the one to fix, and one error per mistake is clearer.
     private mutating func sexChoice(status: AnnouncementStatus?) -> Sex? {
-        let allowed = status == .missing ? ["MALE", "FEMALE"] : ["MALE", "FEMALE", "UNKNOWN"]
+        let allowed = status == .missing && !limits.unknownSexWhenMissing ? ["MALE", "FEMALE"] : ["MALE", "FEMALE", "UNKNOWN"]
         return choice("sex", draft.sex, allowed).flatMap { Sex(rawValue: $0.lowercased()) }
     }
 

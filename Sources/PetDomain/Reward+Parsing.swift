@@ -23,6 +23,14 @@ extension Reward {
         }
     }
 
+    /// A reward's free text: a string that holds no amount the parser reads, trimmed and non-empty
+    /// ("A big hug and a box of chocolates"); nil for numbers and for text that reads as an amount (a
+    /// zero or negative one such as "0 PLN" is no reward, not a note).
+    static func freeText(_ value: JSONValue) -> String? {
+        guard case .string(let raw) = value, let text = TextNormalization.nonEmpty(raw), split(text) == nil else { return nil }
+        return text
+    }
+
     /// Splits "PLN 1,500.50" into (1500.5, "PLN"); nil unless the text is exactly number + optional currency.
     private static func split(_ text: String) -> (Decimal, String?)? {
         // Unicode scalars, not Characters: no grapheme breaking needed to find ASCII digits.

@@ -27,7 +27,7 @@ public struct ValidReport: Sendable, Equatable {
     public let lastSeenDate: CalendarDate
     /// `.missing` or `.found`.
     public let status: AnnouncementStatus
-    /// Trimmed, at most 100 characters, readable as an amount by `Reward`.
+    /// Trimmed, within the client's `ReportLimits` (for the web form, readable as an amount by `Reward`).
     public let reward: String?
 
     /// The microchip grouped by five for the form, `12345-67890-12345` (shorter numbers grouped the

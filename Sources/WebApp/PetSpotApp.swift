@@ -219,17 +219,20 @@ public final class PetSpotApp: Sendable {
         // The server's own answers get what every answer gets: a request id, the metric (route
         // "server") and the log line.
         serverConfiguration.finishServerAnswer = { response, request in
+            let requestID = RequestID.choose(from: request.requestIDHeader)
             // In the visitor's language when it is not English: the server's English
-            // page is replaced by the same page in that language.
+            // page is replaced by the same page in that language. Below /api/ it is the API's
+            // JSON error instead, as the API promises for every answer (docs/openapi.yaml).
             let language = Language.accepted(request.acceptLanguage)
-            if language != .en, let key = SiteContext.serverAnswerText(response.status) {
+            if request.rawPath.hasPrefix("/api/") {
+                AnnouncementsAPI.makeServerAnswerJSON(&response, requestID: requestID)
+            } else if language != .en, let key = SiteContext.serverAnswerText(response.status) {
                 response = site.errorPage(
                     status: response.status,
                     message: site.texts(PageLanguage(language: language, explicit: false))(key, ("method", request.method)),
                     location: .unknown(PageLanguage(language: language, explicit: false))
                 )
             }
-            let requestID = RequestID.choose(from: request.requestIDHeader)
             response.headers.append(HTTPField(name: .xRequestID, value: requestID))
             answers.record(
                 route: "server",

@@ -99,14 +99,24 @@ import Testing
         #expect(try validItem(["reward": "250"]).reward == Reward(amount: 250, currency: nil))
     }
 
+    @Test(arguments: ["0 PLN", "0,00 zł", "0.001 PLN"])
+    func reward_that_reads_as_no_positive_amount_is_dropped_with_a_warning(raw: String) throws {
+        let (item, warnings) = try validItemWithWarnings(["reward": raw])
+        #expect(item.reward == nil && item.rewardNote == nil)
+        #expect(warnings.map(\.field) == ["reward"])
+    }
+
+    /// The backend stores any reward text and the apps send up to 120 characters: text that is no
+    /// amount is kept as written, trimmed, with no warning (docs/upstream.md §2 reward).
     @Test(arguments: [
-        "0 PLN", "-50 PLN", "free", "500 PLN or a hug", "PLN 500 EUR", "1.500,50 PLN",
+        "A big hug and a box of chocolates", "-50 PLN", "free", "500 PLN or a hug", "PLN 500 EUR", "1.500,50 PLN",
         "1,5000 PLN", "$", "500 Polish zloty",
     ])
-    func reward_invalid_or_not_positive_is_dropped_with_a_warning(raw: String) throws {
-        let (item, warnings) = try validItemWithWarnings(["reward": raw])
+    func reward_free_text_is_kept_as_a_note(raw: String) throws {
+        let (item, warnings) = try validItemWithWarnings(["reward": "  " + raw + " "])
         #expect(item.reward == nil)
-        #expect(warnings.map(\.field) == ["reward"])
+        #expect(item.rewardNote == raw)
+        #expect(warnings.isEmpty)
     }
 
     @Test func reward_zero_or_negative_number_is_dropped_with_a_warning() throws {

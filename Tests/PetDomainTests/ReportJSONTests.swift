@@ -125,6 +125,30 @@ import Testing
         #expect(members["breed"] == nil && members["age"] == nil && members["phone"] == nil)
     }
 
+    /// The API takes what the backend takes and the apps let through (`ReportLimits.api`): any reward
+    /// text up to the apps' 120 characters, names of any length; the form keeps its own limits.
+    @Test func api_body_takes_a_free_text_reward_up_to_120_characters_and_a_long_name() throws {
+        let name = String(repeating: "n", count: 109)
+        let reward = "A big hug and a box of chocolates"
+        let report = try ReportValidation.validate(
+            jsonBody: Array(apiBody("\"petName\":\"\(name)\",\"reward\":\"\(reward)\"").utf8),
+            localToday: reportToday,
+            upstreamToday: reportToday
+        ).get()
+        #expect(report.petName == name && report.reward == reward)
+        let longest = String(repeating: "r", count: 120)
+        #expect(apiErrors(apiBody("\"reward\":\"\(longest)\"")).isEmpty)
+        #expect(
+            apiErrors(apiBody("\"reward\":\"\(longest)r\""))
+                == [ReportFieldError(field: "reward", code: .invalidFormat, problem: .tooLong(max: 120))]
+        )
+        let formDraft = reportDraft {
+            $0.petName = name
+            $0.reward = reward
+        }
+        #expect(reportErrors(formDraft).map(\.field) == ["petName", "reward"])
+    }
+
     @Test(arguments: ["photoUrl", "id", "managementPassword"])
     func api_body_with_an_unknown_key_is_invalid_field(key: String) {
         let errors = apiErrors(apiBody("\"\(key)\":\"x\""))

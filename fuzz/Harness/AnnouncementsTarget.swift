@@ -62,13 +62,13 @@ enum AnnouncementsTarget {
         for (name, value) in [
             ("petName", item.petName), ("breed", item.breed), ("description", item.description),
             ("microchipNumber", item.microchipNumber), ("email", item.email), ("phone", item.phone),
-            ("contactName", item.contactName), ("place", item.place.name),
+            ("contactName", item.contactName), ("place", item.place.name), ("rewardNote", item.rewardNote),
         ] {
             if let value {
                 expect(!value.isEmpty && sameBytes(TextNormalization.trimmed(value), value), "\(name) not trimmed or empty: '\(value)'")
             }
         }
-        expect((item.petName?.count ?? 0) <= Announcement.maximumPetNameLength, "petName too long")
+        expect(item.reward == nil || item.rewardNote == nil, "a reward both an amount and a note")
         expect((item.age ?? 0) >= 0, "negative age")
         expect(item.updatedAt >= item.createdAt, "updatedAt before createdAt")
         if let reward = item.reward { expect(reward.amount > 0, "reward not positive: \(reward.amount)") }

@@ -43,12 +43,13 @@ int petspot_vips_webp(const void *bytes, size_t length, int max_width, int max_h
                       int64_t max_pixels, void **output, size_t *output_length,
                       int *output_width, int *output_height);
 
-/// Makes a JPEG (quality `quality`) of the first frame of `bytes` whose longest side is at most
-/// `max_side` (never enlarged), EXIF orientation applied, sRGB, transparency flattened on white,
-/// all metadata stripped: what a visitor's photo becomes before it is sent upstream. Refuses
-/// images whose header declares more than `max_pixels`. On success `*output` holds
-/// `*output_length` bytes the caller releases with `petspot_vips_free`.
-int petspot_vips_jpeg(const void *bytes, size_t length, int max_side, int quality, int64_t max_pixels,
+/// Makes a JPEG (quality `quality`) of the first frame of `bytes` that fits inside `max_width` ×
+/// `max_height` (never enlarged), EXIF orientation applied, sRGB, transparency flattened on white,
+/// all metadata stripped: what a visitor's photo becomes before it is sent upstream, and a photo
+/// variant for a client that does not take WebP. Refuses images whose header declares more than
+/// `max_pixels`. On success `*output` holds `*output_length` bytes the caller releases with
+/// `petspot_vips_free`.
+int petspot_vips_jpeg(const void *bytes, size_t length, int max_width, int max_height, int quality, int64_t max_pixels,
                       void **output, size_t *output_length, int *output_width, int *output_height);
 /// Releases a buffer made by `petspot_vips_webp` or `petspot_vips_jpeg`.
 void petspot_vips_free(void *buffer);

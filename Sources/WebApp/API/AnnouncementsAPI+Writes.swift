@@ -91,14 +91,16 @@ struct AnnouncementWrites: Sendable {
     private func made(_ valid: ValidReport, key: SubmissionKey, owner: String, address: String, requestID: String) async throws -> Response {
         let store = reports.store
         let token: String
-        switch try await store.take(reports.rules.reports, key: address) {
+        // The API's own limit (`--api-report-limit`), apart from the form's: phones behind one carrier
+        // address share it (docs/report-flow.md "Abuse").
+        switch try await store.take(reports.rules.apiReports, key: address) {
         case .refused(let seconds):
             try await store.release(key, owner: owner)
             return AnnouncementWrites.tooMany(seconds, message: "Too many reports from this address. Please try again later.", requestID: requestID)
         case .granted(let granted): token = granted
         }
         guard try await store.markSending(key, owner: owner) else {
-            try await store.refund(reports.rules.reports, key: address, token: token)
+            try await store.refund(reports.rules.apiReports, key: address, token: token)
             return AnnouncementsAPI.error(409, code: "REQUEST_IN_PROGRESS", message: "The same request is being processed.", requestID: requestID)
         }
         switch await reports.service.create(json: valid.upstreamJSON(), requestID: requestID) {
@@ -111,14 +113,14 @@ struct AnnouncementWrites: Sendable {
             return ReusePolicy.private(Response.json(upstreamBody, status: .created))
         case .refused(let status, let error):
             try await store.release(key, owner: owner)
-            try await store.refund(reports.rules.reports, key: address, token: token)
+            try await store.refund(reports.rules.apiReports, key: address, token: token)
             return AnnouncementsAPI.error(status, code: error.code, message: error.message ?? error.code, field: error.field, requestID: requestID)
         case .failed(let failure) where failure == .timeout:
             try await store.markUnknown(key, owner: owner)
             return AnnouncementsAPI.upstreamError(failure, requestID: requestID)
         case .failed(let failure):
             try await store.release(key, owner: owner)
-            try await store.refund(reports.rules.reports, key: address, token: token)
+            try await store.refund(reports.rules.apiReports, key: address, token: token)
             return AnnouncementsAPI.upstreamError(failure, requestID: requestID)
         }
     }

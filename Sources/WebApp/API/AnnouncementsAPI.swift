@@ -27,6 +27,9 @@ struct AnnouncementsAPI: Sendable {
     /// The placeholder's file below `Public/` (also the body of a missing photo's 404).
     static let placeholderAsset = "img/photo-placeholder.png"
 
+    /// The API's OpenAPI document below `Public/`, served at `/api/v1/openapi.json` (docs/openapi.md).
+    static let documentAsset = "api/openapi.json"
+
     /// `photoUrl` on the API: our proxy for upstream photos, the placeholder without one.
     static let photoLinks = AnnouncementJSON.PhotoLinks(url: { SiteContext.publicURL(of: $0) }, placeholder: placeholderPhotoURL)
 
@@ -116,6 +119,24 @@ struct AnnouncementsAPI: Sendable {
         var response = Response.json(Array(body), status: status)
         response.headers[.cacheControl] = "no-store"
         return response
+    }
+
+    /// An answer the server made itself (an undecodable URL, a refused method, shutting down) for a
+    /// path below `/api/`: its HTML body becomes the API's JSON error, its other headers (`Allow`,
+    /// `Retry-After`, security headers) stay.
+    static func makeServerAnswerJSON(_ response: inout Response, requestID: String) {
+        let (code, message): (String, String) =
+            switch response.status.code {
+            case 400: ("INVALID_REQUEST", "The request URL is malformed.")
+            case 405: ("METHOD_NOT_ALLOWED", "This method is not allowed here.")
+            case 414: ("URI_TOO_LONG", "The address is too long.")
+            case 503: ("SERVICE_UNAVAILABLE", "The server is shutting down. Please try again shortly.")
+            default: ("INTERNAL_SERVER_ERROR", "Something went wrong on our side.")
+            }
+        response.body = Array(AnnouncementJSON.encodeError(code: code, message: message, requestID: requestID, field: nil))
+        response.compressed = nil
+        response.headers[.contentType] = "application/json; charset=utf-8"
+        response.headers[.cacheControl] = "no-store"
     }
 
     /// The 400 for a bad `lat`, `lng` or `range`, naming it in `field` like the backend; always in

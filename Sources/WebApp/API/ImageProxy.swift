@@ -85,22 +85,23 @@ final class ImageProxy: Sendable {
 
     /// What a photo request needs: the variant (or the remembered miss) when it is in memory and
     /// fresh, else the upstream and a conversion (`photo`).
-    func need(path: String, variant: PhotoVariant, requestID: String) -> Need<Outcome> {
+    func need(path: String, variant: PhotoVariant, format: PhotoFormat = .webp, requestID: String) -> Need<Outcome> {
         Need(
-            inMemory: { self.inMemory(path: path, variant: variant) },
-            fetch: { await self.photo(path: path, variant: variant, requestID: requestID) }
+            inMemory: { self.inMemory(path: path, variant: variant, format: format) },
+            fetch: { await self.photo(path: path, variant: variant, format: format, requestID: requestID) }
         )
     }
 
     /// The outcome when it is in memory and fresh; nil otherwise. Called on a server thread: it
     /// only looks at the memory part of the cache.
-    private func inMemory(path: String, variant: PhotoVariant) -> Outcome? {
+    private func inMemory(path: String, variant: PhotoVariant, format: PhotoFormat) -> Outcome? {
         let now = Date()
         if let status = cache.memoryEntry(.status(of: path)), status.isFresh(ttl: settings.ttlSeconds, now: now) {
             metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
             return status.kind == .missing ? .missing : .failed(status: 502)
         }
-        guard let kept = cache.memoryEntry(PhotoKey(path: path, variant: variant)), kept.isFresh(ttl: settings.ttlSeconds, now: now) else {
+        guard let kept = cache.memoryEntry(PhotoKey(path: path, variant: variant, format: format)), kept.isFresh(ttl: settings.ttlSeconds, now: now)
+        else {
             return nil
         }
         metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
@@ -117,6 +118,8 @@ final class ImageProxy: Sendable {
             response.headers[.eTag] = entry.etag
             response.headers[.contentSecurityPolicy] = ImageProxy.contentSecurityPolicy
             response.headers[.cacheControl] = cacheControl
+            // A raster variant's encoding follows `Accept` (`PhotoFormat`): caches must keep each apart.
+            if entry.contentType != "image/svg+xml" { response.headers[.vary] = "Accept" }
             // While fresh, the same bytes are right for every request of this URL: the server
             // may answer them itself (`ReusePolicy`).
             let left = settings.ttlSeconds - now.timeIntervalSince(entry.checkedAt)
@@ -142,9 +145,9 @@ final class ImageProxy: Sendable {
     // MARK: The cache and the upstream
 
     /// The variant from the cache when fresh, else from the upstream (one flight per key).
-    func photo(path: String, variant: PhotoVariant, requestID: String) async -> Outcome {
+    func photo(path: String, variant: PhotoVariant, format: PhotoFormat = .webp, requestID: String) async -> Outcome {
         let now = Date()
-        let key = PhotoKey(path: path, variant: variant)
+        let key = PhotoKey(path: path, variant: variant, format: format)
         if let status = cache.entry(.status(of: path)), status.isFresh(ttl: settings.ttlSeconds, now: now) {
             metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
             return status.kind == .missing ? .missing : .failed(status: 502)
@@ -154,11 +157,13 @@ final class ImageProxy: Sendable {
             metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
             return .photo(kept)
         }
-        return await flights.value(for: key) { await self.refresh(key: key, variant: variant, kept: kept, requestID: requestID) }
+        return await flights.value(for: key) {
+            await self.refresh(key: key, variant: variant, format: format, kept: kept, requestID: requestID)
+        }
     }
 
     /// Asks the upstream (conditionally when a variant is kept) and makes the variant.
-    private func refresh(key: PhotoKey, variant: PhotoVariant, kept: PhotoEntry?, requestID: String) async -> Outcome {
+    private func refresh(key: PhotoKey, variant: PhotoVariant, format: PhotoFormat, kept: PhotoEntry?, requestID: String) async -> Outcome {
         let response: UpstreamResponse
         do {
             response = try await gateway.image(path: key.path, requestID: requestID, validators: kept?.validators)
@@ -185,7 +190,7 @@ final class ImageProxy: Sendable {
             return .photo(revalidated)
         }
         metrics.increment("petspot_photo_cache_total", labels: ["outcome": "miss"])
-        switch await make(variant, from: response, path: key.path, requestID: requestID) {
+        switch await make(variant, format: format, from: response, path: key.path, requestID: requestID) {
         case .success(let entry):
             cache.keep(entry, for: key)
             cache.remove(.status(of: key.path))
@@ -209,6 +214,7 @@ final class ImageProxy: Sendable {
     /// The variant of an upstream answer: SVG as it came, anything else converted on the pool.
     private func make(
         _ variant: PhotoVariant,
+        format: PhotoFormat,
         from response: UpstreamResponse,
         path: String,
         requestID: String
@@ -235,7 +241,15 @@ final class ImageProxy: Sendable {
         let started = ContinuousClock.now
         let converted = await pool.run { () -> Result<EncodedImage, ImageFailure> in
             do throws(ImageFailure) {
-                return .success(try ImageResizer.webp(source, maxWidth: box.width, maxHeight: box.height, quality: quality, maxPixels: maxPixels))
+                switch format {
+                case .webp:
+                    return .success(try ImageResizer.webp(source, maxWidth: box.width, maxHeight: box.height, quality: quality, maxPixels: maxPixels))
+                case .jpeg:
+                    // JPEG needs a higher quality than WebP for the same look (libvips's default is 75 for both).
+                    return .success(
+                        try ImageResizer.jpeg(source, maxWidth: box.width, maxHeight: box.height, quality: quality + 5, maxPixels: maxPixels)
+                    )
+                }
             } catch {
                 return .failure(error)
             }
@@ -251,7 +265,7 @@ final class ImageProxy: Sendable {
             logger.debug(
                 "photo variant made",
                 metadata: [
-                    "path": "\(path)", "variant": "\(variant)", "source_bytes": "\(source.count)", "bytes": "\(image.bytes.count)",
+                    "path": "\(path)", "variant": "\(variant)\(format.keySuffix)", "source_bytes": "\(source.count)", "bytes": "\(image.bytes.count)",
                     "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
                 ]
             )

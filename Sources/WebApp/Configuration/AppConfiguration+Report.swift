@@ -13,6 +13,15 @@ extension AppConfiguration {
             configuration.reportLimit = try integer(text, in: 0...100_000, setting: name)
         },
         Setting(
+            "api-report-limit",
+            "PETSPOT_API_REPORT_LIMIT",
+            "`30` reports created through `POST /api/v1/announcements` per client address per 10 minutes, counted apart from the "
+                + "form's (`0` turns it off): phones behind a carrier's shared address all count as one (docs/report-flow.md)",
+            "API reports (POST /api/v1/announcements) per client address per 10 minutes; 0 turns the limit off."
+        ) { text, name, configuration in
+            configuration.apiReportLimit = try integer(text, in: 0...100_000, setting: name)
+        },
+        Setting(
             "trusted-proxies",
             "PETSPOT_TRUSTED_PROXIES",
             "none: the client address is the peer's; a comma-separated list of proxy addresses whose `X-Forwarded-For` names the client "

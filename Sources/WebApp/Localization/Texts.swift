@@ -157,6 +157,12 @@ struct Texts: Sendable {
     /// "Reward 500 PLN" / "Nagroda 500 PLN".
     func reward(_ reward: Reward) -> String { self(.formatReward, ("amount", reward.displayText)) }
 
+    /// The reward badge of a pet: its amount, or its free text as written ("Reward A big hug"); nil without one.
+    func reward(of pet: Announcement) -> String? {
+        if let reward = pet.reward { return self.reward(reward) }
+        return pet.rewardNote.map { self(.formatReward, ("amount", $0)) }
+    }
+
     /// The address, else the coordinates; a city with its radius ("Warszawa ±5 km") or alone.
     func place(_ place: Place) -> String {
         switch place {

@@ -7,17 +7,28 @@ extension Announcement {
     /// The description shortened at a word boundary to about `limit` characters, with an ellipsis.
     func excerpt(limit: Int = 140) -> String? {
         guard let text = description?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        return Self.shortened(text, limit: limit)
+    }
+
+    /// The longest pet name and reward a card shows; longer ones end in "…" there and are whole on
+    /// the details page (names have no length limit upstream: docs/upstream.md §2 petName).
+    static let cardNameLimit = 40
+    static let cardRewardLimit = 48
+
+    /// `text` on one line, cut at a word before `limit` characters with "…" when longer.
+    static func shortened(_ text: String, limit: Int) -> String {
         let flattened = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         guard flattened.count > limit else { return flattened }
         let cut = flattened.prefix(limit)
         let atWord = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut
-        return atWord.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters)) + "…"
+        let kept = atWord.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters))
+        return (kept.isEmpty ? String(cut) : kept) + "…"
     }
 
     /// The card for lists, with the distance when the visitor is located and the report's age on `day`.
     func card(origin: Coordinate?, location: VisitorLocation, texts: Texts, day: Int) -> CardModel {
         let links = PhotoLinks(photo, width: 640)
-        let name = texts.name(self)
+        let name = Self.shortened(texts.name(self), limit: Self.cardNameLimit)
         return CardModel(
             id: id,
             detailURL: QueryString.url(Route.details(id: id).path, location.linkItems),
@@ -32,7 +43,7 @@ extension Announcement {
             lastSeenText: texts.date(lastSeenDate),
             placeText: texts.place(place),
             distanceText: origin.flatMap { distanceKm(from: $0) }.map { texts.distance(km: $0) },
-            rewardText: reward.map(texts.reward),
+            rewardText: texts.reward(of: self).map { Self.shortened($0, limit: Self.cardRewardLimit) },
             excerpt: excerpt(),
             reportAgeText: texts.reportAge(DayClock.age(of: createdAt, on: day)),
             placeName: texts.placeName(nearestPlace)
@@ -71,7 +82,7 @@ extension Announcement {
             rows.append(DetailRow(label: texts(.rowDistance), value: texts.distance(km: km), href: nil))
         }
         rows.append(DetailRow(label: texts(.rowMicrochip), value: microchipNumber.map(Format.microchip) ?? Format.missingValue, href: nil))
-        rows.append(DetailRow(label: texts(.rowReward), value: reward.map(texts.reward) ?? Format.missingValue, href: nil))
+        rows.append(DetailRow(label: texts(.rowReward), value: texts.reward(of: self) ?? Format.missingValue, href: nil))
         // Phone and email are shown (as links) in the template's contact section, not twice here;
         // the row names the contact person, so it is there only when the data has one (dialect D).
         if let contactName {

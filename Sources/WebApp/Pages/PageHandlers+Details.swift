@@ -92,10 +92,12 @@ extension PageHandlers {
         let texts = site.texts(location.language)
         let canonicalPath = Route.details(id: pet.id).path
         let name = texts.name(pet)
+        // The heading shows the whole name; the title, share text and previews a card's shortened one.
+        let shortName = Announcement.shortened(name, limit: Announcement.cardNameLimit)
         let phrase = texts.phrase(pet.status, pet.species)
         let shareText = texts(
             .detailsShareText,
-            ("name", name),
+            ("name", shortName),
             ("phrase", phrase),
             ("date", texts.date(pet.lastSeenDate)),
             ("place", texts.placeName(pet.nearestPlace) ?? texts.place(pet.place))
@@ -103,7 +105,7 @@ extension PageHandlers {
         let photo = PhotoLinks(pet.photo, width: 1280)
         return DetailsPageModel(
             layout: site.layout(
-                title: texts(.pageTitle, ("title", texts(.detailsTitle, ("name", name), ("phrase", phrase)))),
+                title: texts(.pageTitle, ("title", texts(.detailsTitle, ("name", shortName), ("phrase", phrase)))),
                 description: pet.excerpt(limit: 200) ?? shareText,
                 canonicalPath: canonicalPath,
                 ogImage: site.absolutePhotoURL(pet.photo),
@@ -117,7 +119,7 @@ extension PageHandlers {
             name: name,
             statusLabel: texts.status(pet.status),
             statusClass: pet.status.rawValue,
-            rewardText: pet.reward.map(texts.reward),
+            rewardText: texts.reward(of: pet),
             photoURL: photo?.src,
             photoSrcset: photo?.srcset,
             photoFullURL: photo?.full,

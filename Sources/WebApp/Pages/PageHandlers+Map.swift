@@ -82,7 +82,7 @@ extension Announcement {
             latitude: String(point.latitude),
             longitude: String(point.longitude),
             statusClass: status.rawValue,
-            label: texts(.mapPinLabel, ("name", texts.name(self))),
+            label: texts(.mapPinLabel, ("name", Announcement.shortened(texts.name(self), limit: Announcement.cardNameLimit))),
             tileURL: Route.tilePattern
         )
     }

@@ -29,7 +29,8 @@ extension PageHandlers {
 
     private func posterModel(_ pet: Announcement, generation: Int?, location: VisitorLocation, day: Int) -> PosterPageModel {
         let texts = site.texts(location.language)
-        let name = texts.name(pet)
+        // A printed heading has room for a card's name, not for a paragraph (the page shows it whole).
+        let name = Announcement.shortened(texts.name(pet), limit: Announcement.cardNameLimit)
         let phrase = texts.phrase(pet.status, pet.species)
         // The share link always names the poster's language, so a scan opens the page the poster was printed in.
         let shareURL = site.baseURL + QueryString.url(Route.details(id: pet.id).path, [("lang", location.language.language.rawValue)])
@@ -57,7 +58,7 @@ extension PageHandlers {
             placeText: texts.placeName(pet.nearestPlace) ?? texts.place(pet.place),
             lastSeenText: texts.date(pet.lastSeenDate),
             description: pet.excerpt(limit: 280),
-            rewardText: pet.reward.map(texts.reward),
+            rewardText: texts.reward(of: pet),
             phoneText: pet.phone,
             emailText: pet.email,
             qrPath: code?.path,

@@ -8,9 +8,9 @@ struct PhotoKey: Hashable, Sendable {
     let path: String
     let variant: String
 
-    init(path: String, variant: PhotoVariant) {
+    init(path: String, variant: PhotoVariant, format: PhotoFormat = .webp) {
         self.path = path
-        self.variant = variant.description
+        self.variant = variant.description + format.keySuffix
     }
 
     /// The key of the photo's status (missing or unusable), shared by all its variants.

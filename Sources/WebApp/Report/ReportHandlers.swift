@@ -371,12 +371,16 @@ struct ReportHandlers: Sendable {
 struct ReportRules: Sendable {
     /// Accepted reports per client address (`--report-limit` per 10 minutes).
     let reports: LimitRule
+    /// Reports created through the JSON API per client address (`--api-report-limit` per 10 minutes),
+    /// counted apart from the form's: phones behind one carrier address share it (docs/report-flow.md).
+    let apiReports: LimitRule
     /// Wrong management codes per client address (10 per 10 minutes) and per announcement (20 an hour).
     let guessesByAddress: LimitRule
     let guessesByPet: LimitRule
 
     init(configuration: AppConfiguration) {
         reports = LimitRule(bucket: "report", limit: configuration.reportLimit, window: Limits.reportWindow)
+        apiReports = LimitRule(bucket: "api_report", limit: configuration.apiReportLimit, window: Limits.reportWindow)
         guessesByAddress = LimitRule(bucket: "code_addr", limit: Limits.guessesPerAddress, window: Limits.addressGuessWindow)
         guessesByPet = LimitRule(bucket: "code_pet", limit: Limits.guessesPerPet, window: Limits.petGuessWindow)
     }

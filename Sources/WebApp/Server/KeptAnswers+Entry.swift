@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MicroHTTP
 
 extension KeptAnswers {
@@ -17,6 +18,9 @@ extension KeptAnswers {
         /// The codings of the compressed representations (`ContentCoding.bit`s); 0 when the answer
         /// is never compressed.
         let available: UInt8
+        /// The answer says `Vary: Accept` (a photo variant, `PhotoFormat`): only the WebP form is kept,
+        /// and it is given only to a request whose `Accept` takes WebP.
+        let variesByAccept: Bool
         /// By `ContentCoding.rawValue`: identity always, the others when their forms were made.
         private let representations: [PreparedResponse?]
 
@@ -34,6 +38,7 @@ extension KeptAnswers {
             self.route = route
             self.path = path
             self.until = until
+            variesByAccept = Entry.variesByAccept(response)
             let forms = BodyCompression.isCompressible(response) ? response.compressed : nil
             available = forms?.available ?? 0
             representations = ContentCoding.allCases.map { coding in
@@ -42,6 +47,11 @@ extension KeptAnswers {
                 return PreparedResponse(BodyCompression.representation(response, coding: coding, forms: forms), threadSlots: threadSlots)
             }
             cost = representations.reduce(target.count + 256) { $0 + ($1?.cost ?? 0) }
+        }
+
+        /// Whether `response` says `Vary: Accept`.
+        static func variesByAccept(_ response: Response) -> Bool {
+            response.headers[.vary]?.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "accept" } ?? false
         }
 
         /// The representation to send in `coding` (identity when that form is missing).

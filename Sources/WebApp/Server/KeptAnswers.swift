@@ -85,7 +85,8 @@ final class KeptAnswers: PreparedResponses {
     /// `keep` for a target's bytes and a language index (0 when answers do not vary by language).
     func keep(_ response: Response, target: [UInt8], language: UInt8, route: String, path: String, until: ContinuousClock.Instant) {
         guard response.status == .ok, response.closeAfterBodyBytes == nil, !target.isEmpty, target.count <= RawRequest.maxTargetBytes,
-            until > now()
+            until > now(),
+            !Entry.variesByAccept(response) || response.headers[.contentType] == "image/webp"
         else { return }
         let entry = Entry(
             response: response,
@@ -137,6 +138,8 @@ final class KeptAnswers: PreparedResponses {
             return shards[KeptAnswers.shardIndex(hash)].entry(for: target, language: language, hash: hash, now: now())
         }
         guard let entry = found ?? nil else { return nil }
+        // A kept photo is WebP: a client that does not take it goes the long way, to its JPEG.
+        if entry.variesByAccept, PhotoFormat.preferred(accept: request.header(.accept)) != .webp { return nil }
         let coding =
             entry.available == 0
             ? ContentCoding.identity

@@ -23,6 +23,8 @@ enum Route: Equatable, Sendable {
     case apiDetails(id: String)
     /// `/api/v1/announcements.geojson`: the map's data as RFC 7946 GeoJSON.
     case apiGeoJSON
+    /// `/api/v1/openapi.json`: the API's OpenAPI 3.1 document (docs/openapi.md).
+    case apiDocument
     /// `/tiles/{z}/{x}/{y}.png`: a map tile through our cache; only valid addresses parse.
     case tile(TileAddress)
     /// `/report`: the report form (GET) and its target (POST), docs/report-flow.md.
@@ -47,7 +49,9 @@ enum Route: Equatable, Sendable {
             self = .landing
             return
         }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        // Split on scalars, not Characters: a segment that starts with a combining mark (U+116B5)
+        // forms one Character with the "/" before it, which then split nothing (found by schemathesis).
+        let parts = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { String(Substring($0)) }
         switch parts.first ?? "" {
         case "" where parts.count <= 1: self = .landing
         case "pets":
@@ -73,6 +77,7 @@ enum Route: Equatable, Sendable {
         case "images" where parts.count >= 2: self = .image(path: parts.dropFirst().joined(separator: "/"))
         case "static" where parts.count >= 2: self = .staticFile(path: parts.dropFirst().joined(separator: "/"))
         case "api" where parts.count == 3 && parts[1] == "v1" && parts[2] == "announcements.geojson": self = .apiGeoJSON
+        case "api" where parts.count == 3 && parts[1] == "v1" && parts[2] == "openapi.json": self = .apiDocument
         case "api" where parts.count >= 3 && parts[1] == "v1" && parts[2] == "announcements":
             switch parts.count {
             case 3: self = .apiList
@@ -106,6 +111,7 @@ enum Route: Equatable, Sendable {
         case .apiList: return "/api/v1/announcements"
         case .apiDetails(let id): return "/api/v1/announcements/\(URLText.encodeComponent(id))"
         case .apiGeoJSON: return "/api/v1/announcements.geojson"
+        case .apiDocument: return "/api/v1/openapi.json"
         case .tile(let tile): return "/tiles/\(tile.z)/\(tile.x)/\(tile.y).png"
         case .report: return "/report"
         case .reportPhoto: return "/report/photo"
@@ -130,7 +136,8 @@ enum Route: Equatable, Sendable {
     /// `path` with each `/`-separated segment percent-encoded and empty segments kept, so the path
     /// printed parses back to the same route (`a//b` and `100%.txt` did not: found by fuzzing).
     private static func encodedSegments(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { URLText.encodeComponent(String($0)) }.joined(separator: "/")
+        path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map { URLText.encodeComponent(String(Substring($0))) }
+            .joined(separator: "/")
     }
 
     /// A label for metrics and logs that does not grow with ids.
@@ -148,6 +155,7 @@ enum Route: Equatable, Sendable {
         case .apiList: return "api_list"
         case .apiDetails: return "api_details"
         case .apiGeoJSON: return "api_geojson"
+        case .apiDocument: return "api_document"
         case .tile: return "tile"
         case .report: return "report"
         case .reportPhoto: return "report_photo"

@@ -73,7 +73,8 @@ struct Router: Sendable {
                 )
                 break
             }
-            plan = .needs(images.need(path: path, variant: variant, requestID: requestID)) { [images] outcome in
+            let format = PhotoFormat.preferred(accept: request.headers[.accept])
+            plan = .needs(images.need(path: path, variant: variant, format: format, requestID: requestID)) { [images] outcome in
                 images.answer(outcome, request: request, errorPage: errorPage)
             }
         case .tile(let tile):
@@ -110,6 +111,13 @@ struct Router: Sendable {
             plan = api.details(request, id: id, requestID: requestID)
         case .apiGeoJSON:
             plan = api.geoJSON(request, requestID: requestID)
+        case .apiDocument:
+            // docs/openapi.yaml as JSON (scripts/openapi.sh makes it), read at startup with the other
+            // public files: ETag, 304 and its compressed forms come with it.
+            plan = .answer(
+                staticFiles.response(for: AnnouncementsAPI.documentAsset, request: request)
+                    ?? AnnouncementsAPI.error(404, code: "NOT_FOUND", message: "The API document is not installed.", requestID: requestID)
+            )
         case .healthz:
             plan = .answer(Router.noStore(.text("ok\n")))
         case .readyz:
