@@ -6,16 +6,16 @@ import Synchronization
 /// seconds whatever the store does. A query already sent to PostgreSQL is not cancelled with its task
 /// (postgres-nio has no cancellation for it) and with the server unreachable the pool queues leases
 /// until its circuit breaker trips; so the wait is raced here, and the abandoned call finishes (or
-/// fails on `statement_timeout`) on its own. `onResult` feeds the store metrics (up, failures by operation).
+/// fails on `statement_timeout`) on its own. `onResult` feeds the store metrics (up, failures and time by operation).
 public struct GuardedWriteStore: WriteStore {
     let base: any WriteStore
     let deadline: Duration
-    let onResult: @Sendable (_ operation: String, _ failure: WriteStoreUnavailable?) -> Void
+    let onResult: @Sendable (_ operation: String, _ failure: WriteStoreUnavailable?, _ seconds: Double) -> Void
 
     public init(
         _ base: any WriteStore,
         deadline: Duration = .seconds(2),
-        onResult: @escaping @Sendable (_ operation: String, _ failure: WriteStoreUnavailable?) -> Void = { _, _ in }
+        onResult: @escaping @Sendable (_ operation: String, _ failure: WriteStoreUnavailable?, _ seconds: Double) -> Void = { _, _, _ in }
     ) {
         self.base = base
         self.deadline = deadline
@@ -64,16 +64,21 @@ public struct GuardedWriteStore: WriteStore {
 
     /// Runs `work`, answering within `deadline`: its result, or `WriteStoreUnavailable`.
     private func guarded<T: Sendable>(_ operation: String, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        func seconds() -> Double {
+            let elapsed = ContinuousClock.now - started
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        }
         do {
             let value = try await Deadline.race(deadline, operation: operation, work)
-            onResult(operation, nil)
+            onResult(operation, nil, seconds())
             return value
         } catch let error as WriteStoreUnavailable {
-            onResult(operation, error)
+            onResult(operation, error, seconds())
             throw error
         } catch {
             let failure = WriteStoreUnavailable(operation: operation, detail: String(describing: error))
-            onResult(operation, failure)
+            onResult(operation, failure, seconds())
             throw failure
         }
     }

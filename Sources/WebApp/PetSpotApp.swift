@@ -160,8 +160,9 @@ public final class PetSpotApp: Sendable {
         // The write path's shared state: the store given (PostgreSQL, shared by the replicas) or this
         // process's memory; either way behind a 2 s deadline that feeds the store metrics.
         let baseStore = writeStore ?? MemoryWriteStore(photoBytes: budgets.reportPhotos, maxPhotos: CacheLimits.keptReportPhotos, now: now)
-        let store = GuardedWriteStore(baseStore, deadline: Limits.storeDeadline) { operation, failure in
+        let store = GuardedWriteStore(baseStore, deadline: Limits.storeDeadline) { operation, failure, seconds in
             metrics.set("petspot_store_up", to: failure == nil ? 1 : 0)
+            metrics.recordDuration("petspot_store_duration_seconds", labels: ["operation": operation], seconds: seconds)
             if failure != nil { metrics.increment("petspot_store_failures_total", labels: ["operation": operation]) }
         }
         metrics.set("petspot_store_up", to: 1)

@@ -88,7 +88,7 @@ struct PostgresStoreTests {
         defer { cluster.remove() }
         try await withPostgresStore(cluster) { postgres in
             let failures = FailureLog()
-            let store = GuardedWriteStore(postgres, deadline: .milliseconds(800)) { operation, failure in
+            let store = GuardedWriteStore(postgres, deadline: .milliseconds(800)) { operation, failure, _ in
                 if failure != nil { failures.add(operation) }
             }
             let rule = LimitRule(bucket: "outage", limit: 100, window: .seconds(60))

@@ -13,6 +13,9 @@
 #       refused form without a photo (the form's own cost): the server logs no conversion time.
 #   (b) while 4 uploaders send such reports in a loop (each bounded to REPORT_LOOP_MAX reports and
 #       to the wrk run), warm /pets under wrk against nginx serving the bytes /pets had just before.
+#   (d) the same end to end through a server whose write store is PostgreSQL (a throwaway cluster,
+#       scripts/lib/postgres.sh; docs/replicas.md), and the store's share of it: the sum of
+#       petspot_store_duration_seconds over those reports, from /metrics, per report.
 #   (c) peak RSS growth during 8 concurrent 20 MB uploads (20,000,000 bytes: a valid 12 MP JPEG
 #       padded after its end-of-image marker, so the whole body is read and the photo converted as
 #       a real one; sent with a valid form), sampled every 0.1 s; baseline = RSS just before.
@@ -119,3 +122,31 @@ echo "   8 concurrent 20 MB uploads: RSS $(mb "$before") MB before, peak $(mb "$
 row demo "8 concurrent 20,000,000 B uploads (12 MP JPEG padded after its end marker, valid form): RSS growth $growth MB (before $(mb "$before"), peak $(mb "$peak")); answers $statuses" \
   - - - - - - "demo upstream" - "$(mb "$peak")"
 stop_pid "$server"; server=""
+
+# (d) end to end with the shared store: the same reports through a server on a throwaway PostgreSQL.
+. scripts/lib/postgres.sh
+ensure_packages postgresql
+if pg_new >/dev/null; then
+  port=$(free_port)
+  "$BIN" --port "$port" --public-dir Public --templates-dir Templates --log-level warning --report-limit 0 \
+    --database-url "$(pg_url "$PG_FOLDER")" >"$work/server-reports-pg.log" 2>&1 &
+  server=$!
+  for _ in $(seq 1 100); do curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$port/healthz" && break; sleep 0.1; done
+  curl -s -o /dev/null --max-time 30 "http://127.0.0.1:$port/pets" || true
+  : >"$work/made-pg.txt"
+  # The first write waits for the schema; one report before the measured ones.
+  post_report "$work/made-pg-warmup.txt" contact "$photo"
+  store_before=$(curl -s "http://127.0.0.1:$port/metrics" | awk '/^petspot_store_duration_seconds_sum/ { s += $2 } END { print s + 0 }')
+  for _ in $(seq 1 "$REPORT_COUNT"); do post_report "$work/made-pg.txt" contact "$photo"; done
+  store_after=$(curl -s "http://127.0.0.1:$port/metrics" | awk '/^petspot_store_duration_seconds_sum/ { s += $2 } END { print s + 0 }')
+  store_ms=$(awk -v a="$store_before" -v b="$store_after" -v n="$REPORT_COUNT" 'BEGIN { printf "%.1f ms", (b - a) * 1000 / n }')
+  made_pg=$(median_ms "$work/made-pg.txt")
+  bad_pg="$(not_status "$work/made-pg.txt" 201) not 201"
+  echo "   with PostgreSQL as the write store: end to end $made_pg; the store's share $store_ms per report; $bad_pg"
+  row demo "report with a 12 MP JPEG, end to end with PostgreSQL as the write store, median of $REPORT_COUNT: $made_pg; the store's share $store_ms per report" \
+    - - - - - - "demo upstream + PostgreSQL" "$bad_pg" "$(mb "$(rss_kb "$server")")"
+  stop_pid "$server"; server=""
+  pg_remove "$PG_FOLDER"
+else
+  echo "   (no PostgreSQL: the row with the shared store is skipped)"
+fi

@@ -110,6 +110,11 @@ final class Metrics: Sendable {
         CoreMetrics.Counter(label: name, dimensions: Metrics.dimensions(labels), factory: factory).increment(by: amount)
     }
 
+    /// Records one duration in a histogram, e.g. `petspot_store_duration_seconds{operation="claim"}`.
+    func recordDuration(_ name: String, labels: [String: String] = [:], seconds: Double) {
+        CoreMetrics.Timer(label: name, dimensions: Metrics.dimensions(labels), factory: factory).recordNanoseconds(Int64(seconds * 1e9))
+    }
+
     /// Sets a gauge, e.g. `set("petspot_snapshot_items", to: 5000)`.
     func set(_ name: String, labels: [String: String] = [:], to value: Int) {
         Gauge(label: name, dimensions: Metrics.dimensions(labels), factory: factory).record(value)
