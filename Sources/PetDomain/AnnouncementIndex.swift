@@ -25,6 +25,9 @@ public final class AnnouncementIndex: Sendable {
     private let statuses: [AnnouncementStatus]
     private let kinds: [Species]
     private let points: [Coordinate?]
+    /// Each item's point as a unit vector (x, y, z at `3 * position`; zeros without one): the chord
+    /// between two of them settles most range tests with a few multiplications (`ChordTest`).
+    private let units: [Double]
 
     /// Indexes `items` (valid, de-duplicated, in upstream order).
     public init(items: [Announcement]) {
@@ -69,6 +72,15 @@ public final class AnnouncementIndex: Sendable {
         statuses = items.map(\.status)
         kinds = items.map(\.species)
         points = items.map(\.place.coordinate)
+        var units = [Double](repeating: 0, count: 3 * items.count)
+        for (position, point) in points.enumerated() {
+            guard let point else { continue }
+            let vector = ChordTest.unitVector(point)
+            units[3 * position] = vector.x
+            units[3 * position + 1] = vector.y
+            units[3 * position + 2] = vector.z
+        }
+        self.units = units
     }
 
     /// Number of valid items.
@@ -106,7 +118,7 @@ public final class AnnouncementIndex: Sendable {
                 distancesKm: slice.map { points[$0]?.distanceKm(to: origin) }
             )
         }
-        var plan = LocatedPlan(origin: origin, rangeKm: rangeKm, points: points)
+        var plan = LocatedPlan(origin: origin, rangeKm: rangeKm, points: points, units: units)
         let order = query.sort == .oldest ? grid.byOldest : grid.byNewest
         let combos = SubsetKey.combos(status: query.status, species: query.species)
         let simple = grid.forEachGroup(near: origin, withinKm: rangeKm) { cell, combo, slots in
@@ -237,6 +249,52 @@ private enum SubsetKey {
     }
 }
 
+/// A range test on unit vectors: the straight-line chord between two points on the unit sphere
+/// grows with their great-circle distance (d = 2R·asin(c/2)), so comparing the squared chord with
+/// the chords of `range − 1 mm` and `range + 1 mm` decides every item but those within a millimetre
+/// of the circle, which get the exact distance the page shows. The rounding of either computation is
+/// below a micrometre, so no item lands differently from the exact test (AnnouncementIndexTests).
+struct ChordTest {
+    enum Verdict { case inside, outside, unsure }
+
+    private let x: Double
+    private let y: Double
+    private let z: Double
+    /// Squared chords of `range − slack` (surely in below) and `range + slack` (surely out above).
+    private let surelyIn: Double
+    private let surelyOut: Double
+
+    static let slackKm = 1e-6
+
+    init(origin: Coordinate, rangeKm: Double) {
+        (x, y, z) = ChordTest.unitVector(origin)
+        func squaredChord(_ km: Double) -> Double {
+            // Beyond half the Earth's circumference every point is nearer: no chord is longer than 2.
+            let angle = min(max(0, km), .pi * Coordinate.earthRadiusKm) / Coordinate.earthRadiusKm
+            let chord = 2 * sin(angle / 2)
+            return chord * chord
+        }
+        surelyIn = rangeKm - ChordTest.slackKm > 0 ? squaredChord(rangeKm - ChordTest.slackKm) : -1
+        surelyOut = rangeKm + ChordTest.slackKm < .pi * Coordinate.earthRadiusKm ? squaredChord(rangeKm + ChordTest.slackKm) : 5
+    }
+
+    static func unitVector(_ point: Coordinate) -> (x: Double, y: Double, z: Double) {
+        let latitude = point.latitude * .pi / 180
+        let longitude = point.longitude * .pi / 180
+        return (cos(latitude) * cos(longitude), cos(latitude) * sin(longitude), sin(latitude))
+    }
+
+    @inline(__always) func verdict(_ px: Double, _ py: Double, _ pz: Double) -> Verdict {
+        let dx = px - x
+        let dy = py - y
+        let dz = pz - z
+        let squared = dx * dx + dy * dy + dz * dz
+        if squared < surelyIn { return .inside }
+        if squared > surelyOut { return .outside }
+        return .unsure
+    }
+}
+
 /// A cell of the grid: `row` counts `CoordinateGrid.cellDegrees` of latitude, `column` of longitude.
 struct GridCell: Equatable {
     var row: Int
@@ -269,10 +327,15 @@ private struct LocatedPlan {
     private var lowerBoundKm = 0.0
     private var isInside = false
 
-    init(origin: Coordinate, rangeKm: Double, points: [Coordinate?]) {
+    let units: [Double]
+    private let chord: ChordTest
+
+    init(origin: Coordinate, rangeKm: Double, points: [Coordinate?], units: [Double]) {
         self.origin = origin
         self.rangeKm = rangeKm
         self.points = points
+        self.units = units
+        chord = ChordTest(origin: origin, rangeKm: rangeKm)
     }
 
     /// Adds the group at `slots` of `order` in `cell`.
@@ -289,11 +352,16 @@ private struct LocatedPlan {
         let start = kept.count
         for slot in slots {
             let position = order[slot]
-            // The same computation as `Announcement.distanceKm(from:)`, the distance pages show.
-            guard let distance = points[Int(position)]?.distanceKm(to: origin), AnnouncementQuery.isInRange(distance, rangeKm: rangeKm) else {
-                continue
+            let base = 3 * Int(position)
+            switch chord.verdict(units[base], units[base + 1], units[base + 2]) {
+            case .inside: kept.append(position)
+            case .outside: continue
+            case .unsure:
+                // The same computation as `Announcement.distanceKm(from:)`, the distance pages show.
+                guard let distance = points[Int(position)]?.distanceKm(to: origin), AnnouncementQuery.isInRange(distance, rangeKm: rangeKm)
+                else { continue }
+                kept.append(position)
             }
-            kept.append(position)
         }
         guard kept.count > start else { return }
         total += kept.count - start
