@@ -35,6 +35,9 @@
 #   FIRST_PAGE_TIMEOUT=30      seconds to wait for the first 200 from /pets
 #   BENCH_DOMAIN=0             skip the domain benchmark at the end
 #   PHOTOS=0                   skip the photo rows
+#   REFRESH=0                  skip the refresh row (located load for TTL + 5 s while a new snapshot
+#                              of the same size is fetched and indexed; its RSS is the refresh's peak)
+#   COMPRESSION=0              skip the compression rows
 #   REPORTS=0                  skip the report rows (scripts/bench/reports.sh: a report with a 12 MP
 #                              JPEG end to end and its photo step, warm /pets while 4 reports upload,
 #                              RSS growth with 8 concurrent 20 MB uploads; on the demo upstream)
@@ -297,7 +300,7 @@ for items in $SIZES; do
     else run_wrk "$work/ours.txt" "http://127.0.0.1:$port$path"; fi
     rm -f "$work/sampling"; wait "$sampler" 2>/dev/null || true; sampler=""
     after=$(upstream_stats)
-    rss=$(mb "$(cat "$work/rss" 2>/dev/null || echo 0)")
+    rss="$(mb "$(cat "$work/rss" 2>/dev/null || echo 0)") / $(mb "$(rss_kb "$server")")"
     ours=$(wrk_rps "$work/ours.txt")
     bad=$(wrk_bad "$work/ours.txt")
     local ng_p99=-
@@ -325,6 +328,13 @@ for items in $SIZES; do
   curl -s -o /dev/null --max-time 60 "http://127.0.0.1:$port/pets.atom" || true   # warm (kept on its second answer)
   measure feed "warm /pets.atom" /pets.atom
   measure feedloc "/pets.atom random location" /pets.atom lua
+  # A snapshot refresh under located load: the upstream gives the list a new ETag, so the next
+  # revalidation (within --cache-ttl) is a whole new body that our server decodes and indexes while
+  # the old snapshot still answers. Peak RSS of that run is the refresh's cost (docs/performance.md).
+  if [ "${REFRESH:-1}" != 0 ]; then
+    curl -fs --max-time 10 -o /dev/null "http://127.0.0.1:$up_port/__bump" || true
+    DURATION=$((TTL + 5)) measure located "/pets random location during a snapshot refresh (${TTL}+5 s)" /pets lua
+  fi
   row "$items" "first /pets/{id}/poster of a pet (request time): $first_poster" - - - - - - - - -
   if [ -n "$known_id" ]; then measure poster "warm /pets/{id}/poster" "/pets/$known_id/poster"; fi
   if [ "${COMPRESSION:-1}" != 0 ]; then compression_rows; fi
@@ -421,7 +431,7 @@ if [ "${REPORTS:-1}" != 0 ]; then
 fi
 echo
 echo "== Results"
-echo "| items | measure | ours req/s | p50 | p99 | nginx req/s | nginx p99 | ratio | upstream calls (list/details) | non-2xx | RSS MB |"
+echo "| items | measure | ours req/s | p50 | p99 | nginx req/s | nginx p99 | ratio | upstream calls (list/details) | non-2xx | RSS MB (peak during / after) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 cat "$rows"
 echo
@@ -433,7 +443,7 @@ echo "- wrk: wrk -t2 -c64 -d${DURATION}s --timeout $WRK_TIMEOUT --latency URL (r
 echo "- nginx: $("$NGINX" -v 2>&1 | sed 's/.*version: //'), daemon off, worker_processes auto (one per core), access_log off, sendfile on; it serves the bytes our server returned for /pets, $LOCATED_URL, /pets/{id}, /api/v1/announcements, /pets.atom and $LOCATED_FEED_URL, with the same Content-Type"
 echo "- non-2xx: wrk's 'Non-2xx or 3xx responses' (status >= 400) plus socket errors (connect/read/write/timeout); ratio = ours / nginx req/s"
 echo "- upstream calls: requests the upstream saw during that row (ours + nginx runs; nginx never calls it); first-page row: during startup"
-echo "- RSS: max VmRSS of our server sampled every 0.5 s during our wrk run"
+echo "- RSS: max VmRSS of our server sampled every 0.5 s during our wrk run / VmRSS right after it; the refresh row runs TTL + 5 s after the upstream's list changed ETag, so it includes one new snapshot"
 echo "- loopback only, wrk and both servers share the same $(nproc) cores"
 
 if [ "${BENCH_DOMAIN:-1}" != 0 ]; then

@@ -28,7 +28,7 @@ public enum Brotli {
             }
             written = ok ? size : 0
         }
-        return ok ? output : nil
+        return ok ? CompressedBytes.fitted(output) : nil
     }
 
     /// The bytes of a Brotli stream decompressed; nil when it is not one whole valid stream or

@@ -43,7 +43,7 @@ public enum Gzip {
                 written = failed ? 0 : Int(stream.pointee.total_out)
             }
         }
-        return failed ? nil : output
+        return failed ? nil : CompressedBytes.fitted(output)
     }
 
     /// The bytes of a gzip stream decompressed; nil when it is not one whole valid gzip stream or
@@ -111,5 +111,18 @@ private final class FastDeflater {
         guard let made = FastDeflater() else { return nil }
         _ = pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
         return made
+    }
+}
+
+/// What both encoders share about their output.
+enum CompressedBytes {
+    /// `bytes` in an array of their own size. An encoder writes into room for the worst case (about
+    /// the input's size) and the array keeps that capacity: a kept 3 MB br form of the 28 MB API
+    /// list held 28 MB (docs/performance.md "Memory"). Copied when more than an eighth is unused.
+    static func fitted(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.capacity - bytes.count > bytes.capacity / 8 else { return bytes }
+        return [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, written in
+            written = buffer.initialize(fromContentsOf: bytes)
+        }
     }
 }

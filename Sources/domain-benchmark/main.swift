@@ -132,6 +132,36 @@ for _ in 0..<runs {
 }
 print(String(format: "index (orders, subsets, grid) of %d items: cpu median %.2f ms", decodedItems.count, median(indexTimes)))
 
+// A located page's index lookup at 5,000 and 50,000 items (docs/performance.md "Located pages"):
+// the grid's cells and merge (`page`) against visiting and sorting every item in range (`scanPage`),
+// 20,000 random points of the generated area at the pages' 15 km, newest and nearest, page 1.
+for count in [5_000, 50_000] {
+    let items = (try? AnnouncementDecoder.decodeList(makeDialectABody(count: count)).items) ?? []
+    let index = AnnouncementIndex(items: items)
+    var generator = SplitMix64(seed: 7)
+    let queries: [AnnouncementQuery] = (0..<20_000).map { round in
+        let latitude = 49.0 + Double(generator.next() % 40_000) / 10_000
+        let longitude = 16.0 + Double(generator.next() % 70_000) / 10_000
+        return AnnouncementQuery(sort: round % 2 == 0 ? .newest : .nearest, origin: Coordinate(latitude: latitude, longitude: longitude), rangeKm: 15)
+    }
+    var checksum = 0
+    let cellsStart = threadCPUMilliseconds()
+    for query in queries { checksum &+= index.page(query, offset: 0, limit: 20).total }
+    let cells = threadCPUMilliseconds() - cellsStart
+    let scanStart = threadCPUMilliseconds()
+    for query in queries { checksum &-= index.scanPage(query, offset: 0, limit: 20).total }
+    let scan = threadCPUMilliseconds() - scanStart
+    print(
+        String(
+            format: "located index page at %d items, 15 km: cells %.2f µs, scan %.2f µs per query (checksum %d)",
+            count,
+            cells * 1000 / Double(queries.count),
+            scan * 1000 / Double(queries.count),
+            checksum
+        )
+    )
+}
+
 /// Pages per second through `PetSpotApp.get` over a transport that serves `body` as the list.
 func measurePages(body: Data) async throws {
     let bytes = [UInt8](body)

@@ -65,6 +65,8 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         // A few malloc arenas keep the resident size down (docs/performance.md "Memory"); applies to every arena made from here on.
         ProcessMemory.limitArenas(2)
+        ProcessMemory.setThresholds()
+        ProcessMemory.trimPeriodically(every: 10)
         let configuration: AppConfiguration
         do {
             configuration = try AppConfiguration.resolve(flags: try givenFlags(), environment: ProcessInfo.processInfo.environment)

@@ -1,4 +1,5 @@
 internal import CMalloc
+import Foundation
 
 /// The process's heap, where a server needs to say something about it.
 enum ProcessMemory {
@@ -8,5 +9,27 @@ enum ProcessMemory {
     /// default and 210 MB with 2 arenas, at the same throughput.
     static func limitArenas(_ count: Int32) {
         petspot_limit_malloc_arenas(count)
+    }
+
+    /// Blocks of 256 KiB and more get their own mapping, given back when freed (list bodies, their
+    /// compressed forms, a snapshot's arrays), and an arena gives back its free top beyond 1 MiB.
+    /// glibc's default threshold slides up to the largest block freed so far, so after one 28 MB
+    /// list body every later one stayed in an arena (docs/performance.md "Memory").
+    static func setThresholds() {
+        petspot_set_malloc_thresholds(256 * 1024, 1024 * 1024)
+    }
+
+    /// Gives the free pages inside the arenas back to the system every `seconds`, on a thread of
+    /// its own: what a snapshot refresh or a burst of pages freed stays resident otherwise.
+    static func trimPeriodically(every seconds: Double) {
+        let thread = Thread {
+            while true {
+                Thread.sleep(forTimeInterval: seconds)
+                _ = petspot_trim_malloc()
+            }
+        }
+        thread.name = "malloc-trim"
+        thread.qualityOfService = .background
+        thread.start()
     }
 }

@@ -59,6 +59,17 @@ struct ContentCodingTests {
         #expect(Gzip.decompress(gzip, limit: 100) == nil)
     }
 
+    /// A kept compressed form holds its own size, not the encoder's worst-case room (about the input's
+    /// size): the br form of a large body is what stays in memory (docs/performance.md "Memory").
+    @Test func compressed_forms_hold_only_their_own_size() throws {
+        let text = Array(String(repeating: "<li class=\"card\">Burek, 2 lata</li>\n", count: 4000).utf8)
+        let gzip = try #require(Gzip.compress(text, level: 6))
+        let brotli = try #require(Brotli.compress(text, quality: 5))
+        #expect(gzip.capacity < gzip.count + gzip.count / 8 + 64)
+        #expect(brotli.capacity < brotli.count + brotli.count / 8 + 64)
+        #expect(brotli.capacity < text.count / 10)
+    }
+
     static func page(_ size: Int = 8000, headers: HTTPFields = [:]) -> Response {
         var fields: HTTPFields = [.contentType: "text/html; charset=utf-8", .eTag: "\"abc\""]
         fields.append(contentsOf: headers)

@@ -9,6 +9,9 @@ Python 3 standard library only. Deterministic for a given --items/--seed.
   GET /images/pet-N.jpg                          with --photos DIR: DIR's photo-(N % count + 1).jpg, as the
                                                  backend's static server sends it (max-age=0, ETag,
                                                  If-None-Match -> 304); else the JSON 404
+  GET /__bump                                    a new list ETag for the same items, so the next revalidation
+                                                 is a 200 with the whole body: our server indexes a new
+                                                 snapshot (bench.sh's refresh row)
   GET /__stats                                   {"list_calls":n,"details_calls":n,"not_modified":n,"image_calls":n}
                                                  (requests to the list/details endpoints since start;
                                                  /__stats itself is not counted)
@@ -179,6 +182,7 @@ class Store:
         self.cache_lock = threading.Lock()
         self.stats = {"list_calls": 0, "details_calls": 0, "not_modified": 0, "image_calls": 0}
         self.stats_lock = threading.Lock()
+        self.bumps = 0
 
     def count(self, key):
         with self.stats_lock:
@@ -295,6 +299,12 @@ class Handler(BaseHTTPRequestHandler):
             with store.stats_lock:
                 body = encode(dict(store.stats, phase=self.phase()))
             self.send_body(200, body)
+            return
+        if path == "/__bump":
+            with store.stats_lock:
+                store.bumps += 1
+                store.list_etag = weak_etag(store.list_body + b" " + str(store.bumps).encode())
+            self.send_body(200, b'{"status":"bumped"}')
             return
         if path == "/api/health":
             self.send_body(200, b'{"status":"ok"}')

@@ -17,6 +17,15 @@ final class FeedEntries: Sendable {
         let created: Int64
         /// `created` as RFC 3339, for the feed's `updated` when this entry is its newest.
         let createdText: String
+
+        /// Kept for the snapshot's life, so each part holds only its own bytes: written by
+        /// appending, an array keeps up to twice its size (docs/performance.md "Memory").
+        init(beforeDistance: [UInt8], afterDistance: [UInt8], created: Int64, createdText: String) {
+            self.beforeDistance = beforeDistance.fitted()
+            self.afterDistance = afterDistance.fitted()
+            self.created = created
+            self.createdText = createdText
+        }
     }
 
     private struct Kept {
@@ -116,5 +125,16 @@ enum AtomDate {
     /// `seconds` since 1970 in UTC.
     static func string(_ seconds: Int64) -> String {
         Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(.iso8601)
+    }
+}
+
+extension [UInt8] {
+    /// These bytes in an array of their own size, when more than an eighth of its room is unused:
+    /// for what is kept long (card and feed fragments), not for what is sent once.
+    func fitted() -> [UInt8] {
+        guard capacity - count > capacity / 8 else { return self }
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, written in
+            written = buffer.initialize(fromContentsOf: self)
+        }
     }
 }

@@ -77,7 +77,7 @@ final class CardFragments: Sendable {
             found[index] = bytes
             made.append((position, bytes))
         }
-        for (position, bytes) in made { withKept(position) { kept, index in kept.plain[variant][index] = bytes } }
+        for (position, bytes) in made { withKept(position) { kept, index in kept.plain[variant][index] = bytes.fitted() } }
         return CardSet(whole: found.map { $0 ?? [] })
     }
 
