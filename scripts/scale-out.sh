@@ -165,6 +165,7 @@ if [ "$status" -ne 0 ]; then
     grep -v '\] request$' "$work/replica-$name.log" | tail -n 15
   done
 fi
+[ -f "$work/freshness.txt" ] && cat "$work/freshness.txt"
 cleanup
 trap - EXIT
 echo "${summary:-scale-out: pytest ended with status $status and no summary}"
