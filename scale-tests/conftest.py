@@ -102,6 +102,19 @@ class Stack:
     def b(self) -> str:
         return self.replicas["b"]
 
+    def replica_of(self, answer: "Answer") -> str:
+        """The name ("a" or "b") of the replica that answered through nginx (its X-Scale-Replica header)."""
+        assert answer.replica, "not an answer through nginx"
+        for name, base in self.replicas.items():
+            if base.endswith("//" + answer.replica):
+                return name
+        raise AssertionError(f"unknown replica {answer.replica}")
+
+    def other_than(self, answer: "Answer") -> tuple[str, str]:
+        """(name, base URL) of the replica that did NOT answer `answer` (which came through nginx)."""
+        name = "b" if self.replica_of(answer) == "a" else "a"
+        return name, self.replicas[name]
+
     # The report form, as a browser sends it.
 
     def form(self, base: str, address: str) -> dict[str, str]:

@@ -67,13 +67,14 @@ def test_a_double_click_reaching_both_replicas_at_once_makes_one_report(stack: S
 
 def test_after_the_replica_that_made_the_report_dies_a_reload_on_the_other_shows_it(stack: Stack):
     address = new_address()
-    form = stack.form(stack.a, address)
+    form = stack.form(stack.nginx, address)
     before = stack.counts()
-    made = stack.post_report(stack.a, form, address)
+    made = stack.post_report(stack.nginx, form, address)
     assert made.status == 201, made
 
-    stack.kill_replica("a")
-    reload = stack.post_report(stack.b, form, address)
+    stack.kill_replica(stack.replica_of(made))
+    _, other = stack.other_than(made)
+    reload = stack.post_report(other, form, address)
 
     assert reload.status == 200, reload
     assert reload.result == made.result
@@ -112,15 +113,16 @@ def test_a_replica_dying_while_its_create_is_held_never_leads_to_a_second_report
 
 def test_a_photo_kept_by_one_replica_is_used_by_the_other(stack: Stack):
     address = new_address()
-    form = stack.form(stack.a, address)
+    form = stack.form(stack.nginx, address)
     before = stack.counts()
-    mistaken = stack.post_report(stack.a, {**form, "species": ""}, address)
+    mistaken = stack.post_report(stack.nginx, {**form, "species": ""}, address)
     assert mistaken.status == 422, mistaken
     kept = hidden_input(mistaken.text, "keptPhoto")
     assert kept, "the 422 page keeps the photo"
     submission = hidden_input(mistaken.text, "submission") or form["submission"]
 
-    corrected = stack.post_report(stack.b, {**form, "submission": submission, "keptPhoto": kept}, address, photo=False)
+    _, other = stack.other_than(mistaken)
+    corrected = stack.post_report(other, {**form, "submission": submission, "keptPhoto": kept}, address, photo=False)
 
     assert corrected.status == 201, corrected
     pet_id, code = corrected.result
@@ -172,11 +174,11 @@ def test_wrong_management_codes_are_limited_whichever_replica_gets_them(stack: S
     address = new_address()
     before = stack.counts()
 
-    statuses = []
-    for attempt in range(11):
-        base = stack.a if attempt % 2 == 0 else stack.b
-        statuses.append(stack.post_code(base, pet_id, wrong, address).status)
+    # Through nginx, which alternates between the replicas (checked with the answers' X-Scale-Replica).
+    answers = [stack.post_code(stack.nginx, pet_id, wrong, address) for _ in range(11)]
+    statuses = [answer.status for answer in answers]
 
+    assert {stack.replica_of(answer) for answer in answers} == {"a", "b"}
     assert statuses[:10] == [403] * 10, statuses
     assert statuses[10] == 429, statuses
     assert stack.counts()["photoRequests"] - before["photoRequests"] == 10
@@ -185,11 +187,11 @@ def test_wrong_management_codes_are_limited_whichever_replica_gets_them(stack: S
 def test_the_report_limit_counts_reports_on_both_replicas(stack: Stack):
     address = new_address()
     before = stack.counts()
-    answers = []
-    for attempt in range(4):
-        base = stack.a if attempt % 2 == 0 else stack.b
-        answers.append(stack.post_report(base, stack.form(base, address), address))
+    # Forms first, then the four POSTs in a row through nginx, which alternates them between the replicas.
+    forms = [stack.form(stack.a, address) for _ in range(4)]
+    answers = [stack.post_report(stack.nginx, form, address) for form in forms]
 
+    assert {stack.replica_of(answer) for answer in answers} == {"a", "b"}
     assert [answer.status for answer in answers] == [201, 201, 201, 429], answers
     assert int(answers[3].headers.get("Retry-After", "0")) > 0
     assert stack.counts()["created"] - before["created"] == 3
