@@ -82,7 +82,9 @@ wait_for() {
   return 1
 }
 
-pg_folder=$(pg_new) || { echo "scale-out.sh: PostgreSQL did not start" >&2; exit 1; }
+# Not $(pg_new): the postmaster stays a child of this shell.
+pg_new >/dev/null || { echo "scale-out.sh: PostgreSQL did not start" >&2; [ -n "${PG_FOLDER:-}" ] && pg_remove "$PG_FOLDER"; exit 1; }
+pg_folder=$PG_FOLDER
 database_url=$(pg_url "$pg_folder")
 
 up_port=$(free_port)

@@ -34,12 +34,14 @@ pg_exec_as_owner() {
 }
 
 # pg_new: initdb into a new temporary folder, start the server, create the database `petspot`;
-# prints the folder.
+# sets PG_FOLDER and prints the folder. Call it directly, not as $(pg_new), to keep the postmaster a
+# child of this shell (then pg_kill and pg_remove can `wait` for it).
 pg_new() {
   local folder bin
   bin=$(pg_bin) || return 1
   # Short path: a unix socket path is limited to 107 bytes.
   folder=$(mktemp -d /tmp/petspot-pg.XXXXXX)
+  PG_FOLDER=$folder
   chmod 755 "$folder"
   [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$folder"
   if [ "$(id -u)" -eq 0 ]; then
@@ -58,11 +60,18 @@ pg_url() {
   echo "postgres://postgres@/petspot?host=$1"
 }
 
+# pg_alive PID: the process runs (a zombie, dead but not yet reaped by its parent, does not).
+pg_alive() {
+  local state
+  state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+  [ -n "$state" ] && [ "$state" != Z ]
+}
+
 # pg_pid FOLDER: the postmaster's process id, empty when it is not running.
 pg_pid() {
   local pid
   pid=$(cat "$1/postgres.pid" 2>/dev/null) || return 0
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+  [ -n "$pid" ] && pg_alive "$pid" && echo "$pid"
   return 0
 }
 
@@ -76,10 +85,12 @@ pg_start() {
   (pg_exec_as_owner "$bin/postgres" -D "$folder/data" -k "$folder" -c listen_addresses='' -c fsync=off \
     -c full_page_writes=off -c max_connections=100 >>"$folder/postgres.log" 2>&1 </dev/null) &
   pid=$!
+  # Killed on purpose by pg_kill: no "Killed" job report from this shell (it still reaps the process).
+  disown "$pid" 2>/dev/null || true
   echo "$pid" >"$folder/postgres.pid"
   for _ in $(seq 1 150); do
     if "$bin/pg_isready" -q -h "$folder" -U postgres -d postgres -t 1; then return 0; fi
-    kill -0 "$pid" 2>/dev/null || break
+    pg_alive "$pid" || break
     sleep 0.1
   done
   echo "postgres.sh: the server in $folder did not start; its log:" >&2
@@ -105,8 +116,8 @@ pg_kill() {
   wait "$pid" 2>/dev/null || true
   for _ in $(seq 1 100); do
     local alive=0 c
-    kill -0 "$pid" 2>/dev/null && alive=1
-    for c in $children; do kill -0 "$c" 2>/dev/null && alive=1; done
+    pg_alive "$pid" && alive=1
+    for c in $children; do pg_alive "$c" && alive=1; done
     [ "$alive" -eq 0 ] && break
     sleep 0.1
   done
@@ -146,8 +157,8 @@ pg_remove() {
   pid=$(pg_pid "$folder")
   if [ -n "$pid" ]; then
     kill -INT "$pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && pg_kill "$folder"
+    for _ in $(seq 1 50); do pg_alive "$pid" || break; sleep 0.1; done
+    pg_alive "$pid" && pg_kill "$folder"
     wait "$pid" 2>/dev/null || true
   fi
   case "$folder" in /tmp/petspot-pg.*) rm -rf "$folder" ;; esac
