@@ -335,6 +335,40 @@ def test_with_the_database_hung_reads_work_and_writes_refuse_until_it_resumes(st
     assert writes_work_again(stack), "writes did not come back after SIGCONT, without restarting replicas"
 
 
+def test_a_report_held_upstream_when_the_database_dies_is_shown_and_never_made_twice(stack: Stack):
+    address = new_address()
+    form = stack.form(stack.a, address)
+    before = stack.counts()
+    stack.create_delay(HELD_MS)
+    first = Background(lambda: stack.post_report(stack.a, form, address))
+    stack.wait_for_create_requests(before["createRequests"] + 1)
+    try:
+        # The create is with the upstream (the submission recorded as "sending"); the database dies.
+        stack.postgres("kill")
+        made = first.result()
+    finally:
+        stack.postgres("start")
+    stack.create_delay(0)
+
+    # Made upstream, so the visitor sees the result and the code, database or not.
+    assert made.status == 201, made
+    pet_id, code = made.result
+    assert pet_id and code
+    # Then a resubmit on the other replica, once the database is back: the first result or "cannot
+    # confirm", never a second report (retried for up to 15 s while the result is being recorded).
+    deadline = time.monotonic() + 15
+    while True:
+        again = stack.post_report(stack.b, form, address)
+        if again.status in (200, 409) or time.monotonic() > deadline:
+            break
+        assert again.status == 503, again
+        time.sleep(0.5)
+    assert again.status in (200, 409), again
+    if again.status == 200:
+        assert again.result == (pet_id, code)
+    assert stack.counts()["created"] - before["created"] == 1
+
+
 # --- at rest --------------------------------------------------------------------------------------------------
 
 def test_the_database_holds_no_management_code_in_clear(stack: Stack):
