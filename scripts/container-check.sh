@@ -22,8 +22,12 @@
 #      cannot write its binary/assets, the shared libraries, the HEALTHCHECK, and that
 #      `podman stop` ends it with exit code 0 within 10 s;
 #   7. brings up deploy/compose.yaml with deploy/compose.demo.yaml (podman-compose; the image's demo
-#      upstream as the backend service) on another loopback port and checks that the web service
-#      serves data through http://backend:3000 (--no-compose skips this);
+#      upstream as the backend service, PostgreSQL as the db service) on another loopback port and
+#      checks that the web service serves data through http://backend:3000, that db is healthy and
+#      the web service names it in PETSPOT_DATABASE_URL (and, when the binary has the shared store,
+#      that /metrics shows petspot_store_up 1). No registry: the db image is Debian's PostgreSQL 15
+#      on the local base image (scripts/container/postgres.Containerfile, built once and kept as
+#      localhost/petspot-postgres:check). --no-compose skips this;
 #   8. prints a summary with timings, removes the containers, exits non-zero on any failure.
 #
 # Environment:
@@ -52,6 +56,7 @@ done
 [ -z "$BINARY" ] || BINARY=$(cd "$(dirname "$BINARY")" && pwd)/$(basename "$BINARY")
 
 IMAGE=localhost/petspot-web:check
+PG_IMAGE=localhost/petspot-postgres:check
 BASE_IMAGE=debian:bookworm-slim
 BASE_TAR=$CT_CACHE/debian-bookworm-minbase.tar
 BUILD_CTX=$CT_CACHE/build-stage          # stands in for the Dockerfile's build stage
@@ -74,7 +79,7 @@ TMP=$(mktemp -d)
 cleanup() {
     local rc=$?
     podman rm -f -t 0 "$CONTAINER" >/dev/null 2>&1 || true
-    [ "$COMPOSE_UP" -eq 0 ] || compose down >/dev/null 2>&1 || true
+    [ "$COMPOSE_UP" -eq 0 ] || compose down -v >/dev/null 2>&1 || true
     rm -rf "$TMP"
     exit "$rc"
 }
@@ -221,6 +226,16 @@ EOF
         "$BASE_TAR" "$BASE_IMAGE" >/dev/null
 }
 
+# The stand-in for compose.yaml's postgres:15, from the local base (apt inside the build), made once.
+make_postgres_image() {
+    if podman image exists "$PG_IMAGE"; then
+        ct_log "$PG_IMAGE already in podman's storage"
+        return 0
+    fi
+    timeout 900 podman build --pull=never --format docker "${ULIMIT_ARGS[@]}" -t "$PG_IMAGE" \
+        -f scripts/container/postgres.Containerfile scripts/container >&2
+}
+
 build_image() {
     # --format docker keeps HEALTHCHECK (the OCI image format has no such field).
     timeout 900 podman build --pull=never --format docker --target runtime \
@@ -347,7 +362,7 @@ graceful_stop() {
 
 # --- compose ---------------------------------------------------------------------------------
 compose() {
-    PETSPOT_WEB_IMAGE=$IMAGE PETSPOT_WEB_PORT=${COMPOSE_PORT:-8080} timeout 120 \
+    PETSPOT_WEB_IMAGE=$IMAGE PETSPOT_POSTGRES_IMAGE=$PG_IMAGE PETSPOT_WEB_PORT=${COMPOSE_PORT:-8080} timeout 120 \
         "$CT_VENV/bin/podman-compose" -p "$PROJECT" -f deploy/compose.yaml -f deploy/compose.demo.yaml \
         --podman-run-args "${ULIMIT_ARGS[*]}" "$@"
 }
@@ -363,13 +378,14 @@ compose_up() {
     COMPOSE_PORT=$(free_port)
     COMPOSE_UP=1
     compose up -d --no-build >"$TMP/compose.log" 2>&1 || { grep -v systemd "$TMP/compose.log" >&2; return 1; }
-    for _ in $(seq 1 60); do   # at most ~30 s
+    for _ in $(seq 1 120); do   # at most ~60 s: web starts once db is healthy
         curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$COMPOSE_PORT/readyz" 2>/dev/null && return 0
         sleep 0.5
     done
-    ct_log "compose web not ready on 127.0.0.1:$COMPOSE_PORT after 30 s; logs:"
+    ct_log "compose web not ready on 127.0.0.1:$COMPOSE_PORT after 60 s; logs:"
     podman logs "${PROJECT}_web_1" 2>&1 | tail -20 >&2
     podman logs "${PROJECT}_backend_1" 2>&1 | tail -20 >&2
+    podman logs "${PROJECT}_db_1" 2>&1 | tail -20 >&2
     return 1
 }
 
@@ -383,8 +399,28 @@ compose_data_via_backend() {
     echo "web -> $env: $(tail -n 1 <<<"$out")"
 }
 
+# The shared write store: db healthy, its database reachable with compose's credentials, the web
+# service configured with it; with a binary that has the store, the web replica's gauge says it is up.
+compose_database() {
+    local url password
+    timeout 30 podman healthcheck run "${PROJECT}_db_1" || { echo "db is not healthy"; return 1; }
+    url=$(podman exec "${PROJECT}_web_1" printenv PETSPOT_DATABASE_URL) || { echo "web has no PETSPOT_DATABASE_URL"; return 1; }
+    case "$url" in postgres://petspot:*@db:5432/petspot) ;; *) echo "PETSPOT_DATABASE_URL does not name db"; return 1 ;; esac
+    password=${url#postgres://petspot:}
+    password=${password%@db:5432/petspot}
+    podman exec -e PGPASSWORD="$password" "${PROJECT}_db_1" psql -h 127.0.0.1 -U petspot -d petspot -qAt -c 'SELECT 1' \
+        | grep -qx 1 || { echo "cannot log in to db as petspot over TCP"; return 1; }
+    if podman exec "${PROJECT}_web_1" petspot-web --help 2>/dev/null | grep -q -- '--database-url'; then
+        curl -fsS --max-time 5 "http://127.0.0.1:$COMPOSE_PORT/metrics" | grep -qE '^petspot_store_up(\{[^}]*\})? 1$' \
+            || { echo "petspot_store_up is not 1"; return 1; }
+        echo "db healthy, web configured with it, petspot_store_up 1"
+    else
+        echo "db healthy, web configured with it (this binary has no shared store yet)"
+    fi
+}
+
 compose_down() {
-    compose down >"$TMP/compose.log" 2>&1 || { grep -v systemd "$TMP/compose.log"; return 1; }
+    compose down -v >"$TMP/compose.log" 2>&1 || { grep -v systemd "$TMP/compose.log"; return 1; }
     COMPOSE_UP=0
     ! podman ps -a --format '{{.Names}}' | grep -q "^${PROJECT}_"
 }
@@ -422,11 +458,13 @@ if [ "$FAILED" -gt 0 ]; then
 fi
 podman rm -f -t 0 "$CONTAINER" >/dev/null 2>&1 || true
 if [ "$COMPOSE" -eq 1 ]; then
-    if timed "compose up (web + demo backend)" compose_up; then
+    timed "PostgreSQL image $PG_IMAGE" make_postgres_image || fail_now "build the PostgreSQL image"
+    if timed "compose up (web + demo backend + db)" compose_up; then
         check "compose: web serves data from backend:3000" compose_data_via_backend
         check "compose: healthcheck of the web service" timeout 30 podman healthcheck run "${PROJECT}_web_1"
+        check "compose: db healthy, the web service's PETSPOT_DATABASE_URL reaches it" compose_database
     else
-        check "compose: web ready within 30 s" false
+        check "compose: web ready within 60 s" false
     fi
     timed "compose down" check "compose down removes the stack" compose_down
 fi

@@ -15,6 +15,11 @@
 # that path; sanitizers/mutex-probe.swift checks first, on this toolchain, that without it a correct
 # locked counter is reported, with it that report is gone, and a real race is still reported.
 #
+# A build error under TSan only, "sending 'x' risks causing data races" on a `var` sent into an
+# `async let`, comes with ~2,000 follow-on "global variable must be a compile-time constant to use
+# @section attribute" errors for every @Test/@Suite compiled in the same frontend job: fix the first
+# (send a `let`), the rest go with it (README "Fuzzing and sanitizers").
+#
 # AddressSanitizer includes LeakSanitizer here. The leaks it finds are in the toolchain's
 # FoundationNetworking (URLSession, the tests' client), Foundation.Process and XCTest, each
 # suppressed by name with the reason in sanitizers/lsan-suppressions.txt.

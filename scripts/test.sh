@@ -16,9 +16,13 @@ step() { # step NAME COMMAND...: runs a step and records its wall time
   timings+=("$name: $((SECONDS - started)) s")
 }
 
-step "install build packages" ensure_build_packages
-# PostgreSQL's server: the write-store tests start a throwaway cluster of their own (docs/replicas.md).
-step "install PostgreSQL" ensure_packages postgresql
+# PostgreSQL (Debian's postgresql): the throwaway database of scripts/lib/postgres.sh, for the
+# write store's tests and scripts/scale-out.sh (docs/scale-out.md).
+install_packages() {
+  ensure_build_packages
+  ensure_packages postgresql
+}
+step "install build packages" install_packages
 step "swift build (debug, with tests)" swift build --build-tests
 step "swift test" swift test --skip-build --no-parallel
 step "API contract checks" env PETSPOT_BIN="$(swift build --show-bin-path)/petspot-web" api-tests/run.sh

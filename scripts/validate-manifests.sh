@@ -13,7 +13,9 @@
 #   3. cross-references schemas cannot see: the kustomization lists every manifest, the Service and
 #      PodDisruptionBudget select the Deployment's pods, the HPA targets the Deployment, the
 #      ConfigMap the Deployment reads exists, the probes hit /readyz and /healthz on the container
-#      port, and the pod cannot run as root or write its root filesystem.
+#      port, and the pod cannot run as root or write its root filesystem; with more than one replica
+#      possible, PETSPOT_DATABASE_URL comes from a Secret (and compose's web names its db);
+#   4. negative cases: copies of deploy/ with one fault each must fail step 3 with the right message.
 #
 # Tools go into the venv .build-container/venv (PETSPOT_CONTAINER_CACHE moves it).
 set -euo pipefail
@@ -46,9 +48,11 @@ PY=$CT_VENV/bin/python
 mapfile -t MANIFESTS < <(find "$K8S_DIR" -maxdepth 1 -name '*.yaml' ! -name kustomization.yaml | sort)
 [ ${#MANIFESTS[@]} -gt 0 ] || ct_die "no manifests in $K8S_DIR"
 
+# The example Secret (k8s/examples/, not applied by the kustomization) is validated with them.
+mapfile -t EXAMPLES < <(find "$K8S_DIR/examples" -maxdepth 1 -name '*.yaml' 2>/dev/null | sort)
 for v in "${K8S_VERSIONS[@]}"; do
-    result "kubernetes-validate --strict (Kubernetes $v): ${MANIFESTS[*]##*/}" \
-        "$CT_VENV/bin/kubernetes-validate" --strict --quiet --kubernetes-version "$v" "${MANIFESTS[@]}"
+    result "kubernetes-validate --strict (Kubernetes $v): ${MANIFESTS[*]##*/} ${EXAMPLES[*]##*/}" \
+        "$CT_VENV/bin/kubernetes-validate" --strict --quiet --kubernetes-version "$v" "${MANIFESTS[@]}" "${EXAMPLES[@]}"
 done
 
 result "compose.yaml, compose.demo.yaml match the Compose Specification schema" \
@@ -62,7 +66,9 @@ else
     echo "SKIP  podman-compose config (podman not installed)"
 fi
 
-result "cross-references between the manifests" "$PY" - "$K8S_DIR" "$COMPOSE" <<'PY'
+# cross_references K8S_DIR COMPOSE_FILE: the checks schemas cannot see; prints what is wrong, exits non-zero.
+cross_references() {
+"$PY" - "$1" "$2" <<'PY'
 import pathlib, sys
 import yaml
 
@@ -126,11 +132,65 @@ need(web["environment"].get("PETSPOT_UPSTREAM_URL") == "http://backend:3000", "c
 need("backend" in compose["services"], "compose has no backend service")
 need(web.get("healthcheck", {}).get("test") == ["CMD", "petspot-web", "healthcheck"], "compose web healthcheck")
 
+
+# Several replicas share one write store (deploy/README.md "Scaling out"): without a database URL each
+# replica would keep submissions, kept photos and limits to itself (duplicate reports, limits x replicas).
+env = {e["name"]: e for e in c.get("env", [])}
+db = env.get("PETSPOT_DATABASE_URL")
+if max(hpa["spec"].get("maxReplicas", 1), hpa["spec"].get("minReplicas", 1), dep["spec"].get("replicas", 1)) > 1:
+    need(db is not None or "PETSPOT_DATABASE_URL" in cm.get("data", {}),
+         "the HPA allows more than one replica but no PETSPOT_DATABASE_URL is configured (deploy/README.md \"Scaling out\")")
+need("PETSPOT_DATABASE_URL" not in cm.get("data", {}), "PETSPOT_DATABASE_URL holds a password: take it from a Secret, not the ConfigMap")
+if db is not None:
+    ref = db.get("valueFrom", {}).get("secretKeyRef")
+    need(ref is not None and ref.get("name") and ref.get("key"), "PETSPOT_DATABASE_URL must come from a Secret (secretKeyRef)")
+need("db" in compose["services"], "compose has no db service (the shared write store)")
+need(str(web["environment"].get("PETSPOT_DATABASE_URL", "")).startswith("postgres"), "compose web has no PETSPOT_DATABASE_URL")
+need("db" in (web.get("depends_on") or {}), "compose web does not depend on db")
+
 if errors:
     print("\n".join(errors))
     sys.exit(1)
 print("ok")
 PY
+}
+
+result "cross-references between the manifests" cross_references "$K8S_DIR" "$COMPOSE"
+
+# The rules above must also fail when they should: copies of deploy/ with one fault each.
+# mutated NAME PYTHON: copies deploy/ to a temporary folder, applies PYTHON (k8s = that folder's k8s/,
+# compose = its compose.yaml, yaml loaded) and succeeds when cross_references then FAILS with NAME's message.
+mutated() {
+    local expect=$1 code=$2 tmp out
+    tmp=$(mktemp -d)
+    cp -r deploy "$tmp/deploy"
+    "$PY" - "$tmp/deploy" "$code" <<'PY' || { rm -rf "$tmp"; return 1; }
+import pathlib, sys, yaml
+root = pathlib.Path(sys.argv[1]); k8s = root / "k8s"; compose = root / "compose.yaml"
+def edit(path, change):
+    doc = yaml.safe_load(path.read_text()); change(doc); path.write_text(yaml.safe_dump(doc, sort_keys=False))
+exec(sys.argv[2])
+PY
+    if out=$(cross_references "$tmp/deploy/k8s" "$tmp/deploy/compose.yaml" 2>&1); then
+        echo "passed, but should fail with: $expect"; rm -rf "$tmp"; return 1
+    fi
+    rm -rf "$tmp"
+    grep -qF "$expect" <<<"$out" || { echo "failed, but not with '$expect': $out"; return 1; }
+    echo "refused: $expect"
+}
+no_env='edit(k8s / "deployment.yaml", lambda d: d["spec"]["template"]["spec"]["containers"][0].pop("env"))'
+result "negative: several replicas without a database URL are refused" \
+    mutated "no PETSPOT_DATABASE_URL is configured" "$no_env"
+in_configmap='edit(k8s / "configmap.yaml", lambda d: d["data"].update(PETSPOT_DATABASE_URL="postgres://u:p@db/petspot"))'
+result "negative: a database URL in the ConfigMap is refused" \
+    mutated "take it from a Secret" "$no_env; $in_configmap"
+plain_value='edit(k8s / "deployment.yaml", lambda d: d["spec"]["template"]["spec"]["containers"][0]["env"].__setitem__(
+    0, {"name": "PETSPOT_DATABASE_URL", "value": "postgres://u:p@db/petspot"}))'
+result "negative: a database URL written into the Deployment is refused" \
+    mutated "must come from a Secret" "$plain_value"
+no_compose_db='edit(compose, lambda d: d["services"]["web"]["environment"].pop("PETSPOT_DATABASE_URL"))'
+result "negative: compose web without a database URL is refused" \
+    mutated "compose web has no PETSPOT_DATABASE_URL" "$no_compose_db"
 
 echo "validate-manifests: $PASSED passed, $FAILED failed ($(ct_since "$T0") s)"
 [ "$FAILED" -eq 0 ]

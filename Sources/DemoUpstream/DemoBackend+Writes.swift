@@ -45,6 +45,7 @@ extension DemoBackend {
             }
             return .accept(BodyLimits(maxBytes: Self.maxJSONBytes))
         case .photo(let id):
+            hooks?.photoRequest()
             if let refusal = authorize(id: id, authorization: head.headers[.authorization]) {
                 return .refuse(Self.failure(refusal, requestID))
             }

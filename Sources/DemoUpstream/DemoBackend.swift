@@ -13,11 +13,15 @@ public struct DemoBackend: Sendable {
     let store: DemoStore
     /// Placeholder files by name (the part after `/images/`), built from the rows' photo URLs.
     private let images: [String: [UInt8]]
+    /// Test hooks (`demo-upstream --test-hooks`), nil everywhere else (DemoTestHooks.swift).
+    let hooks: DemoTestHooks?
 
     /// Creates the backend over the built-in data set, with room for `maxAnnouncements` created
     /// announcements and `maxPhotoBytes` of their photos (docs/demo-upstream-writes.md).
-    public init(maxAnnouncements: Int = 500, maxPhotoBytes: Int = 200 * 1024 * 1024) {
+    /// `hooks`, only for multi-replica tests, add the `/__demo/` paths and a delay before creates.
+    public init(maxAnnouncements: Int = 500, maxPhotoBytes: Int = 200 * 1024 * 1024, hooks: DemoTestHooks? = nil) {
         self.rows = DemoData.rows
+        self.hooks = hooks
         let limits = DemoStore.Limits(maxAnnouncements: maxAnnouncements, maxPhotoBytes: maxPhotoBytes)
         self.store = DemoStore(limits: limits, seededMicrochips: Set(DemoData.rows.compactMap(\.microchipNumber)))
         var images: [String: [UInt8]] = [:]
@@ -36,7 +40,14 @@ public struct DemoBackend: Sendable {
         if path.count > 1, path.hasSuffix("/") { path.removeLast() }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         // Only a POST whose body the policy accepted gets here with another method than GET/HEAD.
-        if request.method == .post { return write(request, requestID: requestID) }
+        if request.method == .post {
+            guard let hooks, Self.writeRoute(request.path) == .create else { return write(request, requestID: requestID) }
+            await hooks.beforeCreate()
+            let response = write(request, requestID: requestID)
+            hooks.afterCreate(status: response.status.code)
+            return response
+        }
+        if let hooks, path.hasPrefix("/__demo/"), let answer = hooks.answer(path: path, query: request.query) { return answer }
 
         switch Array(segments) {
         case ["api", "health"]:

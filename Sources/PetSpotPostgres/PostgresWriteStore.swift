@@ -127,6 +127,19 @@ public final class PostgresWriteStore: WriteStore, Service {
         return try await claim(key, fingerprint: fingerprint)
     }
 
+    public func renew(_ key: SubmissionKey, owner: String) async throws -> Bool {
+        try ready()
+        let rows = try await client.query(
+            """
+            UPDATE petspot_submission SET lease_until = now() + interval '10 seconds'
+              WHERE ref_hash = \(Data(key.hash)) AND owner = \(owner) AND phase <> 'created' AND lease_until > now() RETURNING true
+            """,
+            logger: logger
+        )
+        for try await _ in rows { return true }
+        return false
+    }
+
     public func markSending(_ key: SubmissionKey, owner: String) async throws -> Bool {
         try ready()
         let rows = try await client.query(
@@ -264,7 +277,7 @@ public final class PostgresWriteStore: WriteStore, Service {
 struct ClaimStatement: PostgresPreparedStatement {
     static let sql = """
         INSERT INTO petspot_submission AS s (ref_hash, fingerprint, owner, lease_until, is_retry, expires_at)
-        VALUES ($1, $2, $3, now() + interval '2 minutes', $4, now() + interval '1 hour')
+        VALUES ($1, $2, $3, now() + interval '10 seconds', $4, now() + interval '1 hour')
         ON CONFLICT (ref_hash) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, phase = 'checking',
           owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until, pet_id = NULL, sealed = NULL,
           photo_uploaded = false, kept_photo = NULL, is_retry = EXCLUDED.is_retry, expires_at = EXCLUDED.expires_at

@@ -25,6 +25,9 @@ public struct GuardedWriteStore: WriteStore {
     public func claim(_ key: SubmissionKey, fingerprint: [UInt8]) async throws -> Claim {
         try await guarded("claim") { [base] in try await base.claim(key, fingerprint: fingerprint) }
     }
+    public func renew(_ key: SubmissionKey, owner: String) async throws -> Bool {
+        try await guarded("renew") { [base] in try await base.renew(key, owner: owner) }
+    }
     public func markSending(_ key: SubmissionKey, owner: String) async throws -> Bool {
         try await guarded("mark_sending") { [base] in try await base.markSending(key, owner: owner) }
     }

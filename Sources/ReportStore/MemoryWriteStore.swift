@@ -38,7 +38,7 @@ public final class MemoryWriteStore: WriteStore {
     public init(
         photoBytes: Int,
         maxPhotos: Int = 10_000,
-        lease: Duration = .seconds(120),
+        lease: Duration = SubmissionLease.duration,
         lifetime: Duration = .seconds(3600),
         maxSubmissions: Int = 20_000,
         maxLimitKeys: Int = 100_000,
@@ -79,6 +79,18 @@ public final class MemoryWriteStore: WriteStore {
             )
             evict(&state, at: instant)
             return .owned(owner: owner)
+        }
+    }
+
+    public func renew(_ key: SubmissionKey, owner: String) async throws -> Bool {
+        let instant = now()
+        return state.withLock { state in
+            guard var entry = state.submissions[key.hash], entry.owner == owner, entry.phase != .created, entry.leaseUntil > instant else {
+                return false
+            }
+            entry.leaseUntil = instant + lease
+            state.submissions[key.hash] = entry
+            return true
         }
     }
 

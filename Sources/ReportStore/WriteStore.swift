@@ -13,6 +13,10 @@ public protocol WriteStore: Sendable {
     /// (no entry, or an expired one, or one whose attempt was refused and freed it), otherwise what the
     /// earlier attempt is or came to. `fingerprint` is remembered so a different body under the same key is seen.
     func claim(_ key: SubmissionKey, fingerprint: [UInt8]) async throws -> Claim
+    /// Extends the lease of an attempt still at work (`SubmissionLease.heartbeat`, every few seconds): a
+    /// replica that dies stops renewing, and a repeat learns within one lease that the attempt is gone.
+    /// False when `owner` no longer holds `key`.
+    func renew(_ key: SubmissionKey, owner: String) async throws -> Bool
     /// The recovery point just before the upstream create: false when this attempt no longer owns `key`
     /// (its lease passed and another attempt took it), and must not create.
     func markSending(_ key: SubmissionKey, owner: String) async throws -> Bool
@@ -163,4 +167,32 @@ public struct WriteStoreUnavailable: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "write store unavailable during \(operation): \(detail)" }
+}
+
+/// The lease of an attempt: short, and renewed while the attempt works, so the death of its replica is
+/// seen by a repeat within `duration` instead of after the longest attempt could take.
+public enum SubmissionLease {
+    /// How long a claim or a renewal holds the submission.
+    public static let duration: Duration = .seconds(10)
+    /// How often an attempt at work renews it.
+    public static let renewEvery: Duration = .seconds(3)
+
+    /// Renews `key`'s lease every `renewEvery` until `work` ends, then returns its result.
+    public static func heartbeat<T: Sendable>(
+        _ store: any WriteStore,
+        key: SubmissionKey,
+        owner: String,
+        _ work: () async throws -> T
+    ) async rethrows -> T {
+        let beat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: renewEvery)
+                guard !Task.isCancelled else { return }
+                // A failure (the store down for a moment) is retried at the next beat.
+                _ = try? await store.renew(key, owner: owner)
+            }
+        }
+        defer { beat.cancel() }
+        return try await work()
+    }
 }

@@ -163,11 +163,17 @@ struct DemoUpstreamCommand: AsyncParsableCommand {
 
     @Option(help: "Address to bind.") var host: String = "127.0.0.1"
     @Option(help: "Port to bind.") var port: Int = 3000
+    @Flag(help: "Test hooks: GET /__demo/counts and /__demo/create-delay?ms=N (docs/demo-upstream-writes.md).")
+    var testHooks = false
+    @Option(help: "With --test-hooks: milliseconds every create waits before it is handled (0-30000).")
+    var createDelayMs: Int = 0
 
     func run() async throws {
         var logger = Logger(label: "demo-upstream")
         logger.logLevel = .info
-        let server = try DemoUpstream.start(host: host, port: port, logger: logger)
+        guard testHooks || createDelayMs == 0 else { throw ValidationError("--create-delay-ms needs --test-hooks") }
+        let backend = DemoBackend(hooks: testHooks ? DemoTestHooks(createDelayMilliseconds: createDelayMs) : nil)
+        let server = try DemoUpstream.start(host: host, port: port, logger: logger, backend: backend)
         logger.info("demo upstream listening", metadata: ["url": "http://\(host):\(server.port)"])
         let group = ServiceGroup(
             configuration: .init(

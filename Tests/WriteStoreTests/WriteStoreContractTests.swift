@@ -180,3 +180,43 @@ struct WriteStoreContractTests {
         }
     }
 }
+
+extension WriteStoreContractTests {
+    @Test("only the owner renews a lease, and not once the report is made", arguments: StoreKind.allCases)
+    func renewals(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let key = freshKey()
+            guard case .owned(let owner) = try await store.claim(key, fingerprint: []) else {
+                Issue.record("must own")
+                return
+            }
+            #expect(try await store.renew(key, owner: owner))
+            #expect(try await store.renew(key, owner: "someone else") == false)
+            #expect(try await store.renew(freshKey(), owner: owner) == false)
+            try await store.markCreated(key, owner: owner, record: SubmissionRecord(petID: "p", sealed: [], photoUploaded: true, keptPhoto: nil))
+            #expect(try await store.renew(key, owner: owner) == false)
+        }
+    }
+
+    @Test("a lease that is not renewed passes: a repeat takes over an attempt that sent nothing")
+    func leasePasses() async throws {
+        let clock = ManualClock()
+        let store = MemoryWriteStore(photoBytes: 1 << 20, now: clock.reading)
+        let key = freshKey()
+        guard case .owned(let first) = try await store.claim(key, fingerprint: []) else {
+            Issue.record("must own")
+            return
+        }
+        #expect(try await store.claim(key, fingerprint: []) == .inProgress(fingerprint: []))
+        clock.advance(by: SubmissionLease.duration + .seconds(1))
+        guard case .owned(let second) = try await store.claim(key, fingerprint: []) else {
+            Issue.record("a lapsed lease in `checking` is taken over")
+            return
+        }
+        #expect(second != first)
+        #expect(try await store.markSending(key, owner: first) == false, "the first attempt lost it and must not create")
+        #expect(try await store.markSending(key, owner: second))
+        clock.advance(by: SubmissionLease.duration + .seconds(1))
+        #expect(try await store.claim(key, fingerprint: []) == .unknownOutcome(fingerprint: []), "a lapsed lease while sending")
+    }
+}

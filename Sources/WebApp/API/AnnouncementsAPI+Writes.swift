@@ -52,7 +52,9 @@ struct AnnouncementWrites: Sendable {
         do {
             switch try await reports.store.claim(key, fingerprint: fingerprint) {
             case .owned(let owner):
-                return try await made(valid, key: key, owner: owner, address: address, requestID: requestID)
+                return try await SubmissionLease.heartbeat(reports.store, key: key, owner: owner) {
+                    try await made(valid, key: key, owner: owner, address: address, requestID: requestID)
+                }
             case .created(let record, let saved):
                 guard saved == fingerprint else { return AnnouncementWrites.otherBody(requestID) }
                 guard let body = SubmissionSeal.open(record.sealed, for: key) else {

@@ -171,16 +171,19 @@ struct ReportHandlers: Sendable {
         var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
         var slot: String?
         do {
-            let outcome = try await checkAndCreate(
-                form: form,
-                key: key,
-                owner: owner,
-                address: address,
-                texts: texts,
-                state: &state,
-                slot: &slot,
-                requestID: requestID
-            )
+            // The lease is renewed while the attempt works: a repeat learns within seconds that its replica died.
+            let outcome = try await SubmissionLease.heartbeat(store, key: key, owner: owner) {
+                try await checkAndCreate(
+                    form: form,
+                    key: key,
+                    owner: owner,
+                    address: address,
+                    texts: texts,
+                    state: &state,
+                    slot: &slot,
+                    requestID: requestID
+                )
+            }
             if case .refused = outcome { try await giveBack(key: key, owner: owner, address: address, slot: slot) }
             return outcome
         } catch let error as WriteStoreUnavailable {
