@@ -104,6 +104,7 @@ struct ReportHandlers: Sendable {
         case .created(let id, let password, _):
             reports.record(address)
             var record = ReportRecord(id: id, managementPassword: password, photoUploaded: false, keptPhoto: state.keptPhoto?.reference)
+            record.pet = valid.announcement(id: id, createdAt: Date())
             let authorization = AnnouncementGateway.basicAuthorization(id: id, password: password)
             if case .uploaded = await service.upload(id: id, authorization: authorization, photo: photo, requestID: requestID) {
                 record.photoUploaded = true

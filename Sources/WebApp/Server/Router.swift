@@ -54,6 +54,10 @@ struct Router: Sendable {
             plan = pages.feed(request, requestID: requestID)
         case .poster(let id):
             plan = pages.poster(request, id: id, requestID: requestID)
+        case .matches(let id):
+            plan = pages.matches(request, id: id, requestID: requestID)
+        case .matchesFeed(let id):
+            plan = pages.matchesFeed(request, id: id, requestID: requestID)
         case .legacyList:
             plan = .answer(Router.redirect(to: Route.list.path, query: request))
         case .legacyDetails(let id):
@@ -110,6 +114,8 @@ struct Router: Sendable {
             plan = api.details(request, id: id, requestID: requestID)
         case .apiGeoJSON:
             plan = api.geoJSON(request, requestID: requestID)
+        case .apiMatches(let id):
+            plan = api.matches(request, id: id, requestID: requestID)
         case .healthz:
             plan = .answer(Router.noStore(.text("ok\n")))
         case .readyz:

@@ -115,7 +115,7 @@ public enum TemplateSamples {
     }
 
     private static func details() -> DetailsPageModel {
-        DetailsPageModel(
+        var model = DetailsPageModel(
             layout: layout(),
             staleNotice: nil,
             id: "a1b2c3d4-1000",
@@ -160,6 +160,30 @@ public enum TemplateSamples {
             reportAgeText: "Reported 3 days ago",
             posterURL: "/pets/a1b2c3d4-1000/poster"
         )
+        model.matches = MatchSectionModel(
+            title: "Could this be the same pet?",
+            lead: "Found pets reported near where this pet was lost, around the same time.",
+            cards: [
+                MatchCardModel(
+                    id: "a1b2c3d4-2000",
+                    detailURL: "/pets/a1b2c3d4-2000",
+                    name: "Unnamed pet",
+                    kind: "Dog · golden retriever",
+                    statusLabel: "FOUND",
+                    statusClass: "found",
+                    thumbURL: "/images/a1b2c3d4-2000/0?w=320",
+                    thumbAlt: "Photo of Unnamed pet, a dog",
+                    lastSeenText: "Nov 20, 2025",
+                    placeText: "Krzyki, Wrocław",
+                    certainText: nil,
+                    reasons: ["2.1 km apart", "found 2 days after it was lost", "same breed (golden retriever)"].map(MatchReasonModel.init)
+                )
+            ],
+            allURL: "/pets/a1b2c3d4-1000/matches",
+            allText: "All possible matches (1)"
+        )
+        model.matchesFeedURL = "/pets/a1b2c3d4-1000/matches.atom?lang=en"
+        return model
     }
 
     private static func map(places count: Int) -> MapPageModel {
