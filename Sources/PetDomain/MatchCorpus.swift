@@ -99,13 +99,15 @@ public struct MatchCorpus: Sendable {
         let coat: [Marking]
         let city: City
         let chip: String?
+        /// Something else about it (a collar, a white paw, shy…), the same for every report: an index in the extras.
+        let trait: Int
 
         static let catCoats: [[Marking]] = [
-            [.black], [.black, .white], [.ginger], [.ginger, .white], [.grey], [.grey, .tabby], [.brown, .tabby],
+            [.black], [.black, .white], [.ginger], [.ginger, .white], [.grey], [.grey, .striped], [.brown, .striped],
             [.tricolour], [.white], [.cream], [.black, .white], [.black],
         ]
         static let dogCoats: [[Marking]] = [
-            [.black], [.brown], [.golden], [.black, .tan], [.white], [.black, .white], [.brown, .white], [.brindle],
+            [.black], [.brown], [.golden], [.black, .tan], [.white], [.black, .white], [.brown, .white], [.striped],
             [.cream], [.grey, .merle], [.black], [.ginger],
         ]
         static let dogBreeds = ["Labrador", "German Shepherd", "Dachshund", "Beagle", "Border Collie", "Husky", "Pug", "Yorkshire Terrier"]
@@ -123,7 +125,8 @@ public struct MatchCorpus: Sendable {
                 breed: pedigree ? breeds.randomElement(using: &random) : nil,
                 coat: coats.randomElement(using: &random) ?? [.black],
                 city: City.all.randomElement(using: &random) ?? City.all[0],
-                chip: Double.random(in: 0...1, using: &random) < 0.4 ? String(Int.random(in: 100_000_000...999_999_999, using: &random)) : nil
+                chip: Double.random(in: 0...1, using: &random) < 0.4 ? String(Int.random(in: 100_000_000...999_999_999, using: &random)) : nil,
+                trait: Int.random(in: 0..<6, using: &random)
             )
         }
 
@@ -137,7 +140,7 @@ public struct MatchCorpus: Sendable {
                 breed: breed ?? (Bool.random(using: &random) ? nil : (polish ? "mieszaniec" : "mixed")),
                 sex: sex,
                 age: age,
-                description: describe(coat, polish: polish, using: &random),
+                description: describe(coat, polish: polish, trait: trait, using: &random),
                 chip: chip,
                 day: day,
                 point: point
@@ -162,24 +165,24 @@ public struct MatchCorpus: Sendable {
                 breed: breedGuess,
                 sex: Double.random(in: 0...1, using: &random) < 0.55 ? .unknown : sex,
                 age: guessedAge,
-                description: describe(seen, polish: polish, using: &random),
+                description: describe(seen, polish: polish, trait: Bool.random(using: &random) ? trait : 5, using: &random),
                 chip: chip != nil && Double.random(in: 0...1, using: &random) < 0.3 ? chip : nil,
                 day: day,
                 point: point
             )
         }
 
-        func describe(_ markings: [Marking], polish: Bool, using random: inout SplitMix) -> String {
+        func describe(_ markings: [Marking], polish: Bool, trait: Int, using random: inout SplitMix) -> String {
             if polish {
                 let words = markings.map { (MatchCorpus.polishForms[$0] ?? [$0.rawValue]).randomElement(using: &random) ?? $0.rawValue }
                 let noun = species == .cat ? (sex == .female ? "kotka" : "kot") : (sex == .female ? "suczka" : "pies")
                 let extras = ["z obrożą", "bardzo płochliwy", "przyjazny, podchodzi do ludzi", "z białą łapką", "ma zadrapanie na uchu", ""]
-                return ([words.joined(separator: " i "), noun, extras.randomElement(using: &random) ?? ""]).joined(separator: " ")
+                return ([words.joined(separator: " i "), noun, extras[trait]]).joined(separator: " ")
             }
             let words = markings.map(\.rawValue).joined(separator: " and ")
             let noun = species == .cat ? "cat" : "dog"
             let extras = ["with a collar", "very shy", "friendly, comes to people", "one white paw", "scratch on the left ear", ""]
-            return [words, noun, extras.randomElement(using: &random) ?? ""].joined(separator: " ")
+            return [words, noun, extras[trait]].joined(separator: " ")
         }
     }
 
@@ -192,8 +195,8 @@ public struct MatchCorpus: Sendable {
         .black: ["czarny", "czarna", "czarnym", "czarne"], .white: ["biały", "biała", "białe", "białymi"],
         .grey: ["szary", "szara", "siwy"], .brown: ["brązowy", "brązowa", "czekoladowy"], .ginger: ["rudy", "ruda", "rudego"],
         .cream: ["kremowy", "beżowa"], .golden: ["złocisty", "żółta"], .tan: ["podpalany", "podpalana"],
-        .tabby: ["pręgowany", "pręgowana", "bury"], .tricolour: ["trójkolorowa", "szylkretowa"],
-        .patched: ["łaciaty"], .spotted: ["cętkowany"], .brindle: ["pręgowany"], .merle: ["merle"],
+        .striped: ["pręgowany", "pręgowana", "bury"], .tricolour: ["trójkolorowa", "szylkretowa"],
+        .patched: ["łaciaty"], .spotted: ["cętkowany"], .merle: ["merle"],
     ]
 
     static func announcement(
@@ -253,12 +256,13 @@ public struct MatchQuality: Sendable {
     /// Measures `corpus` in one snapshot of its items.
     public static func measure(_ corpus: MatchCorpus) -> MatchQuality {
         let index = AnnouncementIndex(items: corpus.items)
+        let profiles = MatchProfiles(index)
         var quality = MatchQuality()
         for (missing, found) in corpus.pairs {
             for (from, to) in [(missing, found), (found, missing)] {
                 guard let pet = index.announcement(id: from) else { continue }
                 quality.lookups += 1
-                let ranked = Matching.matches(for: pet, in: index).prefix(3).map { index.items[$0.position].id }
+                let ranked = Matching.matches(for: pet, in: index, profiles: profiles).prefix(3).map { index.items[$0.position].id }
                 if ranked.first == to { quality.first += 1 }
                 if ranked.contains(to) { quality.topThree += 1 }
             }

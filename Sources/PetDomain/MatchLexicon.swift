@@ -5,7 +5,9 @@ import Foundation
 /// reasons list them in.
 public enum Marking: String, Sendable, CaseIterable, Hashable {
     case black, white, grey, brown, ginger, cream, golden, tan
-    case tabby, tricolour, patched, spotted, brindle, merle
+    /// Tabby cats and brindle dogs: Polish says "pręgowany" for both.
+    case striped
+    case tricolour, patched, spotted, merle
 
     /// The bit of this marking in a `MarkingSet`.
     var bit: UInt16 { 1 << UInt16(Marking.allCases.firstIndex(of: self) ?? 0) }
@@ -114,17 +116,17 @@ public enum MatchLexicon {
         "black": .black, "white": .white, "grey": .grey, "gray": .grey, "silver": .grey,
         "brown": .brown, "chocolate": .brown, "liver": .brown, "ginger": .ginger, "orange": .ginger,
         "cream": .cream, "beige": .cream, "fawn": .cream, "golden": .golden, "gold": .golden, "yellow": .golden,
-        "blond": .golden, "blonde": .golden, "tan": .tan, "tabby": .tabby, "striped": .tabby, "stripes": .tabby,
-        "stripy": .tabby, "tricolor": .tricolour, "tricolour": .tricolour, "calico": .tricolour,
+        "blond": .golden, "blonde": .golden, "tan": .tan, "tabby": .striped, "striped": .striped, "stripes": .striped,
+        "stripy": .striped, "tricolor": .tricolour, "tricolour": .tricolour, "calico": .tricolour,
         "tortoiseshell": .tricolour, "tortie": .tricolour, "patched": .patched, "patches": .patched,
         "piebald": .patched, "spotted": .spotted, "spots": .spotted, "speckled": .spotted, "dotted": .spotted,
-        "brindle": .brindle, "merle": .merle,
+        "brindle": .striped, "merle": .merle,
         // Polish nouns: white (biel), stripes (pręgi), patches (łaty, łatki), spots (cętki, plamki), tortoiseshell.
         "biel": .white, "bieli": .white, "rudzielec": .ginger, "szylkret": .tricolour,
-        "pregi": .tabby, "pregami": .tabby, "pregach": .tabby, "prazki": .tabby, "prazkami": .tabby,
+        "pregi": .striped, "pregami": .striped, "pregach": .striped, "prazki": .striped, "prazkami": .striped,
         "laty": .patched, "latami": .patched, "latka": .patched, "latke": .patched, "latki": .patched,
         "latkami": .patched, "latkach": .patched, "cetki": .spotted, "cetkami": .spotted, "plamki": .spotted,
-        "plamkami": .spotted, "pregowanie": .tabby,
+        "plamkami": .spotted, "pregowanie": .striped,
     ]
 
     /// Polish adjective stems (folded): a word is the stem plus one of `adjectiveEndings`.
@@ -132,10 +134,10 @@ public enum MatchLexicon {
         ("czarn", .black), ("bial", .white), ("szar", .grey), ("siw", .grey), ("popielat", .grey), ("srebrn", .grey),
         ("brazow", .brown), ("czekoladow", .brown), ("kasztanow", .brown), ("rud", .ginger), ("rudaw", .ginger),
         ("pomaranczow", .ginger), ("kremow", .cream), ("bezow", .cream), ("biszkoptow", .cream), ("piaskow", .cream),
-        ("zlocist", .golden), ("zolt", .golden), ("podpalan", .tan), ("pregowan", .tabby), ("pregowat", .tabby),
-        ("moregowat", .tabby), ("bur", .tabby), ("trojkolorow", .tricolour), ("szylkretow", .tricolour),
+        ("zlocist", .golden), ("zolt", .golden), ("podpalan", .tan), ("pregowan", .striped), ("pregowat", .striped),
+        ("moregowat", .striped), ("bur", .striped), ("trojkolorow", .tricolour), ("szylkretow", .tricolour),
         ("laciat", .patched), ("pstrokat", .patched), ("cetkowan", .spotted), ("nakrapian", .spotted),
-        ("plamist", .spotted), ("pregowaci", .tabby),
+        ("plamist", .spotted), ("pregowaci", .striped),
     ]
 
     /// Endings of Polish adjectives after folding (ą → a): every case and gender, and "o" of compounds.

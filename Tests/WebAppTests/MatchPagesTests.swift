@@ -11,7 +11,8 @@ struct MatchPagesTests {
     /// `found-near` (1 km, 3 days later, Polish description, same breed), `found-chip` (same chip,
     /// 12 km, 30 days later), `found-far` (40 km: none), `found-dog` (a dog: none),
     /// `found-early` (5 days before the loss: none), `found-other-chip` (another chip: none),
-    /// `lost-other` (also missing: none), `found-nowhere` (no coordinates: none).
+    /// `lost-other` (also missing, and lost months before the others were found: none),
+    /// `found-nowhere` (no coordinates: none).
     static func rows(breed: String = "Maine Coon") -> [[String: Any]] {
         func row(_ id: String, _ status: String, _ species: String = "CAT", km: Double?, day: String, extra: [String: Any] = [:]) -> [String: Any] {
             var overrides: [String: Any] = [
@@ -36,7 +37,7 @@ struct MatchPagesTests {
             row("found-dog", "FOUND", "DOG", km: 1, day: "2025-11-12"),
             row("found-early", "FOUND", km: 1, day: "2025-11-05"),
             row("found-other-chip", "FOUND", km: 1, day: "2025-11-12", extra: ["microchipNumber": "111222333"]),
-            row("lost-other", "MISSING", km: 1, day: "2025-11-12"),
+            row("lost-other", "MISSING", km: 1, day: "2025-06-01"),
             row("found-nowhere", "FOUND", km: nil, day: "2025-11-12", extra: ["location": "Warszawa", "locationRadius": 5]),
         ]
     }

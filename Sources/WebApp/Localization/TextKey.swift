@@ -232,11 +232,10 @@ enum TextKey: String, CaseIterable, Sendable {
     case markingCream = "marking.cream"
     case markingGolden = "marking.golden"
     case markingTan = "marking.tan"
-    case markingTabby = "marking.tabby"
+    case markingStriped = "marking.striped"
     case markingTricolour = "marking.tricolour"
     case markingPatched = "marking.patched"
     case markingSpotted = "marking.spotted"
-    case markingBrindle = "marking.brindle"
     case markingMerle = "marking.merle"
 
     /// Keys whose text is counted (`key[one] = …`): looked up with a number.

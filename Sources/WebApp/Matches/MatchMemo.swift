@@ -11,22 +11,31 @@ final class MatchMemo: Sendable {
     private struct Kept {
         var generation: Int
         var byID: [String: [PetMatch]]
+        /// The snapshot's descriptions as matching reads them, each read once.
+        var profiles: MatchProfiles?
     }
 
-    private let kept = Mutex(Kept(generation: Int.min, byID: [:]))
+    private let kept = Mutex(Kept(generation: Int.min, byID: [:], profiles: nil))
 
     /// The matches of `pet` in `snapshot`: from the memo when `pet` is the snapshot's own item,
     /// else (a report fetched apart or just made) found for this call only.
     func matches(for pet: Announcement, in snapshot: Snapshot) -> [PetMatch] {
         let generation = snapshot.generation
-        guard snapshot.index.announcement(id: pet.id) == pet else { return Matching.matches(for: pet, in: snapshot.index) }
-        if let found = kept.withLock({ $0.generation == generation ? $0.byID[pet.id] : nil }) { return found }
-        let found = Matching.matches(for: pet, in: snapshot.index)
-        kept.withLock { state in
-            if state.generation < generation { state = Kept(generation: generation, byID: [:]) }
-            if state.generation == generation { state.byID[pet.id] = found }
+        let (found, profiles) = kept.withLock { state -> ([PetMatch]?, MatchProfiles) in
+            if state.generation < generation { state = Kept(generation: generation, byID: [:], profiles: nil) }
+            guard state.generation == generation else { return (nil, MatchProfiles(snapshot.index)) }  // an older snapshot's request
+            let profiles = state.profiles ?? MatchProfiles(snapshot.index)
+            state.profiles = profiles
+            return (state.byID[pet.id], profiles)
         }
-        return found
+        if let found { return found }
+        let made = Matching.matches(for: pet, in: snapshot.index, profiles: profiles)
+        // Only the snapshot's own item is kept: a report fetched apart or just made may differ from it.
+        guard snapshot.index.announcement(id: pet.id) == pet else { return made }
+        kept.withLock { state in
+            if state.generation == generation { state.byID[pet.id] = made }
+        }
+        return made
     }
 
     /// Reports whose matches are kept now (tests read it).

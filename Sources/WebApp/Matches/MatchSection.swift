@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 import PetAPIClient
 import PetDomain
 
@@ -116,8 +117,8 @@ extension Texts {
     func marking(_ marking: Marking) -> String {
         let keys: [Marking: TextKey] = [
             .black: .markingBlack, .white: .markingWhite, .grey: .markingGrey, .brown: .markingBrown, .ginger: .markingGinger,
-            .cream: .markingCream, .golden: .markingGolden, .tan: .markingTan, .tabby: .markingTabby, .tricolour: .markingTricolour,
-            .patched: .markingPatched, .spotted: .markingSpotted, .brindle: .markingBrindle, .merle: .markingMerle,
+            .cream: .markingCream, .golden: .markingGolden, .tan: .markingTan, .striped: .markingStriped, .tricolour: .markingTricolour,
+            .patched: .markingPatched, .spotted: .markingSpotted, .merle: .markingMerle,
         ]
         return keys[marking].map { self($0) } ?? marking.rawValue
     }

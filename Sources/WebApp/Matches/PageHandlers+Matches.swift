@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 import HTTPTypes
 import MicroHTTP
 import PetAPIClient

@@ -28,7 +28,21 @@ public enum TemplateSamples {
             TemplateSample(label: "report form", template: "report", model: reportForm()),
             TemplateSample(label: "report result", template: "report-result", model: reportResult()),
             TemplateSample(label: "report photo", template: "report-photo", model: photoForm()),
+            TemplateSample(label: "possible matches", template: "matches", model: matchesPage()),
         ]
+    }
+
+    private static func matchesPage() -> MatchesPageModel {
+        var section = details().matches
+        section = section.map { MatchSectionModel(title: $0.title, lead: $0.lead, cards: $0.cards, allURL: nil, allText: $0.allText) }
+        return MatchesPageModel(
+            layout: layout(),
+            staleNotice: nil,
+            heading: "Possible matches for Max",
+            backURL: "/pets/a1b2c3d4-1000",
+            matches: section,
+            matchesFeedURL: "/pets/a1b2c3d4-1000/matches.atom?lang=en"
+        )
     }
 
     private static func layout(isHome: Bool = false, isList: Bool = false, isMap: Bool = false) -> LayoutModel {
