@@ -25,7 +25,9 @@ public struct MatchCorpus: Sendable {
             let lostPoint = pet.city.point(using: &random)
             let missing = pet.ownerReport(id: "m\(number)", day: lostDay, point: lostPoint, using: &random)
             // Most pets are found close by within days; a few far or weeks later, a few dated a day early.
-            let km = Double.random(in: 0...1, using: &random) < 0.8 ? Double.random(in: 0.1...4, using: &random) : Double.random(in: 4...20, using: &random)
+            let km =
+                Double.random(in: 0...1, using: &random) < 0.8
+                ? Double.random(in: 0.1...4, using: &random) : Double.random(in: 4...20, using: &random)
             let daysLater: Int
             switch Double.random(in: 0...1, using: &random) {
             case ..<0.05: daysLater = Int.random(in: -2...(-1), using: &random)

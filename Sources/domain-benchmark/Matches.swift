@@ -25,7 +25,9 @@ func measureMatches(sizes: [Int], cpuMilliseconds: () -> Double) {
         let p99 = times[min(times.count - 1, Int((Double(times.count) * 0.99).rounded(.down)))]
         print(
             String(
-                format: "matches: %6d items, first lookup per report: cpu median %.3f ms, p99 %.3f ms (the snapshot's very first: %.3f ms), %.1f matches on average",
+                format:
+                    "matches: %6d items, first lookup per report: cpu median %.3f ms, p99 %.3f ms "
+                        + "(the snapshot's very first: %.3f ms), %.1f matches on average",
                 index.count,
                 times[times.count / 2],
                 p99,

@@ -61,7 +61,9 @@ import Testing
 
     @Test func the_species_must_be_the_same() throws {
         let lost = try Self.report("lost", .missing, species: .dog)
-        #expect(Self.matchIDs(lost, among: [try Self.report("cat", .found, species: .cat), try Self.report("dog", .found, species: .dog)]) == ["dog"])
+        #expect(
+            Self.matchIDs(lost, among: [try Self.report("cat", .found, species: .cat), try Self.report("dog", .found, species: .dog)]) == ["dog"]
+        )
     }
 
     @Test(arguments: [
@@ -138,7 +140,8 @@ import Testing
 
     @Test(arguments: [
         ("czarny kot", [Marking.black]), ("czarna kotka", [.black]), ("czarne kocię", [.black]), ("z czarnym ogonem", [.black]),
-        ("czarną obrożą", [.black]), ("Biały", [.white]), ("biała łapka", [.white]), ("z białą łapką", [.white]), ("z białą łatką", [.white, .patched]),
+        ("czarną obrożą", [.black]), ("Biały", [.white]), ("biała łapka", [.white]), ("z białą łapką", [.white]),
+        ("z białą łatką", [.white, .patched]),
         ("białymi skarpetkami", [.white]), ("rudy kocur", [.ginger]), ("rudego", [.ginger]), ("pręgowany", [.striped]),
         ("PRĘGOWANA", [.striped]), ("łaciaty", [.patched]), ("łaciata krowa", [.patched]), ("czarno-biały", [.black, .white]),
         ("czarnobiała", [.black, .white]), ("szara", [.grey]), ("brązowy", [.brown]), ("podpalany", [.tan]),
@@ -155,11 +158,13 @@ import Testing
         #expect(polish.intersection(english).markings == [.black, .white])
     }
 
-    @Test(arguments: [
-        ("Mieszaniec", nil), ("kundel", nil), ("mixed breed", nil), ("Domestic Shorthair", nil), ("nie wiem", nil),
-        ("Labrador mix", "labrador"), ("Owczarek Niemiecki", "german shepherd"), ("Jamnik", "dachshund"),
-        ("Maine Coon", "maine coon"), ("Chihuahua", "chihuahua"),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("Mieszaniec", nil), ("kundel", nil), ("mixed breed", nil), ("Domestic Shorthair", nil), ("nie wiem", nil),
+            ("Labrador mix", "labrador"), ("Owczarek Niemiecki", "german shepherd"), ("Jamnik", "dachshund"),
+            ("Maine Coon", "maine coon"), ("Chihuahua", "chihuahua"),
+        ] as [(String, String?)]
+    )
     func breeds_without_a_breed_are_unknown(breed: String, key: String?) {
         #expect(MatchLexicon.breedKey(breed) == key)
     }
@@ -175,7 +180,16 @@ import Testing
     /// A hand-made set: the order follows distance, time, breed, age and shared markings.
     @Test func closer_alike_reports_rank_higher() throws {
         let lost = try Self.report("lost", .missing, species: .dog, sex: .male, breed: "Beagle", age: 4, description: "brown and white beagle")
-        let best = try Self.report("best", .found, species: .dog, breed: "beagle", age: 5, description: "brązowo-biały piesek", kmNorth: 0.5, day: 11)
+        let best = try Self.report(
+            "best",
+            .found,
+            species: .dog,
+            breed: "beagle",
+            age: 5,
+            description: "brązowo-biały piesek",
+            kmNorth: 0.5,
+            day: 11
+        )
         let farther = try Self.report("farther", .found, species: .dog, breed: "beagle", age: 5, description: "brown white", kmNorth: 8, day: 11)
         let later = try Self.report("later", .found, species: .dog, breed: "beagle", age: 5, description: "brown white", kmNorth: 8, day: 70)
         let otherBreed = try Self.report("otherBreed", .found, species: .dog, breed: "Pug", age: 5, description: "brown white", kmNorth: 8, day: 70)
@@ -186,11 +200,22 @@ import Testing
 
     @Test func reasons_carry_codes_and_values_in_page_order() throws {
         let lost = try Self.report("lost", .missing, breed: "Maine Coon", age: 3, description: "czarna kotka z białą łapką", chip: "123")
-        let found = try Self.report("found", .found, breed: "maine coon", age: 4, description: "black cat, one white paw", chip: "123", kmNorth: 2.1, day: 13)
+        let found = try Self.report(
+            "found",
+            .found,
+            breed: "maine coon",
+            age: 4,
+            description: "black cat, one white paw",
+            chip: "123",
+            kmNorth: 2.1,
+            day: 13
+        )
         let index = AnnouncementIndex(items: [lost, found])
         let match = try #require(Matching.matches(for: lost, in: index).first)
         #expect(
-            match.reasons == [.sameMicrochip, .distanceKm(2.1), .daysApart(3), .sharedMarkings([.black, .white]), .sameBreed("maine coon"), .agesAgree]
+            match.reasons == [
+                .sameMicrochip, .distanceKm(2.1), .daysApart(3), .sharedMarkings([.black, .white]), .sameBreed("maine coon"), .agesAgree,
+            ]
         )
         #expect(match.reasons.map(\.code) == ["SAME_MICROCHIP", "DISTANCE_KM", "DAYS_APART", "SHARED_MARKINGS", "SAME_BREED", "AGES_AGREE"])
     }

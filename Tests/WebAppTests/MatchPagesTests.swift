@@ -30,7 +30,13 @@ struct MatchPagesTests {
             return PageJSON.item(id, name: id == "lost" ? "Mruczek" : nil, overrides: overrides)
         }
         return [
-            row("lost", "MISSING", km: 0, day: "2025-11-10", extra: ["description": "czarna kotka z białą łapką", "breed": breed, "microchipNumber": "985112000111", "age": 3]),
+            row(
+                "lost",
+                "MISSING",
+                km: 0,
+                day: "2025-11-10",
+                extra: ["description": "czarna kotka z białą łapką", "breed": breed, "microchipNumber": "985112000111", "age": 3]
+            ),
             row("found-near", "FOUND", km: 1, day: "2025-11-13", extra: ["description": "black cat, one white paw", "breed": breed, "age": 4]),
             row("found-chip", "FOUND", km: 12, day: "2025-12-10", extra: ["microchipNumber": "985 112 000 111"]),
             row("found-far", "FOUND", km: 40, day: "2025-11-12"),
@@ -57,7 +63,11 @@ struct MatchPagesTests {
             #expect(Self.matchIDs(html) == ["found-chip", "found-near"])
             let reasons = Self.reasons(html)
             #expect(reasons.prefix(3) == ["same microchip", "12.0 km apart", "found 30 days after it was lost"])
-            #expect(reasons.dropFirst(3) == ["1.0 km apart", "found 3 days after it was lost", "both: black, white", "same breed (Maine Coon)", "ages agree"])
+            #expect(
+                reasons.dropFirst(3) == [
+                    "1.0 km apart", "found 3 days after it was lost", "both: black, white", "same breed (Maine Coon)", "ages agree",
+                ]
+            )
             #expect(html.contains(#"href="/pets/lost/matches""#))
             #expect(html.contains(#"href="/pets/lost/matches.atom?lang=en""#))
             // Each reason is inside its own card.

@@ -1,7 +1,7 @@
 import Foundation
-import Mustache
 import HTTPTypes
 import MicroHTTP
+import Mustache
 import PetAPIClient
 import PetDomain
 
@@ -58,7 +58,10 @@ extension PageHandlers {
                     limit: Matching.maxMatches,
                     linkAll: false
                 ),
-                matchesFeedURL: SiteContext.withLanguage(Route.matchesFeed(id: pet.id).path, PageLanguage(language: location.language.language, explicit: true))
+                matchesFeedURL: SiteContext.withLanguage(
+                    Route.matchesFeed(id: pet.id).path,
+                    PageLanguage(language: location.language.language, explicit: true)
+                )
             )
         }
     }
@@ -72,7 +75,9 @@ extension PageHandlers {
         do {
             language = try PageLanguage.of(request)
         } catch {
-            return .answer(site.badQuery(LocatedProblem(problem: error, language: .standard), path: Route.matchesFeed(id: id).path, query: request.query))
+            return .answer(
+                site.badQuery(LocatedProblem(problem: error, language: .standard), path: Route.matchesFeed(id: id).path, query: request.query)
+            )
         }
         let stated = PageLanguage(language: language.language, explicit: true)
         let key = "matchfeed|" + VisitorLocation.unknown(stated).pageKey(Route.matchesFeed(id: id).path) + (language.explicit ? "" : "|vary")
@@ -108,7 +113,9 @@ extension PageHandlers {
         var body: [UInt8] = []
         body.reserveCapacity(1024 + items.count * 1024)
         body += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n".utf8
-        body += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:georss=\"http://www.georss.org/georss\" xml:lang=\"\(language.language.rawValue)\">\n".utf8
+        body +=
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:georss=\"http://www.georss.org/georss\" xml:lang=\"\(language.language.rawValue)\">\n"
+            .utf8
         XMLText.element("id", "tag:\(authority),\(FeedSearch.tagDate):\(path.dropFirst())", into: &body)
         let title = texts(.matchFeedTitle, ("name", texts.name(pet)), ("phrase", texts.phrase(pet.status, pet.species)))
         XMLText.element("title", texts(.pageTitle, ("title", title)), into: &body)
