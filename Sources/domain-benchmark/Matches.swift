@@ -27,7 +27,7 @@ func measureMatches(sizes: [Int], cpuMilliseconds: () -> Double) {
             String(
                 format:
                     "matches: %6d items, first lookup per report: cpu median %.3f ms, p99 %.3f ms "
-                        + "(the snapshot's very first: %.3f ms), %.1f matches on average",
+                    + "(the snapshot's very first: %.3f ms), %.1f matches on average",
                 index.count,
                 times[times.count / 2],
                 p99,
