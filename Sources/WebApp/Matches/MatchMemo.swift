@@ -16,6 +16,8 @@ final class MatchMemo: Sendable {
     }
 
     private let kept = Mutex(Kept(generation: Int.min, byID: [:], profiles: nil))
+    /// How many times matches were searched for (tests check the memo with it).
+    let searches = Atomic<Int>(0)
 
     /// The matches of `pet` in `snapshot`: from the memo when `pet` is the snapshot's own item,
     /// else (a report fetched apart or just made) found for this call only.
@@ -30,6 +32,7 @@ final class MatchMemo: Sendable {
         }
         if let found { return found }
         let made = Matching.matches(for: pet, in: snapshot.index, profiles: profiles)
+        searches.add(1, ordering: .relaxed)
         // Only the snapshot's own item is kept: a report fetched apart or just made may differ from it.
         guard snapshot.index.announcement(id: pet.id) == pet else { return made }
         kept.withLock { state in
