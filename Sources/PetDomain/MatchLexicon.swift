@@ -140,6 +140,12 @@ public enum MatchLexicon {
         ("plamist", .spotted), ("pregowaci", .striped),
     ]
 
+    /// `adjectiveStems` by their first byte, so a word is compared with the few stems that can begin it.
+    private static let stemsByFirstByte: [UInt8: [(stem: String, marking: Marking)]] = Dictionary(
+        grouping: adjectiveStems,
+        by: { $0.stem.utf8.first ?? 0 }
+    )
+
     /// Endings of Polish adjectives after folding (ą → a): every case and gender, and "o" of compounds.
     private static let adjectiveEndings: Set<Substring> = ["y", "i", "a", "e", "ego", "ej", "emu", "ym", "ymi", "ych", "o"]
 
@@ -149,7 +155,8 @@ public enum MatchLexicon {
             set.insert(marking)
             return
         }
-        for (stem, marking) in adjectiveStems where token.hasPrefix(stem) {
+        guard let first = token.utf8.first, let stems = stemsByFirstByte[first] else { return }
+        for (stem, marking) in stems where token.hasPrefix(stem) {
             let rest = token.dropFirst(stem.count)
             if adjectiveEndings.contains(rest) {
                 set.insert(marking)

@@ -54,7 +54,7 @@ public struct MatchProfile: Sendable {
     public let point: Coordinate?
     /// `lastSeenDate` as days since 1970.
     public let day: Int
-    /// The microchip's letters and digits, upper case; nil without one.
+    /// The microchip as given; compared by `Matching.chipKey` only when both reports have one.
     public let chip: String?
     /// `MatchLexicon.breedKey`; nil for an unknown breed.
     public let breedKey: String?
@@ -78,7 +78,7 @@ public struct MatchProfile: Sendable {
         sex = pet.sex
         point = pet.place.coordinate
         day = pet.lastSeenDate.daysSinceEpoch
-        chip = Matching.chipKey(pet.microchipNumber)
+        chip = pet.microchipNumber
         breed = pet.breed
         self.breedKey = breedKey
         age = pet.age
@@ -113,6 +113,7 @@ public enum Matching {
     /// The microchip as compared: letters and digits only, upper case ("985 112-000" = "985112000").
     static func chipKey(_ chip: String?) -> String? {
         guard let chip else { return nil }
+        if chip.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) { return chip }  // the usual case
         let kept = String(String.UnicodeScalarView(chip.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }))
         return kept.isEmpty ? nil : kept.uppercased()
     }
@@ -131,12 +132,13 @@ public enum Matching {
         let days = foundDay - lostDay
         guard days >= earliestDays, days <= latestDays else { return nil }
         var certain = false
-        if let left = report.chip, let right = candidate.chip {
+        if let left = chipKey(report.chip), let right = chipKey(candidate.chip) {
             guard left == right else { return nil }
             certain = true
         }
 
         var reasons: [MatchReason] = []
+        reasons.reserveCapacity(6)
         if certain { reasons.append(.sameMicrochip) }
         reasons.append(.distanceKm((distance * 10).rounded() / 10))
         reasons.append(.daysApart(days))

@@ -13,7 +13,14 @@ final class MatchMemo: Sendable {
         var byID: [String: [PetMatch]]
         /// The snapshot's descriptions as matching reads them, each read once.
         var profiles: MatchProfiles?
+        /// Matches kept in `byID`, all reports together.
+        var keptMatches = 0
     }
+
+    /// At most this many matches are kept per snapshot (about 120 bytes each with their reasons,
+    /// so about 24 MB): a crawler reading every details page of 50,000 reports fills it, and
+    /// the reports after that are searched each time their page is made (pages are still kept).
+    static let maxKeptMatches = 200_000
 
     private let kept = Mutex(Kept(generation: Int.min, byID: [:], profiles: nil))
     /// How many times matches were searched for (tests check the memo with it).
@@ -36,7 +43,8 @@ final class MatchMemo: Sendable {
         // Only the snapshot's own item is kept: a report fetched apart or just made may differ from it.
         guard snapshot.index.announcement(id: pet.id) == pet else { return made }
         kept.withLock { state in
-            if state.generation == generation { state.byID[pet.id] = made }
+            guard state.generation == generation, state.keptMatches + made.count <= MatchMemo.maxKeptMatches else { return }
+            if state.byID.updateValue(made, forKey: pet.id) == nil { state.keptMatches += made.count }
         }
         return made
     }
