@@ -448,7 +448,7 @@ echo "- load average at start: $load_start; at end: $(cut -d' ' -f1-3 /proc/load
 echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ); git commit: $(git rev-parse --short HEAD 2>/dev/null || echo -)$(git diff --quiet HEAD -- Sources Templates Public Package.swift 2>/dev/null || echo ' (sources modified)'); binary: $BIN"
 echo "- DURATION=${DURATION}s, TTL=${TTL}s (--cache-ttl), SEED=$SEED, upstream: scripts/bench/upstream.py (Python, ThreadingHTTPServer)"
 echo "- wrk: wrk -t2 -c64 -d${DURATION}s --timeout $WRK_TIMEOUT --latency URL (random location: -s scripts/bench/random-location.lua, WRK_PATH=/pets or /pets.atom; nginx gets the same script with its own path, so the same request sizes)"
-echo "- nginx: $("$NGINX" -v 2>&1 | sed 's/.*version: //'), daemon off, worker_processes auto (one per core), access_log off, sendfile on; it serves the bytes our server returned for /pets, $LOCATED_URL, /pets/{id}, /api/v1/announcements, /pets.atom and $LOCATED_FEED_URL, with the same Content-Type"
+echo "- nginx: $("$NGINX" -v 2>&1 | sed 's/.*version: //'), daemon off, worker_processes auto (one per core), access_log off, sendfile on; it serves the bytes our server returned for /pets, $LOCATED_URL, /pets/{id}, /api/v1/announcements, a pet with matches (/pets/{id}, /api/v1/announcements/{id}/matches), /pets.atom and $LOCATED_FEED_URL, with the same Content-Type"
 echo "- non-2xx: wrk's 'Non-2xx or 3xx responses' (status >= 400) plus socket errors (connect/read/write/timeout); ratio = ours / nginx req/s"
 echo "- upstream calls: requests the upstream saw during that row (ours + nginx runs; nginx never calls it); first-page row: during startup"
 echo "- RSS: max VmRSS of our server sampled every 0.5 s during our wrk run"
