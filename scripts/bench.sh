@@ -11,7 +11,8 @@
 #   - runs wrk -t2 -c64 -d${DURATION}s --latency against ours and against nginx for:
 #       warm /pets (requested once first), /pets at a random location per request
 #       (scripts/bench/random-location.lua; nginx serves one located page, /pets?lat=52.2297&lng=21.0122),
-#       /pets/{id} for one known id, the JSON list /api/v1/announcements, and the Atom feed:
+#       /pets/{id} for one known id, the JSON list /api/v1/announcements, a pet with possible matches
+#       (docs/matching.md: its details page and /api/v1/announcements/{id}/matches, warm), and the Atom feed:
 #       warm /pets.atom and /pets.atom at a random location per request (the same Lua script;
 #       nginx serves one located feed, /pets.atom?lat=52.2297&lng=21.0122);
 #   - records upstream calls during each row (diff of the upstream's /__stats), non-2xx responses
@@ -265,6 +266,17 @@ for items in $SIZES; do
   fetch located "$LOCATED_URL"
   if [ -n "$known_id" ]; then fetch details "/pets/$known_id"; else status[details]=000; ctype[details]=-; fi
   fetch api /api/v1/announcements
+  # Possible matches (docs/matching.md): the first of the upstream's first 40 ids that has some; its
+  # details page (section included) and its matches API, both warm.
+  match_id=""
+  for id in $(curl -fs --max-time 60 "http://127.0.0.1:$up_port/api/v1/announcements" | head -c 65536 \
+    | grep -o '"id":"[^"]*"' | cut -d'"' -f4 | head -40 || true); do
+    if curl -fs --max-time 30 "http://127.0.0.1:$port/api/v1/announcements/$id/matches" | grep -q '"reasons"'; then match_id=$id; break; fi
+  done
+  if [ -n "$match_id" ]; then
+    fetch mdetails "/pets/$match_id"
+    fetch mapi "/api/v1/announcements/$match_id/matches"
+  else status[mdetails]=000; ctype[mdetails]=-; status[mapi]=000; ctype[mapi]=-; fi
   fetch feed /pets.atom
   fetch feedloc "$LOCATED_FEED_URL"
   # The poster (docs/poster.md): the first one of a pet (its QR code made, the page rendered), then warm.
@@ -284,6 +296,7 @@ for items in $SIZES; do
   ng_port=$(free_port)
   start_nginx "$work/nginx-$items" "$ng_port" "$root" "warm=${ctype[warm]}" "located=${ctype[located]}" \
     "details=${ctype[details]}" "api=${ctype[api]}" "feed=${ctype[feed]}" "feedloc=${ctype[feedloc]}" "poster=${ctype[poster]}" \
+    "mdetails=${ctype[mdetails]}" "mapi=${ctype[mapi]}" \
     "warm.br=${ctype[warm]}" "located.gzfly=${ctype[located]}"
   if ! cmp -s <(curl -s --max-time 60 "http://127.0.0.1:$ng_port/b/warm") "$root/b/warm"; then
     echo "   nginx does not serve the expected bytes; see $work/nginx-$items/error.log" >&2
@@ -325,6 +338,11 @@ for items in $SIZES; do
   if [ -n "$known_id" ]; then measure details "/pets/{id}" "/pets/$known_id"
   else row "$items" "/pets/{id}" - - - - - - - "no id from upstream" -; fi
   measure api "/api/v1/announcements" /api/v1/announcements
+  if [ -n "$match_id" ]; then
+    curl -s -o /dev/null --max-time 60 "http://127.0.0.1:$port/pets/$match_id" || true   # warm (kept on its second answer)
+    measure mdetails "warm /pets/{id} with its matches" "/pets/$match_id"
+    measure mapi "warm /api/v1/announcements/{id}/matches" "/api/v1/announcements/$match_id/matches"
+  else row "$items" "matches rows" - - - - - - - "no id with matches in the first 40" -; fi
   curl -s -o /dev/null --max-time 60 "http://127.0.0.1:$port/pets.atom" || true   # warm (kept on its second answer)
   measure feed "warm /pets.atom" /pets.atom
   measure feedloc "/pets.atom random location" /pets.atom lua
@@ -440,7 +458,7 @@ echo "- load average at start: $load_start; at end: $(cut -d' ' -f1-3 /proc/load
 echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ); git commit: $(git rev-parse --short HEAD 2>/dev/null || echo -)$(git diff --quiet HEAD -- Sources Templates Public Package.swift 2>/dev/null || echo ' (sources modified)'); binary: $BIN"
 echo "- DURATION=${DURATION}s, TTL=${TTL}s (--cache-ttl), SEED=$SEED, upstream: scripts/bench/upstream.py (Python, ThreadingHTTPServer)"
 echo "- wrk: wrk -t2 -c64 -d${DURATION}s --timeout $WRK_TIMEOUT --latency URL (random location: -s scripts/bench/random-location.lua, WRK_PATH=/pets or /pets.atom; nginx gets the same script with its own path, so the same request sizes)"
-echo "- nginx: $("$NGINX" -v 2>&1 | sed 's/.*version: //'), daemon off, worker_processes auto (one per core), access_log off, sendfile on; it serves the bytes our server returned for /pets, $LOCATED_URL, /pets/{id}, /api/v1/announcements, /pets.atom and $LOCATED_FEED_URL, with the same Content-Type"
+echo "- nginx: $("$NGINX" -v 2>&1 | sed 's/.*version: //'), daemon off, worker_processes auto (one per core), access_log off, sendfile on; it serves the bytes our server returned for /pets, $LOCATED_URL, /pets/{id}, /api/v1/announcements, a pet with matches (/pets/{id}, /api/v1/announcements/{id}/matches), /pets.atom and $LOCATED_FEED_URL, with the same Content-Type"
 echo "- non-2xx: wrk's 'Non-2xx or 3xx responses' (status >= 400) plus socket errors (connect/read/write/timeout); ratio = ours / nginx req/s"
 echo "- upstream calls: requests the upstream saw during that row (ours + nginx runs; nginx never calls it); first-page row: during startup"
 echo "- RSS: max VmRSS of our server sampled every 0.5 s during our wrk run / VmRSS right after it; the refresh row runs TTL + 5 s after the upstream's list changed ETag, so it includes one new snapshot"

@@ -219,6 +219,8 @@ func measurePages(body: Data) async throws {
     }
 }
 
+measureMatches(sizes: [5_000, 50_000], cpuMilliseconds: threadCPUMilliseconds)
+
 measurePlaceNames(placesFile: "Data/places.tsv", body: makeDialectABody(count:), cpuMilliseconds: threadCPUMilliseconds)
 
 do {

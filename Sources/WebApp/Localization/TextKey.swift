@@ -207,11 +207,45 @@ enum TextKey: String, CaseIterable, Sendable {
     case feedTitleNearby = "feed.titleNearby"
     case feedEntryTitle = "feed.entryTitle"
     case feedHeadTitle = "feed.headTitle"
+    // Possible matches (docs/matching.md)
+    case matchTitle = "match.title"
+    case matchResultTitle = "match.resultTitle"
+    case matchLeadMissing = "match.lead.missing"
+    case matchLeadFound = "match.lead.found"
+    case matchAll = "match.all"
+    case matchFeed = "match.feed"
+    case matchCertain = "match.certain"
+    case matchReasonChip = "match.reason.chip"
+    case matchReasonDistance = "match.reason.distance"
+    case matchReasonSameDay = "match.reason.sameDay"
+    case matchReasonAfter = "match.reason.after"
+    case matchReasonBefore = "match.reason.before"
+    case matchReasonMarkings = "match.reason.markings"
+    case matchReasonBreed = "match.reason.breed"
+    case matchReasonAges = "match.reason.ages"
+    case matchPageTitle = "match.pageTitle"
+    case matchPageEmpty = "match.pageEmpty"
+    case matchFeedTitle = "match.feedTitle"
+    case matchFeedEntryTitle = "match.feedEntryTitle"
+    case markingBlack = "marking.black"
+    case markingWhite = "marking.white"
+    case markingGrey = "marking.grey"
+    case markingBrown = "marking.brown"
+    case markingGinger = "marking.ginger"
+    case markingCream = "marking.cream"
+    case markingGolden = "marking.golden"
+    case markingTan = "marking.tan"
+    case markingStriped = "marking.striped"
+    case markingTricolour = "marking.tricolour"
+    case markingPatched = "marking.patched"
+    case markingSpotted = "marking.spotted"
+    case markingMerle = "marking.merle"
 
     /// Keys whose text is counted (`key[one] = …`): looked up with a number.
     static let countedKeys: Set<TextKey> = [
         .mapLabel, .age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin, .listNoSuchPage, .reportAgeDays,
         .reportProblems, .reportProblemThrottled, .photoProblemThrottled,
+        .matchReasonAfter, .matchReasonBefore,
     ]
 
     /// True for a counted text.

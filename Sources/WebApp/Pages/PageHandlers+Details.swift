@@ -22,7 +22,10 @@ extension PageHandlers {
             _,
             staleNotice,
             day in
-            detailsModel(pet, staleNotice: staleNotice, location: location, day: day)
+            var model = detailsModel(pet, staleNotice: staleNotice, location: location, day: day)
+            model.matches = site.matchSection(for: pet, in: gateway.freshSnapshot()?.value, language: location.language)
+            model.matchesFeedURL = SiteContext.matchesFeedURL(pet, language: location.language)
+            return model
         }
     }
 

@@ -9,7 +9,7 @@ struct PageRenderer: Sendable {
     /// Page templates that must exist; checked at startup (docs/platform.md: a missing folder gives an
     /// empty library and an unknown name renders nil, silently).
     static let requiredTemplates = [
-        "layout", "landing", "list", "map", "details", "error", "poster", "report", "report-result",
+        "layout", "landing", "list", "map", "details", "error", "poster", "report", "report-result", "matches",
         "report-photo",
     ]
 

@@ -22,6 +22,8 @@ final class SiteContext: Sendable {
     let reuse: ReusePolicy
     /// `Cache-Control` of pages and API answers made from fresh data (`ReusePolicy`).
     var cacheControl: String { reuse.cacheControl }
+    /// The possible matches of each report, found once per snapshot (docs/matching.md).
+    let matchMemo = MatchMemo()
     /// The posters' QR codes, per share URL and snapshot.
     let posterCodes = PosterCodes()
     /// The day report ages are worded for; part of every reuse decision (`DayClock.reuseKey`).

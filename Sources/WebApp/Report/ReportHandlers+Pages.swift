@@ -84,7 +84,7 @@ extension ReportHandlers {
         )
         layout.isReport = true
         let petPath = Route.details(id: record.id).path
-        let model = ReportResultModel(
+        var model = ReportResultModel(
             layout: layout,
             petID: record.id,
             petURL: SiteContext.withLanguage(petPath, language),
@@ -94,6 +94,8 @@ extension ReportHandlers {
             retryAction: QueryString.url(Route.reportPhoto.path, language.linkItems),
             keptPhoto: record.keptPhoto
         )
+        model.matches = site.reportMatches(record, gateway: service.gateway, language: language)
+        model.matchesFeedURL = record.pet.flatMap { SiteContext.matchesFeedURL($0, language: language) }
         var response = site.page(model, template: "report-result", language: language, status: status)
         if status == .created { response.headers[.location] = petPath }
         return ReportHandlers.private(response)

@@ -247,6 +247,7 @@ struct ReportHandlers: Sendable {
         case .created(let id, let password, _):
             slot = nil
             var record = ReportRecord(id: id, managementPassword: password, photoUploaded: false, keptPhoto: state.keptPhoto?.reference)
+            record.pet = valid.announcement(id: id, createdAt: Date())
             await recordMade(record, key: key, owner: owner, requestID: requestID)
             let authorization = AnnouncementGateway.basicAuthorization(id: id, password: password)
             if case .uploaded = await service.upload(id: id, authorization: authorization, photo: photo, requestID: requestID) {

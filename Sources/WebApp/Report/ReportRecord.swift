@@ -14,6 +14,8 @@ struct ReportRecord: Sendable {
     var photoUploaded: Bool
     /// The photo kept for the retry form while `photoUploaded` is false.
     var keptPhoto: String?
+    /// The report as matching reads it, for the result page's possible matches (docs/matching.md).
+    var pet: Announcement?
 }
 
 /// What one form submission came to.

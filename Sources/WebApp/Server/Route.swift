@@ -12,6 +12,10 @@ enum Route: Equatable, Sendable {
     case feed
     /// `/pets/{id}/poster`: the printable A4 poster with a QR code (docs/poster.md).
     case poster(id: String)
+    /// `/pets/{id}/matches`: every possible match of a report (docs/matching.md).
+    case matches(id: String)
+    /// `/pets/{id}/matches.atom`: a report's possible matches as an Atom feed.
+    case matchesFeed(id: String)
     /// Old web app links (`/lost-pets…`), answered 301 (docs/upstream.md §4).
     case legacyList
     case legacyDetails(id: String)
@@ -33,6 +37,8 @@ enum Route: Equatable, Sendable {
     case reportPhoto
     /// `POST /api/v1/announcements/{id}/photos`: a report's photo through our photo treatment.
     case apiPhotos(id: String)
+    /// `GET /api/v1/announcements/{id}/matches`: a report's possible matches as JSON.
+    case apiMatches(id: String)
     case healthz
     case readyz
     case metrics
@@ -60,6 +66,8 @@ enum Route: Equatable, Sendable {
             case 2 where !parts[1].isEmpty: self = .details(id: parts[1])
             case 2: self = .list
             case 3 where !parts[1].isEmpty && parts[2] == "poster": self = .poster(id: parts[1])
+            case 3 where !parts[1].isEmpty && parts[2] == "matches": self = .matches(id: parts[1])
+            case 3 where !parts[1].isEmpty && parts[2] == "matches.atom": self = .matchesFeed(id: parts[1])
             default: return nil
             }
         case "lost-pets":
@@ -83,6 +91,7 @@ enum Route: Equatable, Sendable {
             case 3: self = .apiList
             case 4 where !parts[3].isEmpty: self = .apiDetails(id: parts[3])
             case 5 where !parts[3].isEmpty && parts[4] == "photos": self = .apiPhotos(id: parts[3])
+            case 5 where !parts[3].isEmpty && parts[4] == "matches": self = .apiMatches(id: parts[3])
             default: return nil
             }
         case "report" where parts.count == 1: self = .report
@@ -104,6 +113,8 @@ enum Route: Equatable, Sendable {
         case .details(let id): return "/pets/\(URLText.encodeComponent(id))"
         case .feed: return "/pets.atom"
         case .poster(let id): return "/pets/\(URLText.encodeComponent(id))/poster"
+        case .matches(let id): return "/pets/\(URLText.encodeComponent(id))/matches"
+        case .matchesFeed(let id): return "/pets/\(URLText.encodeComponent(id))/matches.atom"
         case .legacyList: return "/lost-pets"
         case .legacyDetails(let id): return "/lost-pets/\(URLText.encodeComponent(id))"
         case .image(let path): return "/images/" + Route.encodedSegments(path)
@@ -116,6 +127,7 @@ enum Route: Equatable, Sendable {
         case .report: return "/report"
         case .reportPhoto: return "/report/photo"
         case .apiPhotos(let id): return "/api/v1/announcements/\(URLText.encodeComponent(id))/photos"
+        case .apiMatches(let id): return "/api/v1/announcements/\(URLText.encodeComponent(id))/matches"
         case .healthz: return "/healthz"
         case .readyz: return "/readyz"
         case .metrics: return "/metrics"
@@ -149,6 +161,8 @@ enum Route: Equatable, Sendable {
         case .details: return "details"
         case .feed: return "feed"
         case .poster: return "poster"
+        case .matches: return "matches"
+        case .matchesFeed: return "matches_feed"
         case .legacyList, .legacyDetails: return "legacy_redirect"
         case .image: return "image"
         case .staticFile, .favicon: return "static"
@@ -160,6 +174,7 @@ enum Route: Equatable, Sendable {
         case .report: return "report"
         case .reportPhoto: return "report_photo"
         case .apiPhotos: return "api_photos"
+        case .apiMatches: return "api_matches"
         case .healthz: return "healthz"
         case .readyz: return "readyz"
         case .metrics: return "metrics"

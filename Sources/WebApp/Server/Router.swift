@@ -54,6 +54,10 @@ struct Router: Sendable {
             plan = pages.feed(request, requestID: requestID)
         case .poster(let id):
             plan = pages.poster(request, id: id, requestID: requestID)
+        case .matches(let id):
+            plan = pages.matches(request, id: id, requestID: requestID)
+        case .matchesFeed(let id):
+            plan = pages.matchesFeed(request, id: id, requestID: requestID)
         case .legacyList:
             plan = .answer(Router.redirect(to: Route.list.path, query: request))
         case .legacyDetails(let id):
@@ -118,6 +122,8 @@ struct Router: Sendable {
                 staticFiles.response(for: AnnouncementsAPI.documentAsset, request: request)
                     ?? AnnouncementsAPI.error(404, code: "NOT_FOUND", message: "The API document is not installed.", requestID: requestID)
             )
+        case .apiMatches(let id):
+            plan = api.matches(request, id: id, requestID: requestID)
         case .healthz:
             plan = .answer(Router.noStore(.text("ok\n")))
         case .readyz:

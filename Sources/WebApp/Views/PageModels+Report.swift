@@ -88,6 +88,10 @@ struct ReportResultModel: Sendable {
     /// The retry form's target and kept photo.
     let retryAction: String
     let keptPhoto: String?
+    /// "Is it one of these?": possible matches of the new report (docs/matching.md); nil when none.
+    var matches: MatchSectionModel?
+    /// `/pets/{id}/matches.atom` of the new report.
+    var matchesFeedURL: String?
 }
 
 /// `GET /report/photo` and the retry form's refusals: replace a report's photo with its code.

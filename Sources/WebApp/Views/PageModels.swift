@@ -217,6 +217,10 @@ struct DetailsPageModel: Sendable {
     var outdatedNotice: String?
     /// "Print a poster": `/pets/{id}/poster` in the page's language (docs/poster.md).
     var posterURL: String = ""
+    /// Possible matches of the other status (docs/matching.md); nil when there is none.
+    var matches: MatchSectionModel?
+    /// `/pets/{id}/matches.atom` for a lost or found pet with coordinates; nil otherwise.
+    var matchesFeedURL: String?
 }
 
 /// `/pets/{id}/poster`: the printable poster (docs/poster.md).

@@ -28,7 +28,21 @@ public enum TemplateSamples {
             TemplateSample(label: "report form", template: "report", model: reportForm()),
             TemplateSample(label: "report result", template: "report-result", model: reportResult()),
             TemplateSample(label: "report photo", template: "report-photo", model: photoForm()),
+            TemplateSample(label: "possible matches", template: "matches", model: matchesPage()),
         ]
+    }
+
+    private static func matchesPage() -> MatchesPageModel {
+        var section = details().matches
+        section = section.map { MatchSectionModel(title: $0.title, lead: $0.lead, cards: $0.cards, allURL: nil, allText: $0.allText) }
+        return MatchesPageModel(
+            layout: layout(),
+            staleNotice: nil,
+            heading: "Possible matches for Max",
+            backURL: "/pets/a1b2c3d4-1000",
+            matches: section,
+            matchesFeedURL: "/pets/a1b2c3d4-1000/matches.atom?lang=en"
+        )
     }
 
     private static func layout(isHome: Bool = false, isList: Bool = false, isMap: Bool = false) -> LayoutModel {
@@ -115,7 +129,7 @@ public enum TemplateSamples {
     }
 
     private static func details() -> DetailsPageModel {
-        DetailsPageModel(
+        var model = DetailsPageModel(
             layout: layout(),
             staleNotice: nil,
             id: "a1b2c3d4-1000",
@@ -160,6 +174,30 @@ public enum TemplateSamples {
             reportAgeText: "Reported 3 days ago",
             posterURL: "/pets/a1b2c3d4-1000/poster"
         )
+        model.matches = MatchSectionModel(
+            title: "Could this be the same pet?",
+            lead: "Found pets reported near where this pet was lost, around the same time.",
+            cards: [
+                MatchCardModel(
+                    id: "a1b2c3d4-2000",
+                    detailURL: "/pets/a1b2c3d4-2000",
+                    name: "Unnamed pet",
+                    kind: "Dog · golden retriever",
+                    statusLabel: "FOUND",
+                    statusClass: "found",
+                    thumbURL: "/images/a1b2c3d4-2000/0?w=320",
+                    thumbAlt: "Photo of Unnamed pet, a dog",
+                    lastSeenText: "Nov 20, 2025",
+                    placeText: "Krzyki, Wrocław",
+                    certainText: nil,
+                    reasons: ["2.1 km apart", "found 2 days after it was lost", "same breed (golden retriever)"].map(MatchReasonModel.init)
+                )
+            ],
+            allURL: "/pets/a1b2c3d4-1000/matches",
+            allText: "All possible matches (1)"
+        )
+        model.matchesFeedURL = "/pets/a1b2c3d4-1000/matches.atom?lang=en"
+        return model
     }
 
     private static func map(places count: Int) -> MapPageModel {

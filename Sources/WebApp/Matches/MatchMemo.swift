@@ -1,0 +1,54 @@
+import PetAPIClient
+import PetDomain
+import Synchronization
+
+/// The possible matches of each report, found at most once per report and snapshot generation
+/// (docs/matching.md "Cost"): the details page, its all-matches page, the API and the feed in
+/// either language all read the same list. Found outside the lock from the snapshot's grid cells
+/// near the report (`Matching.matches`), never by scanning the snapshot; a newer generation
+/// replaces the memo whole, so it holds only what the current snapshot's readers asked for.
+final class MatchMemo: Sendable {
+    private struct Kept {
+        var generation: Int
+        var byID: [String: [PetMatch]]
+        /// The snapshot's descriptions as matching reads them, each read once.
+        var profiles: MatchProfiles?
+        /// Matches kept in `byID`, all reports together.
+        var keptMatches = 0
+    }
+
+    /// At most this many matches are kept per snapshot (about 120 bytes each with their reasons,
+    /// so about 24 MB): a crawler reading every details page of 50,000 reports fills it, and
+    /// the reports after that are searched each time their page is made (pages are still kept).
+    static let maxKeptMatches = 200_000
+
+    private let kept = Mutex(Kept(generation: Int.min, byID: [:], profiles: nil))
+    /// How many times matches were searched for (tests check the memo with it).
+    let searches = Atomic<Int>(0)
+
+    /// The matches of `pet` in `snapshot`: from the memo when `pet` is the snapshot's own item,
+    /// else (a report fetched apart or just made) found for this call only.
+    func matches(for pet: Announcement, in snapshot: Snapshot) -> [PetMatch] {
+        let generation = snapshot.generation
+        let (found, profiles) = kept.withLock { state -> ([PetMatch]?, MatchProfiles) in
+            if state.generation < generation { state = Kept(generation: generation, byID: [:], profiles: nil) }
+            guard state.generation == generation else { return (nil, MatchProfiles(snapshot.index)) }  // an older snapshot's request
+            let profiles = state.profiles ?? MatchProfiles(snapshot.index)
+            state.profiles = profiles
+            return (state.byID[pet.id], profiles)
+        }
+        if let found { return found }
+        let made = Matching.matches(for: pet, in: snapshot.index, profiles: profiles)
+        searches.add(1, ordering: .relaxed)
+        // Only the snapshot's own item is kept: a report fetched apart or just made may differ from it.
+        guard snapshot.index.announcement(id: pet.id) == pet else { return made }
+        kept.withLock { state in
+            guard state.generation == generation, state.keptMatches + made.count <= MatchMemo.maxKeptMatches else { return }
+            if state.byID.updateValue(made, forKey: pet.id) == nil { state.keptMatches += made.count }
+        }
+        return made
+    }
+
+    /// Reports whose matches are kept now (tests read it).
+    var keptCount: Int { kept.withLock { $0.byID.count } }
+}
