@@ -43,6 +43,8 @@
 #                              JPEG end to end and its photo step, warm /pets while 4 reports upload,
 #                              RSS growth with 8 concurrent 20 MB uploads; on the demo upstream)
 #   REPORTS_ONLY=1             only the report rows (no item sizes, no photo rows)
+#   DATABASE=0                 skip the rows on a second server whose write store is PostgreSQL (reads
+#                              must not touch it: warm /pets and a random location, against the same nginx)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -85,6 +87,8 @@ stop_pid() {  # stop_pid PID: SIGTERM, up to 5 s, then SIGKILL
 cleanup() {
   rm -f "$work/sampling" 2>/dev/null || true
   stop_pid "$sampler"; stop_pid "$server"; stop_pid "$nginx_pid"; stop_pid "$upstream"
+  # The throwaway PostgreSQL of the rows with the shared store (and of the report rows), if one started.
+  if [ -n "${PG_FOLDER:-}" ] && declare -F pg_remove >/dev/null; then pg_remove "$PG_FOLDER"; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -208,6 +212,28 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f %%", 100 * a / 
 rows="$work/rows"
 : >"$rows"
 row() { printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@" >>"$rows"; }
+
+# Reads never touch the shared write store (docs/replicas.md): the same warm and located rows on a
+# second server of the same binary and upstream whose write store is a throwaway PostgreSQL
+# (scripts/lib/postgres.sh), against the same nginx; DATABASE=0 skips them.
+database_rows() {
+  local plain_port=$port plain_server=$server
+  if [ -z "${PG_FOLDER:-}" ]; then
+    . scripts/lib/postgres.sh
+    ensure_packages postgresql
+    pg_new >/dev/null || { row "$items" "rows with PostgreSQL" - - - - - - - "PostgreSQL did not start" -; return 0; }
+  fi
+  port=$(free_port)
+  "$BIN" --port "$port" --upstream "http://127.0.0.1:$up_port" --public-dir Public --templates-dir Templates \
+    --log-level warning --cache-ttl "$TTL" --database-url "$(pg_url "$PG_FOLDER")" >"$work/server-$items-pg.log" 2>&1 &
+  server=$!
+  for _ in $(seq 1 600); do curl -fs --max-time 5 -o /dev/null "http://127.0.0.1:$port/pets" && break; sleep 0.05; done
+  curl -s -o /dev/null --max-time 60 "http://127.0.0.1:$port/pets" || true   # warm
+  measure warm "warm /pets, write store in PostgreSQL" /pets
+  measure located "/pets random location, write store in PostgreSQL" /pets lua
+  stop_pid "$server"
+  port=$plain_port server=$plain_server
+}
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "== PetSpot bench: binary $BIN, sizes: $SIZES, ${DURATION}s per run, --cache-ttl $TTL"
@@ -356,6 +382,7 @@ for items in $SIZES; do
   row "$items" "first /pets/{id}/poster of a pet (request time): $first_poster" - - - - - - - - -
   if [ -n "$known_id" ]; then measure poster "warm /pets/{id}/poster" "/pets/$known_id/poster"; fi
   if [ "${COMPRESSION:-1}" != 0 ]; then compression_rows; fi
+  if [ "${DATABASE:-1}" != 0 ]; then database_rows; fi
 
   stop_pid "$server"; server=""
   stop_pid "$nginx_pid"; nginx_pid=""

@@ -11,6 +11,8 @@
 #   PETSPOT_BIN=.build/debug/petspot-web   the server binary (built by scripts/test.sh; nothing is built here)
 #   SCALE_VENV=.venv-scale                 the Python venv (requests, pytest; scale-tests/requirements.txt)
 #   SCALE_TIMEOUT=900                      seconds the whole pytest run may take
+#   SCALE_BENCH=1                          instead of the suite, the replica rows of the benchmark
+#                                          (scale-tests/bench_replicas.py: figures, no assertions)
 #
 # A binary without `--database-url` still runs (each replica then keeps its write state in memory, as
 # before the shared store): the suite then shows which rows fail, which is what it is there to catch.
@@ -157,7 +159,8 @@ status=0
 SCALE_WORK=$work SCALE_BIN=$BIN SCALE_PG_FOLDER=$pg_folder SCALE_DATABASE_URL=$database_url SCALE_SHARED_STORE=$shared_store \
   SCALE_UPSTREAM="http://127.0.0.1:$up_port" SCALE_NGINX="http://127.0.0.1:$nginx_port" \
   SCALE_A="http://127.0.0.1:$(cat "$work/replica-a.port")" SCALE_B="http://127.0.0.1:$(cat "$work/replica-b.port")" \
-  timeout -k 10 "$TIMEOUT" "$VENV/bin/python" -m pytest scale-tests -p no:cacheprovider -rfE "$@" 2>&1 | tee "$work/pytest.log"
+  timeout -k 10 "$TIMEOUT" "$VENV/bin/python" $([ "${SCALE_BENCH:-0}" = 1 ] && echo scale-tests/bench_replicas.py \
+    || echo "-m pytest scale-tests -p no:cacheprovider -rfE") "$@" 2>&1 | tee "$work/pytest.log"
 status=${PIPESTATUS[0]}
 [ "$status" -eq 124 ] && echo "scale-out.sh: the suite ran past ${TIMEOUT} s and was stopped"
 summary=$(grep -E '^=+ .*(passed|failed|error|no tests ran).* =+$' "$work/pytest.log" | tail -n 1)

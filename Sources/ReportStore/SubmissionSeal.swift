@@ -36,12 +36,6 @@ public enum SubmissionSeal {
     /// A fingerprint of a request body (the API's 422 for the same key with another body).
     public static func fingerprint(_ body: [UInt8]) -> [UInt8] { digest(body) }
 
-    /// A new attempt's owner token: 128 random bits as hex.
-    public static func newOwner() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in
-            let text = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - text.count) + text
-        }.joined()
-    }
+    /// A new attempt's owner token: 128 random bits as hex, like every reference of the write path.
+    public static func newOwner() -> String { ExpiringStore<Int>.newReference() }
 }

@@ -126,7 +126,7 @@ stop_pid "$server"; server=""
 # (d) end to end with the shared store: the same reports through a server on a throwaway PostgreSQL.
 . scripts/lib/postgres.sh
 ensure_packages postgresql
-if pg_new >/dev/null; then
+if [ -n "${PG_FOLDER:-}" ] || pg_new >/dev/null; then
   port=$(free_port)
   "$BIN" --port "$port" --public-dir Public --templates-dir Templates --log-level warning --report-limit 0 \
     --database-url "$(pg_url "$PG_FOLDER")" >"$work/server-reports-pg.log" 2>&1 &
@@ -146,7 +146,6 @@ if pg_new >/dev/null; then
   row demo "report with a 12 MP JPEG, end to end with PostgreSQL as the write store, median of $REPORT_COUNT: $made_pg; the store's share $store_ms per report" \
     - - - - - - "demo upstream + PostgreSQL" "$bad_pg" "$(mb "$(rss_kb "$server")")"
   stop_pid "$server"; server=""
-  pg_remove "$PG_FOLDER"
 else
   echo "   (no PostgreSQL: the row with the shared store is skipped)"
 fi
