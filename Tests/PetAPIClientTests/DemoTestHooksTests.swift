@@ -37,7 +37,8 @@ import Testing
             #expect(try await client.get("/__demo/create-delay?ms=x").status == 400)
             let clamped = try DemoWriteClient.object(try await client.get("/__demo/create-delay?ms=999999"))
             #expect(clamped["createDelayMs"] as? Int == DemoTestHooks.maxCreateDelayMilliseconds)
-            _ = try await client.get("/__demo/create-delay?ms=1500")
+            // Long enough that a loaded machine still sees the create held (the test waits it out once).
+            _ = try await client.get("/__demo/create-delay?ms=5000")
 
             async let made = client.createValid()
             // Bounded wait until the create has arrived; it is then held, not yet answered.

@@ -165,6 +165,44 @@ extension ServerIntegration {
             }
         }
 
+        /// The app's "Try Again": its photo upload failed, and the app creates the same announcement again.
+        /// The repeat answers the first `201` (same id, same code), so the upload then lands on it; once the
+        /// photo is in, the same body is a new report again (docs/replicas.md "API writes").
+        @Test func try_again_after_a_failed_upload_lands_on_the_first_announcement() async throws {
+            try await withDemo { app in
+                let body = try Self.iOSBody(petName: "Try Again \(UUID().uuidString.prefix(8))")
+                let url = try app.url("/api/v1/announcements")
+                let first = try await post(url, body: body, contentType: "application/json")
+                #expect(first.status == 201)
+                let object = try #require(try JSONSerialization.jsonObject(with: first.body) as? [String: Any])
+                let made = (id: try #require(object["id"] as? String), code: try #require(object["managementPassword"] as? String))
+                // The upload fails (bytes that are no photo), as a dropped connection would leave it.
+                let broken = Operations.UploadPhoto.Input.Body.MultipartFormPayload.photo(
+                    .init(payload: .init(body: HTTPBody(Array("not a photo".utf8))), filename: "cat.jpg")
+                )
+                let failed = try await client(app, password: made).uploadPhoto(.init(path: .init(id: made.id), body: .multipartForm([broken])))
+                guard case .badRequest = failed else {
+                    Issue.record("a broken photo is refused: \(failed)")
+                    return
+                }
+                let again = try await post(url, body: body, contentType: "application/json")
+                #expect(again.status == 201)
+                #expect(again.text == first.text, "the same id and code")
+                let photo = Operations.UploadPhoto.Input.Body.MultipartFormPayload.photo(
+                    .init(payload: .init(body: HTTPBody(try photoFixture("oriented-gps.jpg"))), filename: "cat.jpg")
+                )
+                guard case .created = try await client(app, password: made).uploadPhoto(.init(path: .init(id: made.id), body: .multipartForm([photo]))) else {
+                    Issue.record("the upload lands on the first announcement")
+                    return
+                }
+                let listed = try await app.get("/api/v1/announcements")
+                #expect(listed.text.components(separatedBy: "\"id\":\"\(made.id)\"").count == 2, "listed once")
+                let anew = try await post(url, body: body, contentType: "application/json")
+                #expect(anew.status == 201)
+                #expect(!anew.text.contains(made.id), "once the photo is in, the same body is a new report")
+            }
+        }
+
         /// The third finding: the sixth report from one address in 10 minutes was refused, but phones
         /// behind a carrier's shared address all count as one. The API has its own limit.
         @Test func the_api_report_limit_is_counted_apart_from_the_forms() async throws {
