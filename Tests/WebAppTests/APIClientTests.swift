@@ -191,7 +191,9 @@ extension ServerIntegration {
                 let photo = Operations.UploadPhoto.Input.Body.MultipartFormPayload.photo(
                     .init(payload: .init(body: HTTPBody(try photoFixture("oriented-gps.jpg"))), filename: "cat.jpg")
                 )
-                guard case .created = try await client(app, password: made).uploadPhoto(.init(path: .init(id: made.id), body: .multipartForm([photo]))) else {
+                guard
+                    case .created = try await client(app, password: made).uploadPhoto(.init(path: .init(id: made.id), body: .multipartForm([photo])))
+                else {
                     Issue.record("the upload lands on the first announcement")
                     return
                 }
