@@ -137,7 +137,8 @@ struct AnnouncementWrites: Sendable {
     static func idempotencyKey(_ request: Request) -> IdempotencyKey {
         guard let raw = request.headers[HTTPField.Name("Idempotency-Key")!] else { return .absent }
         var text = raw.trimmingCharacters(in: .whitespaces)
-        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
+        // `""` alone stays as it is: an empty sf-string is no key, but two quotes are visible text.
+        if text.count > 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
         guard (1...255).contains(text.utf8.count), text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return .invalid }
         return .given(text)
     }
