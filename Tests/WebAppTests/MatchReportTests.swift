@@ -55,5 +55,28 @@ extension ServerIntegration {
                 #expect(MatchPagesTests.matchIDs(lostPage).first == newID)
             }
         }
+
+        /// A reload of the report form on the other replica shows the same matches: that replica's
+        /// snapshot does not list the new report (the stub's list never does here), so the form sent
+        /// again is what its result page matches.
+        @Test func a_reload_on_the_other_replica_shows_the_same_possible_matches() async throws {
+            try await withReplicas { replicas in
+                let found = PageJSON.item("found-1", name: nil, overrides: ["status": "FOUND", "lastSeenDate": "2025-11-21"])
+                replicas.stub.setList(PageJSON.list([found]))
+                replicas.stub.setWrite(path: ReplicaTests.created, status: 201, body: createdBody(id: "m-1"))
+                replicas.stub.setWrite(path: ReplicaTests.photos("m-1"), status: 201, body: "{}")
+                let form = ReplicaTests.form(try photoFixture("oriented-gps.jpg"))
+                let first = try await replicas.a.submit(form, headers: replicas.visitor)
+                #expect(first.status == 201)
+                #expect(MatchPagesTests.matchIDs(first.text) == ["found-1"])
+                let again = try await replicas.b.submit(form, headers: replicas.visitor)
+                #expect(again.status == 200)
+                #expect(resultPetID(again.text) == "m-1")
+                #expect(again.text.contains(#"data-testid="possible-matches""#))
+                #expect(MatchPagesTests.matchIDs(again.text) == ["found-1"])
+                #expect(MatchPagesTests.reasons(again.text) == MatchPagesTests.reasons(first.text))
+                #expect(!(try await replicas.b.get("/api/v1/announcements").text.contains("\"m-1\"")), "B's snapshot lists it")
+            }
+        }
     }
 }

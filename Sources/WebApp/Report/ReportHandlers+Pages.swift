@@ -1,7 +1,9 @@
 import Foundation
 import HTTPTypes
+import Logging
 import MicroHTTP
 import PetDomain
+import ReportStore
 
 /// The report flow's pages, rendered from a form state or a made report. None is kept or shared:
 /// each holds a fresh reference (the form) or the management code (the result), so each says
@@ -99,6 +101,54 @@ extension ReportHandlers {
         var response = site.page(model, template: "report-result", language: language, status: status)
         if status == .created { response.headers[.location] = petPath }
         return ReportHandlers.private(response)
+    }
+
+    /// The result a repeat is shown: the code opened with the form's reference, and the report as the
+    /// form sent again describes it. The store keeps no copy of the report, and this replica's snapshot
+    /// may not list it yet (another replica made it, or its photo has not gone up: the backend lists a
+    /// report once it has one), so the form is what the result page's possible matches read then;
+    /// the snapshot's copy wins once it is there (`SiteContext.reportMatches`).
+    func opened(_ record: SubmissionRecord, key: SubmissionKey, form: FormBody) -> ReportRecord {
+        let code = SubmissionSeal.open(record.sealed, for: key).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        var made = ReportRecord(id: record.petID, managementPassword: code, photoUploaded: record.photoUploaded, keptPhoto: record.keptPhoto)
+        let today = ReportClock.today()
+        let draft = ReportDraft(fields: form.fields)
+        if case .success(let valid) = ReportValidation.validate(draft, localToday: today.local, upstreamToday: today.upstream) {
+            made.pet = valid.announcement(id: record.petID, createdAt: Date())
+        }
+        return made
+    }
+
+    /// The form back with every value and a problem, for a submission that cannot go on now.
+    func problemPage(form: FormBody, submission: String, language: PageLanguage, key: TextKey, status: HTTPResponse.Status) -> Response {
+        var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
+        state.problem = site.texts(language)(key)
+        return formPage(state, status: status, location: .unknown(language))
+    }
+
+    /// A repeat of a submission whose upstream create timed out or whose replica died while sending:
+    /// whether the report exists cannot be known, so it is never made again automatically; the visitor
+    /// is sent to the newest reports to look first.
+    func unknownOutcomePage(form: FormBody, submission: String, language: PageLanguage) -> Response {
+        var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
+        state.problem = site.texts(language)(.reportProblemUnknown)
+        return formPage(state, status: .conflict, location: .unknown(language), newestLink: ReportHandlers.newestLink(language))
+    }
+
+    static func newestLink(_ language: PageLanguage) -> String {
+        QueryString.url(Route.list.path, [("sort", Optional("newest"))] + language.linkItems)
+    }
+
+    /// The store is down or too slow: 503 with `Retry-After`, the form back with every value, nothing
+    /// sent upstream (the write path fails closed).
+    func storeDown(_ error: WriteStoreUnavailable, form: FormBody, submission: String, language: PageLanguage, requestID: String) -> Response {
+        logger.error(
+            "write store unavailable",
+            metadata: ["operation": "\(error.operation)", "detail": "\(error.detail)", "request_id": "\(requestID)"]
+        )
+        var response = problemPage(form: form, submission: submission, language: language, key: .reportProblemStore, status: .serviceUnavailable)
+        response.headers[.retryAfter] = String(Limits.storeRetryAfterSeconds)
+        return response
     }
 
     /// The id of the input a field's problem links to from the summary.

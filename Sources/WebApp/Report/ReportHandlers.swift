@@ -82,7 +82,7 @@ struct ReportHandlers: Sendable {
                     }
                     return render(await attempt.value, language: language, firstTime: true)
                 case .created(let record, _):
-                    return resultPage(opened(record, key: key), language: language, status: .ok)
+                    return resultPage(opened(record, key: key, form: form), language: language, status: .ok)
                 case .unknownOutcome:
                     return unknownOutcomePage(form: form, submission: submission, language: language)
                 case .inProgress:
@@ -115,45 +115,6 @@ struct ReportHandlers: Sendable {
             if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
             return response
         }
-    }
-
-    /// The result a repeat is shown: the code opened with the form's reference.
-    private func opened(_ record: SubmissionRecord, key: SubmissionKey) -> ReportRecord {
-        let code = SubmissionSeal.open(record.sealed, for: key).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        return ReportRecord(id: record.petID, managementPassword: code, photoUploaded: record.photoUploaded, keptPhoto: record.keptPhoto)
-    }
-
-    /// The form back with every value and a problem, for a submission that cannot go on now.
-    private func problemPage(form: FormBody, submission: String, language: PageLanguage, key: TextKey, status: HTTPResponse.Status) -> Response {
-        var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
-        state.problem = site.texts(language)(key)
-        return formPage(state, status: status, location: .unknown(language))
-    }
-
-    /// A repeat of a submission whose upstream create timed out or whose replica died while sending:
-    /// whether the report exists cannot be known, so it is never made again automatically; the visitor
-    /// is sent to the newest reports to look first.
-    private func unknownOutcomePage(form: FormBody, submission: String, language: PageLanguage) -> Response {
-        var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
-        state.problem = site.texts(language)(.reportProblemUnknown)
-        return formPage(state, status: .conflict, location: .unknown(language), newestLink: ReportHandlers.newestLink(language))
-    }
-
-    static func newestLink(_ language: PageLanguage) -> String {
-        QueryString.url(Route.list.path, [("sort", Optional("newest"))] + language.linkItems)
-    }
-
-    /// The store is down or too slow: 503 with `Retry-After`, the form back with every value, nothing
-    /// sent upstream (the write path fails closed).
-    private func storeDown(_ error: WriteStoreUnavailable, form: FormBody, submission: String, language: PageLanguage, requestID: String) -> Response
-    {
-        logger.error(
-            "write store unavailable",
-            metadata: ["operation": "\(error.operation)", "detail": "\(error.detail)", "request_id": "\(requestID)"]
-        )
-        var response = problemPage(form: form, submission: submission, language: language, key: .reportProblemStore, status: .serviceUnavailable)
-        response.headers[.retryAfter] = String(Limits.storeRetryAfterSeconds)
-        return response
     }
 
     /// Checks the form and its photo, then makes the report upstream. Owns `key` in the store: every
