@@ -231,6 +231,11 @@ database_rows() {
   curl -s -o /dev/null --max-time 60 "http://127.0.0.1:$port/pets" || true   # warm
   measure warm "warm /pets, write store in PostgreSQL" /pets
   measure located "/pets random location, write store in PostgreSQL" /pets lua
+  # Reads must not touch the store: its operations counted by the server itself during both rows.
+  local store_ops
+  store_ops=$(curl -s --max-time 10 "http://127.0.0.1:$port/metrics" \
+    | awk '/^petspot_store_duration_seconds_count/ { n += $NF } END { print n + 0 }')
+  row "$items" "write-store operations during those reads (petspot_store_duration_seconds_count): $store_ops" - - - - - - - - -
   stop_pid "$server"
   port=$plain_port server=$plain_server
 }
