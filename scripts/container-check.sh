@@ -410,7 +410,7 @@ compose_database() {
     password=${password%@db:5432/petspot}
     podman exec -e PGPASSWORD="$password" "${PROJECT}_db_1" psql -h 127.0.0.1 -U petspot -d petspot -qAt -c 'SELECT 1' \
         | grep -qx 1 || { echo "cannot log in to db as petspot over TCP"; return 1; }
-    if podman exec "${PROJECT}_web_1" petspot-web --help 2>/dev/null | grep -q -- '--database-url'; then
+    if podman exec "${PROJECT}_web_1" petspot-web serve --help 2>/dev/null | grep -q -- '--database-url'; then
         curl -fsS --max-time 5 "http://127.0.0.1:$COMPOSE_PORT/metrics" | grep -qE '^petspot_store_up(\{[^}]*\})? 1$' \
             || { echo "petspot_store_up is not 1"; return 1; }
         echo "db healthy, web configured with it, petspot_store_up 1"
