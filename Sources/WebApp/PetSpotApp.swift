@@ -174,23 +174,23 @@ public final class PetSpotApp: Sendable {
             store: store,
             logger: logger.with(label: "report")
         )
+        let images = try ImageProxy.make(
+            configuration: configuration,
+            gateway: gateway,
+            metrics: metrics,
+            logger: logger,
+            now: now,
+            placeholder: staticFiles.assets[AnnouncementsAPI.placeholderAsset]?.body
+        )
         let router = Router(
             site: site,
             staticFiles: staticFiles,
             pages: PageHandlers(site: site, gateway: gateway),
             api: AnnouncementsAPI(gateway: gateway, site: site),
-            images: try ImageProxy.make(
-                configuration: configuration,
-                gateway: gateway,
-                metrics: metrics,
-                logger: logger,
-                now: now,
-                placeholder: staticFiles.assets[AnnouncementsAPI.placeholderAsset]?.body
-            ),
+            images: images,
             tiles: tiles,
             gateway: gateway,
-            metrics: metrics,
-            keptAnswers: keptAnswers,
+            metricsEndpoint: MetricsEndpoint(site: site, images: images, tiles: tiles, gateway: gateway, metrics: metrics, keptAnswers: keptAnswers),
             readinessWindow: max(Limits.readinessFloor, .seconds(Int64(configuration.cacheTTLSeconds * 2))),
             reports: reports,
             writes: AnnouncementWrites(reports: reports)

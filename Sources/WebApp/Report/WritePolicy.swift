@@ -3,34 +3,26 @@ import HTTPTypes
 import MicroHTTP
 
 /// Which requests may send a body, decided from the head before any body byte is read
-/// (MicroHTTP's `bodyPolicy`; docs/report-flow.md "Abuse"): the report form and the two API
-/// writes, within their size limits; a write from another site's page is refused (403) and
-/// nothing is sent upstream; every other method and path gets its 405 with `Allow`.
+/// (MicroHTTP's `bodyPolicy`; docs/report-flow.md "Abuse"): the routes whose rule declares a body
+/// (`RouteRule`: the report form and the two API writes), within its limits; a write from another
+/// site's page is refused (403) and nothing is sent upstream; every other method and path gets the
+/// site's one 405 with `Allow` (`SiteContext.methodNotAllowed`).
 struct WritePolicy: Sendable {
     let site: SiteContext
     let identity: ClientIdentity
     /// Finishes an answer given before the body (request id, security headers, log line, metric).
     let finish: @Sendable (_ response: Response, _ head: RequestHead, _ route: String, _ requestID: String) -> Response
 
-    /// The largest JSON body of a create (`Limits.jsonWriteBytes`).
-    static let maxJSONBytes = Limits.jsonWriteBytes
-    /// The whole body of a form or photo upload must arrive within this time (`Limits.uploadDeadline`).
-    static let uploadDeadline = Limits.uploadDeadline
-
-    /// The decision for one request head.
+    /// The decision for one request head, from the route's rule (`RouteRule`).
     func decide(_ head: RequestHead) -> BodyDecision {
         let requestID = RequestID.choose(from: head.headers[.xRequestID])
         let route = head.path.flatMap(Route.init(path:))
-        let isAPI = head.path?.hasPrefix("/api/") ?? false
-        guard head.method == "POST", let route, route.allowedMethods.contains("POST") else {
-            var response =
-                isAPI
-                ? AnnouncementsAPI.error(405, code: "METHOD_NOT_ALLOWED", message: "Method \(head.method) is not allowed here.", requestID: requestID)
-                : site.errorPage(status: 405, .errorMethod, ("method", head.method), for: request(head))
-            response.headers[.allow] = route?.allowedMethods ?? "GET, HEAD"
+        guard head.method == "POST", let route, let limits = route.rule.limits else {
+            let response = site.methodNotAllowed(head.method, route: route, path: head.path ?? "/", for: request(head), requestID: requestID)
             // Counted as the server's own answer, as every refused method was before bodies existed.
             return .refuse(finish(response, head, "server", requestID))
         }
+        let isAPI = route.rule.format == .api
         if identity.isCrossSite(headers: head.headers, authority: head.authority) {
             let response =
                 isAPI
@@ -38,37 +30,14 @@ struct WritePolicy: Sendable {
                 : site.errorPage(status: 403, .reportCrossSite, for: request(head))
             return .refuse(finish(response, head, route.metricName, requestID))
         }
-        switch route {
-        case .apiList:
-            return .accept(
-                BodyLimits(maxBytes: WritePolicy.maxJSONBytes, maxFieldBytes: WritePolicy.maxJSONBytes, deadline: Limits.jsonWriteDeadline)
-            )
-        default:
-            let type = head.headers[.contentType]?.lowercased() ?? ""
-            // The API's photo endpoint takes multipart only, as the backend; the form takes either.
-            var takesURLEncoded = true
-            if case .apiPhotos = route { takesURLEncoded = false }
-            let isForm = type.hasPrefix("multipart/form-data") || (takesURLEncoded && type.hasPrefix("application/x-www-form-urlencoded"))
-            guard isForm else {
-                let response =
-                    isAPI
-                    ? AnnouncementsAPI.error(
-                        415,
-                        code: "UNSUPPORTED_MEDIA_TYPE",
-                        message: "Send the photo as multipart/form-data.",
-                        requestID: requestID
-                    )
-                    : site.errorPage(status: 415, .reportNotAForm, for: request(head))
-                return .refuse(finish(response, head, route.metricName, requestID))
-            }
-            return .accept(
-                BodyLimits(
-                    maxBytes: ReportPhotos.maxUploadBytes + ReportPhotos.formOverheadBytes,
-                    maxFieldBytes: Limits.formFieldBytes,
-                    deadline: WritePolicy.uploadDeadline
-                )
-            )
+        guard route.rule.takes(contentType: head.headers[.contentType]) else {
+            let response =
+                isAPI
+                ? AnnouncementsAPI.error(415, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the photo as multipart/form-data.", requestID: requestID)
+                : site.errorPage(status: 415, .reportNotAForm, for: request(head))
+            return .refuse(finish(response, head, route.metricName, requestID))
         }
+        return .accept(limits)
     }
 
     /// The answer for an accepted body that could not be read whole.

@@ -135,16 +135,6 @@ enum Route: Equatable, Sendable {
         }
     }
 
-    /// The methods this route answers (`Allow` of its 405): every route takes GET and HEAD but the
-    /// photo upload, and the report routes and the API list take POST too.
-    var allowedMethods: String {
-        switch self {
-        case .report, .reportPhoto, .apiList: return "GET, HEAD, POST"
-        case .apiPhotos: return "POST"
-        default: return "GET, HEAD"
-        }
-    }
-
     /// `path` with each `/`-separated segment percent-encoded and empty segments kept, so the path
     /// printed parses back to the same route (`a//b` and `100%.txt` did not: found by fuzzing).
     private static func encodedSegments(_ path: String) -> String {

@@ -14,9 +14,8 @@ struct Router: Sendable {
     /// Map tiles through our cache.
     let tiles: TileProxy
     let gateway: AnnouncementGateway
-    let metrics: Metrics
-    /// The server's kept answers (their size is a gauge at `/metrics`).
-    let keptAnswers: KeptAnswers?
+    /// `/metrics`, with the gauges it reads at scrape time.
+    let metricsEndpoint: MetricsEndpoint
     /// `/readyz` is ready when the upstream answered within this window (or the cache is warm).
     let readinessWindow: Duration
     /// The report flow's pages (docs/report-flow.md).
@@ -30,10 +29,10 @@ struct Router: Sendable {
         guard let route = Route(path: request.path) else {
             return ("not_found", .answer(site.errorPage(status: 404, .errorNoPage, for: request)))
         }
-        // Only the routes that take a body get one (`WritePolicy` refuses the others before reading).
-        if request.method == .post, !route.allowedMethods.contains("POST") {
-            var refused = site.errorPage(status: 405, .errorMethod, ("method", "POST"), for: request)
-            refused.headers[.allow] = route.allowedMethods
+        // The route's rule decides its methods (`WritePolicy` refuses a body the rule does not take
+        // before reading it; this answers the rest, e.g. a GET of the photo upload).
+        guard route.rule.accepts(request.method) else {
+            let refused = site.methodNotAllowed(request.method.rawValue, route: route, path: request.path, for: request, requestID: requestID)
             return (route.metricName, .answer(refused))
         }
         let isPost = request.method == .post
@@ -100,13 +99,7 @@ struct Router: Sendable {
         case .apiList:
             plan = api.list(request, requestID: requestID)
         case .apiPhotos(let id):
-            if isPost {
-                plan = .work { [writes] in await writes.photo(request, id: id, requestID: requestID) }
-            } else {
-                var refused = AnnouncementsAPI.error(405, code: "METHOD_NOT_ALLOWED", message: "Use POST to send a photo.", requestID: requestID)
-                refused.headers[.allow] = route.allowedMethods
-                plan = .answer(refused)
-            }
+            plan = .work { [writes] in await writes.photo(request, id: id, requestID: requestID) }
         case .report:
             plan = isPost ? .work { [reports] in await reports.submit(request, requestID: requestID) } : .answer(reports.form(request))
         case .reportPhoto:
@@ -129,28 +122,7 @@ struct Router: Sendable {
         case .readyz:
             plan = .work { await readiness(requestID: requestID) }
         case .metrics:
-            // The cache gauges are read at scrape time and set through the same metrics API.
-            let pages = site.rendered.size
-            let kept = keptAnswers?.size ?? (entries: 0, bytes: 0)
-            for (name, value) in [
-                ("petspot_page_cache_bytes", pages.bytes), ("petspot_page_cache_entries", pages.entries),
-                ("petspot_page_cache_limit_bytes", site.rendered.maxBytes),
-                ("petspot_kept_answers_bytes", kept.bytes), ("petspot_kept_answers_entries", kept.entries),
-                ("petspot_kept_answers_limit_bytes", keptAnswers?.maxBytes ?? 0),
-                ("petspot_photo_cache_bytes", images.cache.size.bytes), ("petspot_photo_cache_entries", images.cache.size.entries),
-                ("petspot_photo_cache_limit_bytes", images.cache.maxBytes),
-                ("petspot_photo_disk_cache_bytes", images.cache.disk?.size.bytes ?? 0),
-                ("petspot_photo_conversions_queued", images.pool.load.queued),
-                ("petspot_tile_cache_bytes", tiles.cache.size.bytes), ("petspot_tile_cache_entries", tiles.cache.size.entries),
-                ("petspot_tile_cache_limit_bytes", tiles.cache.maxBytes),
-                ("petspot_tile_disk_cache_bytes", tiles.cache.disk?.size.bytes ?? 0),
-            ] {
-                metrics.set(name, to: value)
-            }
-            if let age = gateway.snapshotAge() {
-                metrics.set("petspot_snapshot_age_seconds", to: Int(age.components.seconds))
-            }
-            plan = .answer(Router.noStore(.text(metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")))
+            plan = .answer(Router.noStore(metricsEndpoint.scrape()))
         }
         return (route.metricName, plan)
     }

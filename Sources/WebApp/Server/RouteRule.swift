@@ -1,0 +1,95 @@
+import HTTPTypes
+import MicroHTTP
+
+/// What a route takes, declared once per route: its methods (in `Allow` order), the body a write may
+/// carry and the form its errors take. The body policy (`WritePolicy`), every 405 with its `Allow`
+/// and the OpenAPI check of methods (`OpenAPIDocumentTests`) read it; nothing else decides them.
+struct RouteRule: Sendable, Equatable {
+    /// The body of a route's write, decided from the head before any byte is read.
+    enum Body: Sendable, Equatable {
+        /// A JSON create (`Limits.jsonWriteBytes`, `Limits.jsonWriteDeadline`).
+        case json
+        /// A form with its photo: multipart always, URL-encoded too when `urlEncoded` (the photo API
+        /// takes multipart only, as the backend does).
+        case form(urlEncoded: Bool)
+    }
+
+    /// How a refusal on this route is written: an error page, or the API's JSON error.
+    enum Format: Sendable, Equatable {
+        case page
+        case api
+    }
+
+    /// The methods this route answers, in the order `Allow` names them.
+    let methods: [HTTPRequest.Method]
+    /// What a `POST` here may send; nil when the route takes no body.
+    let body: Body?
+    let format: Format
+
+    /// GET and HEAD only: the pages, feeds, files and reads.
+    static let page = RouteRule(methods: [.get, .head], body: nil, format: .page)
+    static let apiRead = RouteRule(methods: [.get, .head], body: nil, format: .api)
+
+    /// `Allow` of this route's 405.
+    var allow: String { methods.map(\.rawValue).joined(separator: ", ") }
+
+    func accepts(_ method: HTTPRequest.Method) -> Bool { methods.contains(method) }
+
+    /// The limits of an accepted body.
+    var limits: BodyLimits? {
+        switch body {
+        case nil: nil
+        case .json?:
+            BodyLimits(maxBytes: Limits.jsonWriteBytes, maxFieldBytes: Limits.jsonWriteBytes, deadline: Limits.jsonWriteDeadline)
+        case .form?:
+            BodyLimits(
+                maxBytes: ReportPhotos.maxUploadBytes + ReportPhotos.formOverheadBytes,
+                maxFieldBytes: Limits.formFieldBytes,
+                deadline: Limits.uploadDeadline
+            )
+        }
+    }
+
+    /// Whether a body of `contentType` is one this route reads (a JSON create reads any type, as
+    /// the backend does, and says what is wrong with the JSON itself).
+    func takes(contentType: String?) -> Bool {
+        let type = contentType?.lowercased() ?? ""
+        switch body {
+        case nil: return false
+        case .json?: return true
+        case .form(let urlEncoded)?:
+            return type.hasPrefix("multipart/form-data") || (urlEncoded && type.hasPrefix("application/x-www-form-urlencoded"))
+        }
+    }
+}
+
+extension Route {
+    /// The route table's rule for this route.
+    var rule: RouteRule {
+        switch self {
+        case .report, .reportPhoto: RouteRule(methods: [.get, .head, .post], body: .form(urlEncoded: true), format: .page)
+        case .apiList: RouteRule(methods: [.get, .head, .post], body: .json, format: .api)
+        case .apiPhotos: RouteRule(methods: [.post], body: .form(urlEncoded: false), format: .api)
+        case .apiDetails, .apiGeoJSON, .apiDocument, .apiMatches: .apiRead
+        default: .page
+        }
+    }
+
+    /// The methods this route answers (`Allow` of its 405).
+    var allowedMethods: String { rule.allow }
+}
+
+extension SiteContext {
+    /// The one 405 of the site: `method` is not one `route` answers (nil: a path the site does not
+    /// have, which answers GET and HEAD with its 404), as an API error on API paths and an error
+    /// page elsewhere, with the route's `Allow`.
+    func methodNotAllowed(_ method: String, route: Route?, path: String, for request: Request, requestID: String) -> Response {
+        let isAPI = route.map { $0.rule.format == .api } ?? path.hasPrefix("/api/")
+        var response =
+            isAPI
+            ? AnnouncementsAPI.error(405, code: "METHOD_NOT_ALLOWED", message: "Method \(method) is not allowed here.", requestID: requestID)
+            : errorPage(status: 405, .errorMethod, ("method", method), for: request)
+        response.headers[.allow] = (route?.rule ?? .page).allow
+        return response
+    }
+}
