@@ -25,9 +25,10 @@
 #      upstream as the backend service, PostgreSQL as the db service) on another loopback port and
 #      checks that the web service serves data through http://backend:3000, that db is healthy and
 #      the web service names it in PETSPOT_DATABASE_URL (and, when the binary has the shared store,
-#      that /metrics shows petspot_store_up 1). No registry: the db image is Debian's PostgreSQL 15
-#      on the local base image (scripts/container/postgres.Containerfile, built once and kept as
-#      localhost/petspot-postgres:check). --no-compose skips this;
+#      that an API create leaves its claim in db and /metrics shows petspot_store_up 1). No registry:
+#      the db image is Debian's PostgreSQL 15 on the local base image
+#      (scripts/container/postgres.Containerfile, built once and kept as localhost/petspot-postgres:check).
+#      --no-compose skips this;
 #   8. prints a summary with timings, removes the containers, exits non-zero on any failure.
 #
 # Environment:
@@ -411,9 +412,23 @@ compose_database() {
     podman exec -e PGPASSWORD="$password" "${PROJECT}_db_1" psql -h 127.0.0.1 -U petspot -d petspot -qAt -c 'SELECT 1' \
         | grep -qx 1 || { echo "cannot log in to db as petspot over TCP"; return 1; }
     if podman exec "${PROJECT}_web_1" petspot-web serve --help 2>/dev/null | grep -q -- '--database-url'; then
-        curl -fsS --max-time 5 "http://127.0.0.1:$COMPOSE_PORT/metrics" | grep -qE '^petspot_store_up(\{[^}]*\})? 1$' \
+        # A real write through the web service: an API report with an Idempotency-Key is claimed in the
+        # shared store before the backend sees it, so its row must be in db afterwards.
+        local report status rows
+        report='{"petName":"Check","species":"DOG","breed":null,"sex":"MALE","age":3,"description":"container check",'
+        report+='"microchipNumber":null,"locationLatitude":52.23,"locationLongitude":21.01,"email":"check@example.com",'
+        report+='"phone":null,"lastSeenDate":"2025-11-18","status":"MISSING","reward":null}'
+        status=$(curl -sS --max-time 20 -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
+            -H "Idempotency-Key: container-check-$$" --data "$report" "http://127.0.0.1:$COMPOSE_PORT/api/v1/announcements") \
+            || { echo "the API create did not answer"; return 1; }
+        [ "$status" = 201 ] || { echo "API create answered $status, not 201"; return 1; }
+        rows=$(podman exec -e PGPASSWORD="$password" "${PROJECT}_db_1" psql -h 127.0.0.1 -U petspot -d petspot -qAt \
+            -c 'SELECT count(*) FROM petspot_submission') || { echo "no petspot_submission table in db"; return 1; }
+        [ "${rows:-0}" -ge 1 ] || { echo "the create left no submission row in db"; return 1; }
+        # swift-prometheus writes gauges as doubles ("1.0").
+        curl -fsS --max-time 5 "http://127.0.0.1:$COMPOSE_PORT/metrics" | grep -qE '^petspot_store_up(\{[^}]*\})? 1(\.0)?$' \
             || { echo "petspot_store_up is not 1"; return 1; }
-        echo "db healthy, web configured with it, petspot_store_up 1"
+        echo "db healthy, web configured with it, an API create claimed in it ($rows row), petspot_store_up 1"
     else
         echo "db healthy, web configured with it (this binary has no shared store yet)"
     fi
