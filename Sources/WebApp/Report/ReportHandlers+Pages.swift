@@ -59,7 +59,7 @@ extension ReportHandlers {
             description: field("description", draft.description),
             microchipNumber: field("microchipNumber", draft.microchipNumber),
             lastSeenDate: field("lastSeenDate", draft.lastSeenDate),
-            today: ReportClock.today().local.isoString,
+            today: site.days.reportToday.local.isoString,
             locationLatitude: field("locationLatitude", draft.locationLatitude),
             locationLongitude: field("locationLongitude", draft.locationLongitude),
             email: field("email", draft.email),
