@@ -19,6 +19,7 @@ Usage: scripts/check-references.py [ROOT]
 import fnmatch
 import os
 import re
+import subprocess
 import sys
 
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
@@ -74,10 +75,17 @@ TYPE_RE = re.compile(r"^([A-Z][A-Za-z0-9]*)((?:\.[A-Za-z_][A-Za-z0-9_]*)*)(\(.*\
 
 
 def repository_files():
+    """The repository's files: git's (tracked, and new ones not ignored), else a walk that skips build,
+    virtualenv and cache folders."""
+    try:
+        listed = subprocess.run(["git", "-C", ROOT, "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+                                capture_output=True, check=True).stdout.decode("utf-8")
+        return sorted(f for f in set(listed.split("\0")) if f and os.path.exists(os.path.join(ROOT, f)))
+    except (OSError, subprocess.CalledProcessError):
+        pass
     files = []
     for folder, dirs, names in os.walk(ROOT):
-        dirs[:] = [d for d in dirs if not (d.startswith(".build") or d in {".git", "node_modules", "venv", ".venv",
-                                                                          "__pycache__"})]
+        dirs[:] = [d for d in dirs if d == ".ci" or not (d.startswith(".") or d in {"node_modules", "venv", "__pycache__"})]
         for name in names:
             files.append(os.path.relpath(os.path.join(folder, name), ROOT))
     return sorted(files)
