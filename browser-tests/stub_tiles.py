@@ -1,4 +1,4 @@
-"""A stub tile server for the browser tests and screenshots (README "Map"): the real server's
+"""A stub tile server for the browser tests and screenshots (docs/map.md): the real server's
 `--tile-url` points here, never at OpenStreetMap (this machine has no internet, and the tests must
 not depend on it).
 

@@ -1,4 +1,4 @@
-"""The map of pins (README "Map") in a real browser: pins and clusters, popups, 5,000 items, the tile
+"""The map of pins (docs/map.md) in a real browser: pins and clusters, popups, 5,000 items, the tile
 server down, keyboard use, JavaScript off, and upstream text in popups. Tiles come from stub tile
 servers on 127.0.0.1 (conftest's Server never points at the real tile server)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Photos come from our resized variants (README "Photos"): list images are `srcset` candidates, never the
+"""Photos come from our resized variants (docs/photos.md): list images are `srcset` candidates, never the
 original; every photo is shown upright (the originals are stored sideways with EXIF orientation 6)."""
 from __future__ import annotations
 

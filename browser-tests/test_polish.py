@@ -1,4 +1,4 @@
-"""The Polish site (README "Languages") in a real Chromium whose language is Polish: it gets Polish pages without asking,
+"""The Polish site (docs/languages.md) in a real Chromium whose language is Polish: it gets Polish pages without asking,
 and with location denied it shows the Polish banner of the mobile apps."""
 from __future__ import annotations
 

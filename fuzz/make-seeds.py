@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the fuzzers' seed corpora into OUT/<target>/ (README "Fuzzing and sanitizers"), derived from the test
+"""Writes the fuzzers' seed corpora into OUT/<target>/ (docs/testing.md "Fuzzing and sanitizers"), derived from the test
 fixtures (Tests/*/Fixtures/*.json) and Public/, so the seeds follow the fixtures with nothing
 committed twice:
 

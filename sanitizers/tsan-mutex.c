@@ -1,4 +1,4 @@
-// Shows ThreadSanitizer the locking of Swift's `Synchronization.Mutex` (README "Fuzzing and sanitizers").
+// Shows ThreadSanitizer the locking of Swift's `Synchronization.Mutex` (docs/testing.md "Fuzzing and sanitizers").
 //
 // Why: on Linux, `Mutex.withLock` inlines only its fast path (an atomic compare-exchange on the
 // lock word, which TSan sees). When the lock is contended it calls `_MutexHandle._lockSlow` /

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Connection abuse from one address while a visitor on another is timed (README "Hardening").
+# Connection abuse from one address while a visitor on another is timed (docs/hardening.md).
 # Prints figures; asserts nothing.
 #
 # Starts the server (release build, or PETSPOT_BIN) on the embedded demo upstream with its default

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the parsers with libFuzzer (README "Fuzzing and sanitizers"): the JSON parser, announcement decoding of
+# Fuzzes the parsers with libFuzzer (docs/testing.md "Fuzzing and sanitizers"): the JSON parser, announcement decoding of
 # every dialect, the visitor's query parameters, percent-decoding with routes and /static/ paths,
 # rewards and dates, and the report's form and API-body parsing with its validation (target report).
 # Each target checks invariants (what it parses, printed again, reads back the

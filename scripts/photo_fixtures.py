@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes phone-like test photos for the photo pipeline (README "Photos"): JPEGs whose pixels are stored
+"""Makes phone-like test photos for the photo pipeline (docs/photos.md): JPEGs whose pixels are stored
 sideways with EXIF orientation 6 (as phones do) and GPS tags (what must never be served).
 
     photo_fixtures.py OUT_DIR [--count 20] [--megapixels 12] [--prefix photo] [--quality 90]

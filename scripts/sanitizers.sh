@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole Swift test suite under ThreadSanitizer and under AddressSanitizer
-# (README "Fuzzing and sanitizers") and prints, per sanitizer: passed or failed, the tests passed, the sanitizer's reports
+# (docs/testing.md "Fuzzing and sanitizers") and prints, per sanitizer: passed or failed, the tests passed, the sanitizer's reports
 # and the wall time. Exits non-zero when a test fails or a sanitizer reports anything.
 #
 #   scripts/sanitizers.sh [thread|address]...      both by default, thread first
@@ -18,7 +18,7 @@
 # A build error under TSan only, "sending 'x' risks causing data races" on a `var` sent into an
 # `async let`, comes with ~2,000 follow-on "global variable must be a compile-time constant to use
 # @section attribute" errors for every @Test/@Suite compiled in the same frontend job: fix the first
-# (send a `let`), the rest go with it (README "Fuzzing and sanitizers").
+# (send a `let`), the rest go with it (docs/testing.md "Fuzzing and sanitizers").
 #
 # AddressSanitizer includes LeakSanitizer here. The leaks it finds are in the toolchain's
 # FoundationNetworking (URLSession, the tests' client), Foundation.Process and XCTest, each

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Soak: a mixed load at 256 connections for MINUTES (default 10) while the upstream cycles through
-# normal, slow and failing phases (README "Hardening"). Prints figures; asserts nothing.
+# normal, slow and failing phases (docs/hardening.md). Prints figures; asserts nothing.
 #
 #   scripts/soak.sh [MINUTES]
 #

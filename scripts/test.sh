@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: the Swift unit and integration tests (swift test), the API contract checks (the
+# Runs every test: that every file, section and Swift type the documents and comments name exists
+# (scripts/check-references.py, docs/testing.md "References"), the Swift unit and integration tests (swift test), the API contract checks (the
 # OpenAPI document served and current, schemathesis against the running server: docs/openapi.md), then
 # the real-browser and standards checks (headless Chromium, Nu Html Checker, axe-core). Installs what it needs when
 # missing (Debian packages; Python tools in a venv). Exits non-zero when anything fails.
@@ -23,6 +24,7 @@ install_packages() {
   ensure_packages postgresql
 }
 step "install build packages" install_packages
+step "references in docs and comments" python3 scripts/check-references.py
 step "swift build (debug, with tests)" swift build --build-tests
 step "swift test" swift test --skip-build --no-parallel
 step "API contract checks" env PETSPOT_BIN="$(swift build --show-bin-path)/petspot-web" api-tests/run.sh

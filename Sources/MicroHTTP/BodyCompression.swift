@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 
 /// Which answers are compressed, how, and which representation a request gets (issue: fewer bytes
-/// on the wire; the figures behind each level are in README "Compression").
+/// on the wire; the figures behind each level are in docs/compression.md).
 ///
 /// Compressed once: whoever keeps an answer (the page cache, the server's kept answers, the static
 /// files at startup, the whole API list per snapshot) keeps its `CompressedForms` with it, made by

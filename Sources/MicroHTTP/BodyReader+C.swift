@@ -10,13 +10,13 @@ import Glibc
 ///
 /// Forms (`multipart/form-data`, `application/x-www-form-urlencoded`) go through libmicrohttpd's
 /// own post processor, which calls `postIterator` with each field or file in pieces: text fields
-/// are gathered in memory (bounded by `maxFieldBytes`), files are written to temporary files as
-/// they come, so a 20 MB photo never sits whole in this server's memory. Other bodies (JSON) are
+/// are gathered in memory (bounded by `maxFieldBytes`), files are handed piece by piece to their
+/// `UploadStorage`, which writes them to temporary files off this thread. Other bodies (JSON) are
 /// gathered whole, bounded by `maxBytes`.
 ///
 /// Ownership: the post processor is created in `init` and destroyed in `finish` (or `discard`);
-/// the temporary files are deleted in `discard`, which `RequestContext` calls when libmicrohttpd
-/// reports the request completed (its handler has returned by then).
+/// each temporary file belongs to its `UploadStorage`, deleted when the last `UploadedFile` holding
+/// it (the request, the handler's work) lets go, not when libmicrohttpd completes the request.
 final class BodyReader: @unchecked Sendable {
     // Safety: touched only on the connection's libmicrohttpd thread, then read by the handler
     // Task after the body is complete (the hand-over is ordered by the server's suspend/resume).
@@ -42,22 +42,14 @@ final class BodyReader: @unchecked Sendable {
     private var fedTail: [UInt8] = []
     private var closed = false
 
-    /// A file being written.
+    /// A file being received.
     private struct OpenUpload {
         let fieldName: String
         let fileName: String
         let contentType: String?
-        let path: String
-        var descriptor: Int32
+        let storage: UploadStorage
         var byteCount: Int
     }
-
-    /// Where uploads are written: a folder of this process's own under the system's temporary folder.
-    static let uploadDirectory: String = {
-        let path = NSTemporaryDirectory() + "petspot-uploads-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return path
-    }()
 
     /// Prepares to read the body of the request on `connection`; `isForm` when its content type
     /// is one the post processor parses.
@@ -129,33 +121,38 @@ final class BodyReader: @unchecked Sendable {
             if MHD_destroy_post_processor(postProcessor) == .NO, problem == nil { problem = .malformed }
         }
         closeFiles()
+        // A file the disk refused so far; one refused later makes `UploadedFile.read` answer nil.
+        if problem == nil, files.contains(where: { $0.storage.hasFailed }) { problem = .storageFailed }
         if let problem { return .failure(problem) }
         guard isForm else { return .success(.bytes(raw)) }
         let form = FormBody(
             fields: fields.map { (name: $0.name, value: String(decoding: $0.value, as: UTF8.self)) },
             files: files.filter { !($0.fileName.isEmpty && $0.byteCount == 0) }.map {
-                UploadedFile(fieldName: $0.fieldName, fileName: $0.fileName, contentType: $0.contentType, path: $0.path, byteCount: $0.byteCount)
+                UploadedFile(
+                    fieldName: $0.fieldName,
+                    fileName: $0.fileName,
+                    contentType: $0.contentType,
+                    storage: $0.storage,
+                    byteCount: $0.byteCount
+                )
             }
         )
         return .success(.form(form))
     }
 
-    /// Frees the post processor (if `finish` never ran) and deletes the temporary files.
+    /// Frees the post processor (if `finish` never ran) and lets go of the temporary files (deleted
+    /// once no `UploadedFile` holds them either).
     func discard() {
         if let postProcessor {
             self.postProcessor = nil
             _ = MHD_destroy_post_processor(postProcessor)
         }
         closeFiles()
-        for file in files { unlink(file.path) }
         files.removeAll()
     }
 
     private func closeFiles() {
-        for index in files.indices where files[index].descriptor >= 0 {
-            close(files[index].descriptor)
-            files[index].descriptor = -1
-        }
+        for file in files { file.storage.finishAppending() }
     }
 
     private func fail(_ reason: BodyProblem) {
@@ -172,11 +169,8 @@ final class BodyReader: @unchecked Sendable {
         // A new item starts at offset 0 (the processor repeats the key for each piece of one item).
         if offset == 0 || current == nil || current?.isFile != isFile {
             if isFile {
-                guard let upload = openUpload(fieldName: key, fileName: fileName ?? "", contentType: contentType) else {
-                    fail(.storageFailed)
-                    return false
-                }
-                files.append(upload)
+                if let previous = files.last { previous.storage.finishAppending() }
+                files.append(OpenUpload(fieldName: key, fileName: fileName ?? "", contentType: contentType, storage: UploadStorage(), byteCount: 0))
                 current = (true, files.count - 1)
             } else {
                 fieldBytes += key.utf8.count
@@ -186,15 +180,12 @@ final class BodyReader: @unchecked Sendable {
         }
         guard let current else { return false }
         if current.isFile {
-            var written = 0
-            while written < data.count {
-                let result = write(files[current.index].descriptor, data.baseAddress! + written, data.count - written)
-                if result <= 0 {
-                    fail(.storageFailed)
-                    return false
-                }
-                written += result
+            // The disk refused an earlier piece: stop reading the form.
+            if files[current.index].storage.hasFailed {
+                fail(.storageFailed)
+                return false
             }
+            files[current.index].storage.append(data)
             files[current.index].byteCount += data.count
         } else {
             fieldBytes += data.count
@@ -205,15 +196,6 @@ final class BodyReader: @unchecked Sendable {
             fields[current.index].value.append(contentsOf: data)
         }
         return true
-    }
-
-    private func openUpload(fieldName: String, fileName: String, contentType: String?) -> OpenUpload? {
-        var random = SystemRandomNumberGenerator()
-        let name = (0..<2).map { _ in String(random.next() as UInt64, radix: 16) }.joined(separator: "-")
-        let path = BodyReader.uploadDirectory + "/" + name
-        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return nil }
-        return OpenUpload(fieldName: fieldName, fileName: fileName, contentType: contentType, path: path, descriptor: descriptor, byteCount: 0)
     }
 }
 

@@ -2,7 +2,7 @@ internal import CMicroHTTPD
 import Foundation
 import Synchronization
 
-/// The header deadline, against slow-header connection abuse (README "Hardening"): a connection must deliver a request's
+/// The header deadline, against slow-header connection abuse (docs/hardening.md): a connection must deliver a request's
 /// headers within `headerTimeout` of its start, and the next request's within `idleTimeout` +
 /// `headerTimeout` of the previous answer. libmicrohttpd's own timeout counts inactivity, so a
 /// client sending one byte every few seconds (slowloris) could hold a connection for ever; this

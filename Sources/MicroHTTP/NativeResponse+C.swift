@@ -92,7 +92,8 @@ private let readBodySource: MHD_ContentReaderCallback = { cls, position, buffer,
     guard start < source.bytes.count else { return source.endsWithError ? -2 : -1 }
     let count = min(max, source.bytes.count - start)
     source.bytes.withUnsafeBytes { raw in
-        buffer.update(from: raw.baseAddress!.advanced(by: start).assumingMemoryBound(to: CChar.self), count: count)
+        guard let base = raw.baseAddress else { return }  // not empty: `start` is inside it
+        buffer.update(from: base.advanced(by: start).assumingMemoryBound(to: CChar.self), count: count)
     }
     return count
 }

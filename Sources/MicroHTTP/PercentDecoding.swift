@@ -1,6 +1,6 @@
 /// Strict percent-decoding of request paths and query values.
 ///
-/// libmicrohttpd's own unescaping is switched off (see `HTTPServer+Callbacks.swift`) because it
+/// libmicrohttpd's own unescaping is switched off (see `HTTPServer+Callbacks+C.swift`) because it
 /// decodes in place inside C strings, where an encoded NUL (`%00`) silently truncates the value.
 /// Here a NUL, a malformed escape or invalid UTF-8 make the whole request a 400 instead.
 enum PercentDecoding {

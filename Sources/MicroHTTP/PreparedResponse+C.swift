@@ -148,7 +148,7 @@ public final class PreparedResponse: @unchecked Sendable {
 
 extension PreparedResponse {
     /// The libmicrohttpd versions whose ordering (see the type) the per-thread reuse was verified
-    /// on, by reading their source and by `PreparedResponseTests` and the kept-answer tests.
+    /// on, by reading their source and by `PreparedResponsesTests` and the kept-answer tests.
     static let verifiedLibraryVersions: Set<String> = ["0.9.75"]
 
     /// The running libmicrohttpd's version, as `MHD_get_version` gives it.

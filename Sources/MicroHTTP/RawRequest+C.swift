@@ -61,7 +61,8 @@ public struct RawRequest {
 enum RequestTarget {
     /// Writes the target into `buffer`; its length, or nil when it does not fit.
     static func write(connection: OpaquePointer, url: UnsafePointer<CChar>, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        var writer = Writer(base: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), capacity: buffer.count)
+        guard let base = buffer.baseAddress else { return nil }
+        var writer = Writer(base: base.assumingMemoryBound(to: UInt8.self), capacity: buffer.count)
         writer.append(url)
         withUnsafeMutablePointer(to: &writer) { pointer in
             _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, appendQueryItem, pointer)

@@ -52,8 +52,9 @@ public struct FormBody: Sendable {
 }
 
 /// One file of a form, streamed to a temporary file as it arrived (never held whole in memory by
-/// the server). The file is deleted when the request completes: a handler that needs the bytes
-/// later reads them while it runs.
+/// the server). The file lives as long as some `UploadedFile` for it does: the work that reads it
+/// owns it, even past the request's completion (an answer sent at shutdown), and it is deleted once
+/// the last copy is gone (`UploadStorage`).
 public struct UploadedFile: Sendable {
     /// The form field's name.
     public let fieldName: String
@@ -61,23 +62,39 @@ public struct UploadedFile: Sendable {
     public let fileName: String
     /// The content type the client gave (not to be trusted: read the type from the bytes).
     public let contentType: String?
-    /// Where the bytes are, until the request completes.
+    /// Where the bytes are, while this file (or a copy of it) exists.
     public let path: String
     /// The number of bytes.
     public let byteCount: Int
+    /// The temporary file's owner; nil for a file described by `init(fieldName:fileName:contentType:path:byteCount:)`.
+    private let storage: UploadStorage?
 
-    /// Creates a description of a stored file.
+    /// Describes a file someone else owns (tests and fuzzing; the server's own uploads own theirs).
     public init(fieldName: String, fileName: String, contentType: String?, path: String, byteCount: Int) {
         self.fieldName = fieldName
         self.fileName = fileName
         self.contentType = contentType
         self.path = path
         self.byteCount = byteCount
+        storage = nil
     }
 
-    /// The file's bytes (read from its temporary file); nil when it cannot be read.
+    /// A file the server received, owned through `storage`.
+    init(fieldName: String, fileName: String, contentType: String?, storage: UploadStorage, byteCount: Int) {
+        self.fieldName = fieldName
+        self.fileName = fileName
+        self.contentType = contentType
+        self.path = storage.path
+        self.byteCount = byteCount
+        self.storage = storage
+    }
+
+    /// The file's bytes (read from its temporary file); nil when it cannot be read, or could not be
+    /// written whole. Waits for the last writes to reach the file: call it where blocking is allowed
+    /// (the photo pool), not on a server thread.
     public func read() -> [UInt8]? {
-        FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+        if let storage, !storage.waitUntilWritten() { return nil }
+        return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
     }
 }
 

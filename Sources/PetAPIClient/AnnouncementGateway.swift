@@ -105,12 +105,14 @@ public final class AnnouncementGateway: Sendable {
     /// The cache key of the one snapshot.
     static let snapshotKey = "list"
 
-    /// Creates a gateway over `transport`; `now` tells the time for its TTLs (tests pass a manual clock).
+    /// Creates a gateway over `transport`; `now` tells the time for its TTLs and `date` the wall-clock
+    /// date its data was confirmed at (the app passes its one clock for both; tests a manual one).
     public init(
         transport: UpstreamTransport,
         settings: GatewaySettings = GatewaySettings(),
         logger: Logger,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        date: @escaping @Sendable () -> Date = { Date() },
         onEvent: @escaping @Sendable (GatewayEvent) -> Void = { _ in }
     ) {
         self.clock = now
@@ -125,6 +127,7 @@ public final class AnnouncementGateway: Sendable {
             maxEntries: 1,
             maxCost: .max,
             now: now,
+            date: date,
             onEvent: cacheEvent
         )
         details = ResultCache(
@@ -133,6 +136,7 @@ public final class AnnouncementGateway: Sendable {
             maxEntries: settings.maxEntries,
             maxCost: settings.maxCachedBytes,
             now: now,
+            date: date,
             onEvent: cacheEvent
         )
     }

@@ -57,22 +57,27 @@ final class ResultCache<Value: Sendable>: Sendable {
     private let published: [PublishedSlot] = (0..<ThreadSpread.slotCount).map { _ in PublishedSlot() }
     /// The monotonic time: `ContinuousClock.now` in production, a manual clock in tests.
     private let clock: @Sendable () -> ContinuousClock.Instant
+    /// The wall-clock date, for `Fetched.fetchedAt`: the app's clock in production, a manual one in tests.
+    private let date: @Sendable () -> Date
     private let ttl: Duration
     private let staleMax: Duration
     private let maxEntries: Int
     private let maxCost: Int
     private let onEvent: @Sendable (CacheEvent) -> Void
 
-    /// Creates an empty cache; `now` tells the time for TTL, stale-if-error and LRU (injected by tests).
+    /// Creates an empty cache; `now` tells the time for TTL, stale-if-error and LRU, `date` the
+    /// wall-clock date of a confirmation (both injected by tests).
     init(
         ttl: Duration,
         staleMax: Duration,
         maxEntries: Int,
         maxCost: Int,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        date: @escaping @Sendable () -> Date = { Date() },
         onEvent: @escaping @Sendable (CacheEvent) -> Void
     ) {
         self.clock = now
+        self.date = date
         self.ttl = ttl
         self.staleMax = staleMax
         self.maxEntries = maxEntries
@@ -145,7 +150,7 @@ final class ResultCache<Value: Sendable>: Sendable {
         do {
             let outcome = try await fetch(etag)
             let now = clock()
-            let wallNow = Date()
+            let wallNow = date()
             return try state.withLock { state throws(UpstreamFailure) -> Fetched<Value> in
                 switch outcome {
                 case .fresh(let value, let newTag, let cost):

@@ -57,6 +57,12 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
 
     /// The date `days` after 1970-01-01 (the inverse of `daysSinceEpoch`); nil outside years 1...9999.
     init?(daysSinceEpoch days: Int) {
+        let (year, month, day) = CalendarDate.civil(daysSinceEpoch: days)
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// Year, month and day of the day `days` after 1970-01-01 (Howard Hinnant's civil_from_days), unchecked.
+    static func civil(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097
@@ -66,7 +72,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        self.init(year: year, month: month, day: day)
+        return (year, month, day)
     }
 
     /// The calendar day of `date` in UTC (used when a dialect has no lastSeenDate at all).

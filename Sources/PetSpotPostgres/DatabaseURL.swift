@@ -53,7 +53,7 @@ public struct DatabaseURL: Sendable {
         }
     }
 
-    /// The pool's configuration: small, with our deadlines (docs/replicas.md "Pool and deadlines").
+    /// The pool's configuration: small, with our deadlines (docs/replicas.md "Pool and sizing").
     func clientConfiguration(applicationName: String) -> PostgresClient.Configuration {
         var configuration =
             if let socketPath {

@@ -3,7 +3,7 @@ import Foundation
 /// Everything the write path (the report form, its photo retry, the API's writes) must share between
 /// the replicas of one service (docs/replicas.md): who is making which submission and what it came to,
 /// the photos kept while a form is corrected, and the limits. Two implementations keep one contract
-/// (`WriteStoreContract` in the tests runs on both): `MemoryWriteStore`, this process's memory, for one
+/// (`WriteStoreContractTests` in the tests runs on both): `MemoryWriteStore`, this process's memory, for one
 /// replica; `PostgresWriteStore` (target PetSpotPostgres), one PostgreSQL for every replica.
 ///
 /// Reads never use it. Every call may throw `WriteStoreUnavailable` (the store is down or slower than

@@ -133,10 +133,11 @@ public final class PetSpotApp: Sendable {
             settings: settings,
             logger: logger,
             now: now,
+            date: { days.date },
             onEvent: { metrics.record($0) }
         )
         let site = SiteContext(configuration: configuration, renderer: renderer, days: days)
-        let tiles = try TileProxy.make(configuration: configuration, metrics: metrics, logger: logger.with(label: "tiles"))
+        let tiles = try TileProxy.make(configuration: configuration, metrics: metrics, logger: logger.with(label: "tiles"), clock: days)
         let answers = AnswerRecord(metrics: metrics, logger: logger)
         let keptAnswers = KeptAnswers(
             maxBytes: budgets.keptAnswers,
@@ -179,7 +180,7 @@ public final class PetSpotApp: Sendable {
             gateway: gateway,
             metrics: metrics,
             logger: logger,
-            now: now,
+            clock: days,
             placeholder: staticFiles.assets[AnnouncementsAPI.placeholderAsset]?.body
         )
         let router = Router(

@@ -181,6 +181,46 @@ import FoundationNetworking
     }
 }
 
+extension RequestBodyTests {
+    /// At shutdown the server answers a request still running with a 503 and completes it; the
+    /// handler's work goes on and must still find its upload: the file belongs to that work.
+    @Test func an_upload_outlives_its_request_while_its_work_still_reads_it() async throws {
+        let (arrivals, arrival) = AsyncStream.makeStream(of: Void.self)
+        let (openings, opening) = AsyncStream.makeStream(of: Void.self)
+        let (readings, reading) = AsyncStream.makeStream(of: (path: String, bytes: [UInt8]?).self)
+        let slow: AsyncHandler = { request in
+            arrival.yield()
+            for await _ in openings { break }
+            let file = request.body.form?.file("photo")
+            reading.yield((path: file?.path ?? "", bytes: file?.read()))
+            return .text("too late\n")
+        }
+        let photo = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
+        try await withServer(configuration: configuration(), handler: slow) { server, base in
+            var form = Multipart()
+            form.file("photo", fileName: "dog.jpg", contentType: "image/jpeg", bytes: photo)
+            let upload = try url(base, "/upload")
+            let client = Task { try? await post(upload, body: form.body, contentType: form.contentType) }
+            for await _ in arrivals { break }
+            // No grace: the running request is answered 503 and completed before `stop` returns.
+            await server.stop(gracePeriod: .zero)
+            #expect(await client.value?.status == 503)
+            opening.yield()
+            var iterator = readings.makeAsyncIterator()
+            let read = try #require(await iterator.next())
+            // A Bool, so a failure prints a line rather than 200,000 bytes.
+            let readWhole = read.bytes == photo
+            #expect(read.bytes != nil, "the upload was deleted while its work still read it")
+            #expect(readWhole)
+            // The work is over: the file goes with it (the deletion is queued: wait for it, bounded).
+            for _ in 0..<200 where FileManager.default.fileExists(atPath: read.path) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(!FileManager.default.fileExists(atPath: read.path))
+        }
+    }
+}
+
 /// Paths seen by a handler, for a test to look at after the request.
 private final class PathBox: @unchecked Sendable {
     private let lock = NSLock()

@@ -9,7 +9,7 @@ import Testing
 /// The repository's templates folder.
 let sourceTemplatesDirectory = repositoryRoot.appendingPathComponent("Templates").path
 
-/// One message catalog per language (README "Languages"), complete in both, and templates without words of their own.
+/// One message catalog per language (docs/languages.md), complete in both, and templates without words of their own.
 @Suite("Message catalogs")
 struct CatalogTests {
     static let catalogFolder = sourceTemplatesDirectory + "/locales"

@@ -7,7 +7,7 @@ import WebApp
 
 extension ServerIntegration {
     /// `/images/…` (docs/upstream.md §4): the upstream's `/images/` only, image types only, with
-    /// cache headers; every raster photo is served as a variant we made (README "Photos").
+    /// cache headers; every raster photo is served as a variant we made (docs/photos.md).
     @Suite("Image proxy")
     struct ImageProxyTests {
         /// A PNG signature followed by bytes that are not valid UTF-8, so any re-encoding would show.

@@ -4,7 +4,7 @@ import Testing
 
 @testable import WebApp
 
-/// The languages (README "Languages") over HTTP: every page kind in both languages, chosen by `?lang` or `Accept-Language`,
+/// The languages (docs/languages.md) over HTTP: every page kind in both languages, chosen by `?lang` or `Accept-Language`,
 /// kept by links, announced by `hreflang`, and never served from a cache to the other language.
 @Suite("Pages in Polish and English")
 struct LanguagePagesTests {

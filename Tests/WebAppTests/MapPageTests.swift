@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 import WebApp
 
-/// `GET /map` and the details page's small map (README "Map"), over `pages-list.json` (pet-N at
+/// `GET /map` and the details page's small map (docs/map.md), over `pages-list.json` (pet-N at
 /// 52.2297 + N·0.001° N, 21.0122° E; FOUND when N % 3 == 0; species by N % 4: CAT, DOG, BIRD, RABBIT).
 @Suite("Map page")
 struct MapPageTests {

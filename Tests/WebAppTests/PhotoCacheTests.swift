@@ -6,7 +6,7 @@ import Testing
 import WebApp
 
 extension ServerIntegration {
-    /// The photo cache (README "Photos"): warm photos cost no upstream call, revalidation after
+    /// The photo cache (docs/photos.md): warm photos cost no upstream call, revalidation after
     /// the photo TTL, stale on error, missing photos remembered, one flight per key, disk tier.
     @Suite("Photo cache")
     struct PhotoCacheTests {

@@ -24,7 +24,7 @@ func attribute(_ name: String, in tag: String) -> String? {
 }
 
 extension ServerIntegration {
-    /// Pages use the variants (README "Photos"), and photo names with reserved characters
+    /// Pages use the variants (docs/photos.md), and photo names with reserved characters
     /// round-trip page → our proxy → upstream as the very path the upstream named.
     @Suite("Photo links")
     struct PhotoLinksTests {

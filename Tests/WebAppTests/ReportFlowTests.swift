@@ -137,7 +137,7 @@ extension ServerIntegration {
                 form.hidden["submission"] = try #require(inputValue(try await app.get("/report").text, name: "submission"))
                 // A constant to send: under -sanitize=thread the compiler instruments the `var` it would
                 // capture, and region isolation then refuses to send it into two async lets
-                // (README "Fuzzing and sanitizers").
+                // (docs/testing.md "Fuzzing and sanitizers").
                 let sent = form
 
                 async let first = app.submit(sent)

@@ -2,15 +2,15 @@ import Foundation
 import Testing
 import WebApp
 
-/// One settings table: the README's table is the declared table, and every setting is
+/// One settings table: the table of docs/settings.md is the declared table, and every setting is
 /// read from its flag and from its environment variable, the flag winning.
 @Suite("Settings table")
 struct SettingsTableTests {
-    @Test func the_readme_table_is_the_declared_table() throws {
-        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func the_documented_table_is_the_declared_table() throws {
+        let document = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/settings.md"), encoding: .utf8)
         #expect(
-            readme.contains(AppConfiguration.settingsTable + "\n"),
-            "README's settings table differs from AppConfiguration.settingsTable:\n\(AppConfiguration.settingsTable)"
+            document.contains(AppConfiguration.settingsTable + "\n"),
+            "docs/settings.md's settings table differs from AppConfiguration.settingsTable:\n\(AppConfiguration.settingsTable)"
         )
     }
 

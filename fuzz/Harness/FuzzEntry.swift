@@ -1,6 +1,6 @@
 import Foundation
 
-/// The fuzz targets (README "Fuzzing and sanitizers"), one binary for all of them: `PETSPOT_FUZZ_TARGET` picks
+/// The fuzz targets (docs/testing.md "Fuzzing and sanitizers"), one binary for all of them: `PETSPOT_FUZZ_TARGET` picks
 /// one, so `scripts/fuzz.sh` compiles once (CI time) and runs each with its own corpus.
 enum FuzzTarget: String, CaseIterable {
     /// `JSONValue.parse`: any accepted document, written again with `JSONWriter`, parses to the same value.

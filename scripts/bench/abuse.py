@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Connection abuse from one address while a visitor on another is timed (README "Hardening").
+"""Connection abuse from one address while a visitor on another is timed (docs/hardening.md).
 
 Opens COUNT connections from 127.0.0.1 to the server: in `trickle` mode each sends a request line,
 then one header line every INTERVAL seconds and never ends its headers (slowloris); in `idle` mode

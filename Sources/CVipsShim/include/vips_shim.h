@@ -1,7 +1,7 @@
 #ifndef PETSPOT_VIPS_SHIM_H
 #define PETSPOT_VIPS_SHIM_H
 
-// Fixed-arity wrappers over libvips for the photo variants (README "Photos"). libvips's own calls take
+// Fixed-arity wrappers over libvips for the photo variants (docs/photos.md). libvips's own calls take
 // NULL-terminated option lists (C variadics), which Swift cannot call. This header includes no
 // libvips header, so Swift sees only these functions and plain C types.
 

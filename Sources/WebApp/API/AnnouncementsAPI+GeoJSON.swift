@@ -24,7 +24,7 @@ extension AnnouncementsAPI {
                 let body = AnnouncementGeoJSON.encode(found.items, origin: location.origin, links: AnnouncementsAPI.geoJSONLinks)
                 return Response(status: .ok, headers: [.contentType: AnnouncementsAPI.geoJSONType], body: Array(body))
             }
-            AnnouncementsAPI.markAge(&reply, snapshot.fetchedAt, stale: snapshot.isStale)
+            self.markAge(&reply, snapshot.fetchedAt, stale: snapshot.isStale)
             return reply
         }
         return fromSnapshot(requestID: requestID, render: render)

@@ -6,7 +6,7 @@ import PetAPIClient
 import PetDomain
 import ReportStore
 
-/// The JSON API's writes, a drop-in for the apps' (docs/report-flow.md "JSON API"): the same
+/// The JSON API's writes, a drop-in for the apps' (docs/report-flow.md "Routes", docs/replicas.md "API writes"): the same
 /// validation, photo treatment and limits as the form, and the backend's error body and codes.
 /// `null` optional fields are accepted and left out (the backend refuses them).
 struct AnnouncementWrites: Sendable {
@@ -21,7 +21,7 @@ struct AnnouncementWrites: Sendable {
     ///   saved `201`: the apps' "Try Again" after a failed upload lands on the announcement already made.
     func create(_ request: Request, requestID: String) async -> Response {
         let body = request.body.bytes ?? []
-        let today = ReportClock.today()
+        let today = reports.site.days.reportToday
         let valid: ValidReport
         switch ReportValidation.validate(jsonBody: body, localToday: today.local, upstreamToday: today.upstream) {
         case .success(let report): valid = report

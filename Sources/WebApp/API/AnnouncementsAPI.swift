@@ -51,7 +51,7 @@ struct AnnouncementsAPI: Sendable {
                     )
                 }
                 var reply = Reply(ConditionalGet.answer(kept, request: request))
-                AnnouncementsAPI.markAge(&reply, snapshot.fetchedAt, stale: false)
+                self.markAge(&reply, snapshot.fetchedAt, stale: false)
                 return reply
             }
             var reply = site.cachedPage(request, key: key, snapshot: snapshot) {
@@ -59,7 +59,7 @@ struct AnnouncementsAPI: Sendable {
                 let found = snapshot.value.index.page(query, offset: 0, limit: .max)
                 return Response.json(Array(AnnouncementJSON.encodeList(found.items, origin: location.origin, photos: AnnouncementsAPI.photoLinks)))
             }
-            AnnouncementsAPI.markAge(&reply, snapshot.fetchedAt, stale: snapshot.isStale)
+            self.markAge(&reply, snapshot.fetchedAt, stale: snapshot.isStale)
             return reply
         }
         return fromSnapshot(requestID: requestID, render: render)
@@ -91,12 +91,12 @@ struct AnnouncementsAPI: Sendable {
                 var reply = site.cachedPage(request, key: key, snapshot: snapshot) {
                     Response.json(Array(AnnouncementJSON.encodeDetails(pet, origin: location.origin, photos: AnnouncementsAPI.photoLinks)))
                 }
-                AnnouncementsAPI.markAge(&reply, snapshot.fetchedAt, stale: snapshot.isStale)
+                self.markAge(&reply, snapshot.fetchedAt, stale: snapshot.isStale)
                 return reply
             case .fetched(let fetched):
                 let body = AnnouncementJSON.encodeDetails(fetched.value, origin: location.origin, photos: AnnouncementsAPI.photoLinks)
                 var reply = Reply(site.finish(Response.json(Array(body)), request: request, stale: fetched.isStale))
-                AnnouncementsAPI.markAge(&reply, fetched.fetchedAt, stale: fetched.isStale)
+                self.markAge(&reply, fetched.fetchedAt, stale: fetched.isStale)
                 return reply
             case .failed(let error):
                 return Reply(AnnouncementsAPI.upstreamError(error, requestID: requestID))
@@ -171,9 +171,9 @@ struct AnnouncementsAPI: Sendable {
         }
     }
 
-    /// `Age` (seconds since the upstream confirmed the data) and a stale marker header.
-    static func markAge(_ reply: inout Reply, _ fetchedAt: Date, stale: Bool) {
-        reply.response.headers[.age] = String(max(0, Int(Date().timeIntervalSince(fetchedAt))))
+    /// `Age` (seconds since the upstream confirmed the data, by the app's clock) and a stale marker header.
+    func markAge(_ reply: inout Reply, _ fetchedAt: Date, stale: Bool) {
+        reply.response.headers[.age] = String(max(0, Int(site.days.date.timeIntervalSince(fetchedAt))))
         // The Age changes every second: this answer is for this request only.
         reply.reusableUntil = nil
         if stale { reply.response.headers[.xPetSpotStale] = "true" }

@@ -7,7 +7,7 @@ import MicroHTTP
 import PetAPIClient
 
 /// `GET /images/{path}[?w=320|640|1200|1280]`: photos from the upstream's `/images/` only (never an
-/// arbitrary URL), as the variants a good image CDN gives (README "Photos", docs/upstream.md §4).
+/// arbitrary URL), as the variants a good image CDN gives (docs/photos.md, docs/upstream.md §4).
 ///
 /// - Every answer is a variant we made with libvips: WebP, never enlarged or cropped, EXIF
 ///   orientation applied, all metadata stripped. The plain URL gives the "full" variant (longest
@@ -50,9 +50,9 @@ final class ImageProxy: Sendable {
     let metrics: Metrics
     let logger: Logger
     let cacheControl: String
-    /// The app's monotonic clock, which kept answers expire by (a photo's own freshness is wall
-    /// time: it outlives the process in the disk cache).
-    let now: @Sendable () -> ContinuousClock.Instant
+    /// The app's clock: kept answers expire by its monotonic reading, a photo's own freshness by its
+    /// wall-clock date (a variant outlives the process in the disk cache).
+    let clock: DayClock
     /// The body of a missing photo's 404: `Public/img/photo-placeholder.png`, so an `<img>` or an
     /// app shows a neutral picture instead of a broken image; nil answers the HTML 404 page.
     let placeholder: [UInt8]?
@@ -66,10 +66,10 @@ final class ImageProxy: Sendable {
         settings: Settings,
         metrics: Metrics,
         logger: Logger,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        clock: DayClock,
         placeholder: [UInt8]? = nil
     ) {
-        self.now = now
+        self.clock = clock
         self.placeholder = placeholder
         self.gateway = gateway
         self.cache = cache
@@ -95,7 +95,7 @@ final class ImageProxy: Sendable {
     /// The outcome when it is in memory and fresh; nil otherwise. Called on a server thread: it
     /// only looks at the memory part of the cache.
     private func inMemory(path: String, variant: PhotoVariant, format: PhotoFormat) -> Outcome? {
-        let now = Date()
+        let now = clock.date
         if let status = cache.memoryEntry(.status(of: path)), status.isFresh(ttl: settings.ttlSeconds, now: now) {
             metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
             return status.kind == .missing ? .missing : .failed(status: 502)
@@ -110,7 +110,7 @@ final class ImageProxy: Sendable {
 
     /// The answer for an outcome: the variant (reusable while fresh), the placeholder's 404, or the error page.
     func answer(_ outcome: Outcome, request: Request, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Reply {
-        let now = Date()
+        let now = clock.date
         switch outcome {
         case .photo(let entry):
             var response = Response(status: .ok, body: entry.bytes)
@@ -125,7 +125,7 @@ final class ImageProxy: Sendable {
             let left = settings.ttlSeconds - now.timeIntervalSince(entry.checkedAt)
             return Reply(
                 ConditionalGet.answer(response, request: request),
-                reusableUntil: left >= 1 ? self.now() + .milliseconds(Int64(left * 1000)) : nil
+                reusableUntil: left >= 1 ? clock.now() + .milliseconds(Int64(left * 1000)) : nil
             )
         case .missing:
             guard let placeholder else { return Reply(errorPage(404, .errorPhotoNotFound)) }
@@ -146,7 +146,7 @@ final class ImageProxy: Sendable {
 
     /// The variant from the cache when fresh, else from the upstream (one flight per key).
     func photo(path: String, variant: PhotoVariant, format: PhotoFormat = .webp, requestID: String) async -> Outcome {
-        let now = Date()
+        let now = clock.date
         let key = PhotoKey(path: path, variant: variant, format: format)
         if let status = cache.entry(.status(of: path)), status.isFresh(ttl: settings.ttlSeconds, now: now) {
             metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
@@ -170,7 +170,7 @@ final class ImageProxy: Sendable {
         } catch .notFound {
             metrics.increment("petspot_photo_cache_total", labels: ["outcome": "missing"])
             cache.remove(key)
-            cache.keep(.status(.missing, at: Date()), for: .status(of: key.path))
+            cache.keep(.status(.missing, at: clock.date), for: .status(of: key.path))
             return .missing
         } catch {
             guard var stale = kept else {
@@ -179,13 +179,13 @@ final class ImageProxy: Sendable {
             }
             // Stale on error: the kept variant, asked again after a short pause, not per request.
             metrics.increment("petspot_photo_cache_total", labels: ["outcome": "stale"])
-            stale.checkedAt = Date().addingTimeInterval(min(settings.retryAfterFailureSeconds, settings.ttlSeconds) - settings.ttlSeconds)
+            stale.checkedAt = clock.date.addingTimeInterval(min(settings.retryAfterFailureSeconds, settings.ttlSeconds) - settings.ttlSeconds)
             cache.keep(stale, for: key)
             return .photo(stale)
         }
         if response.status == 304, var revalidated = kept {
             metrics.increment("petspot_photo_cache_total", labels: ["outcome": "revalidated"])
-            revalidated.checkedAt = Date()
+            revalidated.checkedAt = clock.date
             cache.keep(revalidated, for: key)
             return .photo(revalidated)
         }
@@ -200,7 +200,7 @@ final class ImageProxy: Sendable {
         case .failure(.image(let failure)):
             if failure != .unavailable {
                 cache.remove(key)
-                cache.keep(.status(.unusable, at: Date()), for: .status(of: key.path))
+                cache.keep(.status(.unusable, at: clock.date), for: .status(of: key.path))
             }
             return .failed(status: 502)
         }
@@ -232,7 +232,7 @@ final class ImageProxy: Sendable {
                     height: nil,
                     etag: ConditionalGet.etag(for: response.body),
                     validators: validators,
-                    checkedAt: Date()
+                    checkedAt: clock.date
                 )
             )
         }
@@ -278,7 +278,7 @@ final class ImageProxy: Sendable {
                     height: image.height,
                     etag: ConditionalGet.etag(for: image.bytes),
                     validators: validators,
-                    checkedAt: Date()
+                    checkedAt: clock.date
                 )
             )
         case .failure(let failure):
@@ -303,7 +303,7 @@ extension ImageProxy {
         gateway: AnnouncementGateway,
         metrics: Metrics,
         logger: Logger,
-        now: @escaping @Sendable () -> ContinuousClock.Instant,
+        clock: DayClock,
         placeholder: [UInt8]? = nil
     ) throws -> ImageProxy {
         guard ImageResizer.start() else {
@@ -320,7 +320,7 @@ extension ImageProxy {
             settings: settings,
             metrics: metrics,
             logger: logger,
-            now: now,
+            clock: clock,
             placeholder: placeholder
         )
     }

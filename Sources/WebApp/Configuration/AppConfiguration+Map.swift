@@ -1,7 +1,7 @@
 import Foundation
 
 extension AppConfiguration {
-    /// The settings of the map (README "Map"): tile server, its cache, and where the map libraries are.
+    /// The settings of the map (docs/map.md): tile server, its cache, and where the map libraries are.
     static let mapSettings: [Setting] = [
         Setting(
             "tile-url",

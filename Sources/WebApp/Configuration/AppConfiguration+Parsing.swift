@@ -2,10 +2,10 @@ import Foundation
 import Logging
 
 extension AppConfiguration {
-    /// Every setting, declared once (README quick start shows it as a table): flag, environment variable,
+    /// Every setting, declared once (docs/settings.md shows it as a table): flag, environment variable,
     /// default as documented, help text and how its text is read and checked. `resolve`, the
     /// environment names, `--help` (the executable builds its options text from this) and the
-    /// README's settings table (a test compares them) all come from here.
+    /// settings table of docs/settings.md (a test compares them) all come from here.
     public static let settings: [Setting] =
         [
             Setting("host", "HOST", "`127.0.0.1`", "Address to bind, e.g. 127.0.0.1 or 0.0.0.0.") { text, _, configuration in
@@ -182,7 +182,7 @@ extension AppConfiguration {
     /// The setting name of the upstream body limit, as error messages and the log name it.
     public static let upstreamMaxBodySetting = settings.first { $0.flag == "upstream-max-body-mb" }!.name
 
-    /// The README's settings table rows, from `settings`.
+    /// The settings table rows of docs/settings.md, from `settings`.
     public static var settingsTable: String {
         (["| flag | environment | default |", "|---|---|---|"]
             + settings.map { "| `--\($0.flag)` | `\($0.environment)` | \($0.documentedDefault) |" }).joined(separator: "\n")
@@ -265,7 +265,7 @@ public struct Setting: Sendable {
     public let flag: String
     /// The environment variable, e.g. `PETSPOT_CACHE_TTL`.
     public let environment: String
-    /// The default as the README shows it (Markdown).
+    /// The default as docs/settings.md shows it (Markdown).
     public let documentedDefault: String
     /// One line for `--help`.
     public let help: String

@@ -79,7 +79,7 @@ public struct AppConfiguration: Sendable, Equatable {
     public var reportLimit: Int = 5
     /// Reports created through the JSON API per client address per 10 minutes, counted apart from the
     /// form's; 0: no limit (`PETSPOT_API_REPORT_LIMIT`). Higher than the form's: many phones share
-    /// one carrier address (docs/report-flow.md "Limits").
+    /// one carrier address (docs/report-flow.md "Abuse").
     public var apiReportLimit: Int = 30
     /// Reverse proxies whose `X-Forwarded-For` names the client (`PETSPOT_TRUSTED_PROXIES`).
     public var trustedProxies: [String] = []

@@ -1,7 +1,7 @@
 import HTTPTypes
 import MicroHTTP
 
-/// A language the whole site speaks (README "Languages"). English is the default.
+/// A language the whole site speaks (docs/languages.md). English is the default.
 enum Language: String, CaseIterable, Sendable {
     case en
     case pl

@@ -1,7 +1,7 @@
 import Foundation
 import PetDomain
 
-/// One language's texts as read from `Templates/locales/<code>.messages` (README "Languages"): plain
+/// One language's texts as read from `Templates/locales/<code>.messages` (docs/languages.md): plain
 /// `key = value` lines, and `key[category] = value` lines for counted texts (CLDR plural
 /// categories). Loaded and checked once at startup, like the templates.
 struct MessageCatalog: Sendable {

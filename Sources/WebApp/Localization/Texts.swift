@@ -1,7 +1,7 @@
 import Foundation
 import PetDomain
 
-/// One language's texts and formats (README "Languages"), made once at startup from its checked catalog:
+/// One language's texts and formats (docs/languages.md), made once at startup from its checked catalog:
 /// every visible word of a page comes from here or from the catalog through the templates.
 ///
 /// With the English catalog these give exactly `Format`'s English text (CatalogTests compare them).

@@ -16,12 +16,12 @@ extension AnnouncementsAPI {
                 var reply = site.cachedPage(request, key: key, snapshot: snapshot) {
                     AnnouncementsAPI.matchesBody(pet, snapshot: snapshot.value, site: site)
                 }
-                AnnouncementsAPI.markAge(&reply, snapshot.fetchedAt, stale: snapshot.isStale)
+                self.markAge(&reply, snapshot.fetchedAt, stale: snapshot.isStale)
                 return reply
             case .fetched(let fetched):
                 let body = AnnouncementsAPI.matchesBody(fetched.value, snapshot: gateway.freshSnapshot()?.value, site: site)
                 var reply = Reply(site.finish(body, request: request, stale: fetched.isStale))
-                AnnouncementsAPI.markAge(&reply, fetched.fetchedAt, stale: fetched.isStale)
+                self.markAge(&reply, fetched.fetchedAt, stale: fetched.isStale)
                 return reply
             case .failed(let error):
                 return Reply(AnnouncementsAPI.upstreamError(error, requestID: requestID))

@@ -1,10 +1,12 @@
 import Foundation
 import PetDomain
 
-/// The calendar day pages are worded for ("reported today", docs/report-age.md), read from the
-/// app's one injected monotonic clock (`PetSpotApp.build(now:)`): the wall-clock date is the date
-/// at startup plus the monotonic time since, so a test that moves its `ManualClock` past midnight
-/// moves "today" too, and nothing here reads the system date per request.
+/// The app's one clock, with the Warsaw calendar: the calendar day pages are worded for ("reported
+/// today", docs/report-age.md), a report's dates (docs/report-validation.md), the age of the data
+/// and the freshness of photos and tiles. It reads the app's one injected monotonic clock
+/// (`PetSpotApp.build(now:)`): the wall-clock date is the date at startup plus the monotonic time
+/// since, so a test that moves its `ManualClock` past midnight moves "today" too, and nothing reads
+/// the system date per request.
 ///
 /// Every cache that holds words about "today" is keyed by `reuseKey(generation:)`, which changes
 /// with the snapshot *and* with the day: kept card fragments, rendered pages, and the server's
@@ -32,6 +34,26 @@ struct DayClock: Sendable {
 
     /// The current day's number (`LocalDay.number`).
     var today: Int { LocalDay.number(of: date, in: DayClock.zone) }
+
+    /// Today on the two calendars a report's dates are checked against (docs/report-validation.md):
+    /// the visitor's, Warsaw's, and the backend's, UTC's.
+    var reportToday: (local: CalendarDate, upstream: CalendarDate) {
+        let date = self.date
+        return (CalendarDate(localDay: LocalDay.number(of: date, in: DayClock.zone)), CalendarDate(localDay: LocalDay.number(of: date, in: .gmt)))
+    }
+
+    /// "01:00" or "02:00": Warsaw's time at the next UTC midnight, when the backend's date changes.
+    var localTimeOfNextUTCMidnight: String { DayClock.localTime(ofUTCMidnightAfter: date) }
+
+    /// Warsaw's time of day, `HH:MM`, at the first UTC midnight after `now`.
+    static func localTime(ofUTCMidnightAfter now: Date) -> String {
+        let day = 86_400.0
+        let next = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / day).rounded(.down) * day + day)
+        let minutes = zone.secondsFromGMT(for: next) / 60
+        let hour = (minutes / 60 + 24) % 24
+        let minute = (minutes % 60 + 60) % 60
+        return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+    }
 
     /// The age of a report made at `createdAt`, on `day`.
     static func age(of createdAt: Date, on day: Int) -> ReportAge {

@@ -4,7 +4,7 @@ import PetAPIClient
 import PetDomain
 
 extension PageHandlers {
-    /// `GET /map` (README "Map"): every announcement matching the `/pets` parameters as a pin on a
+    /// `GET /map` (docs/map.md): every announcement matching the `/pets` parameters as a pin on a
     /// Leaflet map, and the same announcements as a list of places below it (the page without
     /// JavaScript, and the map's alternative for screen readers). The pins' data is in the page
     /// itself (`data-lat`, `data-lng`, `data-status` on each place, which is also the pin's popup),

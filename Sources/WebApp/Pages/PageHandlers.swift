@@ -277,11 +277,11 @@ struct PageHandlers: Sendable {
     func staleNotice<Value>(_ fetched: Fetched<Value>, _ location: VisitorLocation) -> String? {
         guard fetched.isStale else { return nil }
         let texts = site.texts(location.language)
-        return texts(.staleNotice, ("age", Self.age(since: fetched.fetchedAt, texts: texts)))
+        return texts(.staleNotice, ("age", Self.age(since: fetched.fetchedAt, now: site.days.date, texts: texts)))
     }
 
     /// "less than a minute ago", "1 minute ago", "4 minutes ago" / "4 minuty temu".
-    static func age(since date: Date, now: Date = Date(), texts: Texts) -> String {
+    static func age(since date: Date, now: Date, texts: Texts) -> String {
         let seconds = max(0, Int(now.timeIntervalSince(date)))
         return seconds < 60 ? texts(.staleJustNow) : texts.counted(.staleMinutes, seconds / 60)
     }

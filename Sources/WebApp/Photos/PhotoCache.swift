@@ -1,7 +1,7 @@
 import Caching
 import Foundation
 
-/// The photo cache (README "Photos"): finished answers by upstream path and variant, in
+/// The photo cache (docs/photos.md): finished answers by upstream path and variant, in
 /// memory bounded by bytes (least recently used out first), plus the optional disk tier. What is
 /// in memory can be answered on the server thread; what is only on disk is read on the async path
 /// and put back in memory. The map tile cache is another instance, keyed by tile.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One size of a photo as we serve it (README "Photos"): a width (320, 640 or 1280 for `srcset`, 1200
+/// One size of a photo as we serve it (docs/photos.md): a width (320, 640 or 1280 for `srcset`, 1200
 /// for `og:image`) or "full" (longest side at most 2048, what the plain `/images/{path}` URL and
 /// the details page's "open photo" give). WebP, or JPEG for a client that does not take WebP
 /// (`PhotoFormat`); never enlarged, never cropped.
@@ -49,7 +49,7 @@ enum PhotoVariant: Hashable, Sendable, CustomStringConvertible {
     var description: String { parameter.map { "w" + $0 } ?? "full" }
 }
 
-/// The encoding of a photo variant, chosen from the request's `Accept` (README "Photos"): WebP unless
+/// The encoding of a photo variant, chosen from the request's `Accept` (docs/photos.md): WebP unless
 /// the client does not take it (an app's image loader that sends `Accept: image/jpeg`), then JPEG.
 /// Both forms are kept apart in the photo cache; the answer says `Vary: Accept`.
 enum PhotoFormat: Sendable, Hashable {

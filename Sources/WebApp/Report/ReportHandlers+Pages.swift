@@ -61,7 +61,7 @@ extension ReportHandlers {
             description: field("description", draft.description),
             microchipNumber: field("microchipNumber", draft.microchipNumber),
             lastSeenDate: field("lastSeenDate", draft.lastSeenDate),
-            today: ReportClock.today().local.isoString,
+            today: site.days.reportToday.local.isoString,
             locationLatitude: field("locationLatitude", draft.locationLatitude),
             locationLongitude: field("locationLongitude", draft.locationLongitude),
             email: field("email", draft.email),
@@ -111,10 +111,10 @@ extension ReportHandlers {
     func opened(_ record: SubmissionRecord, key: SubmissionKey, form: FormBody) -> ReportRecord {
         let code = SubmissionSeal.open(record.sealed, for: key).map { String(decoding: $0, as: UTF8.self) } ?? ""
         var made = ReportRecord(id: record.petID, managementPassword: code, photoUploaded: record.photoUploaded, keptPhoto: record.keptPhoto)
-        let today = ReportClock.today()
+        let today = site.days.reportToday
         let draft = ReportDraft(fields: form.fields)
         if case .success(let valid) = ReportValidation.validate(draft, localToday: today.local, upstreamToday: today.upstream) {
-            made.pet = valid.announcement(id: record.petID, createdAt: Date())
+            made.pet = valid.announcement(id: record.petID, createdAt: site.days.date)
         }
         return made
     }

@@ -41,7 +41,7 @@ struct ReportHandlers: Sendable {
         }
         var draft = ReportDraft()
         draft.status = request.query["status"]?.lowercased() == "found" ? "FOUND" : "MISSING"
-        draft.lastSeenDate = ReportClock.today().local.isoString
+        draft.lastSeenDate = site.days.reportToday.local.isoString
         if let text = location.coordinateText {
             draft.locationLatitude = text.latitude
             draft.locationLongitude = text.longitude
@@ -179,14 +179,14 @@ struct ReportHandlers: Sendable {
         requestID: String
     ) async throws -> ReportAttempt {
         let photo = try await self.photo(from: form, texts: texts, state: &state)
-        let today = ReportClock.today()
+        let today = site.days.reportToday
         let valid: ValidReport?
         switch ReportValidation.validate(state.draft, localToday: today.local, upstreamToday: today.upstream) {
         case .success(let report): valid = report
         case .failure(let refusal):
             valid = nil
             for error in refusal.errors {
-                state.errors.append((error.field, texts.reportProblem(error.problem, englishFallback: error.message)))
+                state.errors.append((error.field, texts.reportProblem(error.problem, englishFallback: error.message, clock: site.days)))
             }
         }
         // Field order as the form shows them, the photo last.
@@ -208,7 +208,7 @@ struct ReportHandlers: Sendable {
         case .created(let id, let password, _):
             slot = nil
             var record = ReportRecord(id: id, managementPassword: password, photoUploaded: false, keptPhoto: state.keptPhoto?.reference)
-            record.pet = valid.announcement(id: id, createdAt: Date())
+            record.pet = valid.announcement(id: id, createdAt: site.days.date)
             await recordMade(record, key: key, owner: owner, requestID: requestID)
             let authorization = AnnouncementGateway.basicAuthorization(id: id, password: password)
             if case .uploaded = await service.upload(id: id, authorization: authorization, photo: photo, requestID: requestID) {

@@ -2,7 +2,7 @@ import Foundation
 internal import ImageResizer
 import MicroHTTP
 
-/// A visitor's photo made safe before anything is sent upstream (docs/report-flow.md "Photo"):
+/// A visitor's photo made safe before anything is sent upstream (docs/report-flow.md "The photo made safe first"):
 /// its type read from its bytes (JPEG, PNG, WebP, GIF, HEIC/HEIF), its pixel count read from its
 /// header and capped before decoding (decompression bombs), then with libvips: EXIF orientation
 /// applied, every metadata block removed (a phone photo's GPS position is where the reporter

@@ -3,7 +3,7 @@ import HTTPTypes
 import PetDomain
 
 /// A report made upstream, as the result page shows it. Kept in memory for an hour under its
-/// form's submission reference (`ReportHandlers.submissions`), so the same form sent again (a
+/// form's submission reference (`WriteStore.claim`), so the same form sent again (a
 /// double click, a refresh of the POST) shows this result instead of making a second report.
 /// The management code lives only here and on the result page: never in a URL, a log line, a
 /// metric or an HTTP cache.

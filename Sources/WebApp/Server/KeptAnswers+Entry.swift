@@ -62,7 +62,10 @@ extension KeptAnswers {
         /// True for the entry of `other` (a target's bytes) in `language`.
         func has(target other: UnsafeRawBufferPointer, language: UInt8) -> Bool {
             self.language == language && target.count == other.count
-                && target.withUnsafeBytes { mine in memcmp(mine.baseAddress!, other.baseAddress!, other.count) == 0 }
+                && target.withUnsafeBytes { mine in
+                    guard let mine = mine.baseAddress, let other = other.baseAddress else { return true }  // both empty
+                    return memcmp(mine, other, target.count) == 0
+                }
         }
     }
 }

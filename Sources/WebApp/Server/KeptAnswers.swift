@@ -216,10 +216,12 @@ extension KeptAnswers {
 
         func insert(_ entry: Entry, hash: Int, now: ContinuousClock.Instant) {
             state.withLock { state in
-                if let index = state.entries[hash]?.firstIndex(where: { $0.target == entry.target && $0.language == entry.language }) {
-                    state.bytes -= state.entries[hash]![index].cost
+                if var list = state.entries[hash], let index = list.firstIndex(where: { $0.target == entry.target && $0.language == entry.language })
+                {
+                    state.bytes -= list[index].cost
                     state.count -= 1
-                    state.entries[hash]!.remove(at: index)
+                    list.remove(at: index)
+                    state.entries[hash] = list
                 }
                 if state.bytes + entry.cost > maxBytes {
                     for (slot, list) in state.entries {

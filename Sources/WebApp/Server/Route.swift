@@ -8,7 +8,7 @@ enum Route: Equatable, Sendable {
     /// `/map`: the list's announcements as pins.
     case map
     case details(id: String)
-    /// `/pets.atom`: the list's search as an Atom feed (README "Follow a search").
+    /// `/pets.atom`: the list's search as an Atom feed (docs/feeds.md).
     case feed
     /// `/pets/{id}/poster`: the printable A4 poster with a QR code (docs/poster.md).
     case poster(id: String)

@@ -17,7 +17,7 @@ enum TileFreshness: Equatable, Sendable {
 
     /// The freshness of an answer with `headers`, received at `now`. `s-maxage` (meant for shared
     /// caches) wins over `max-age`, which wins over `Expires` − `Date`.
-    init(headers: HTTPFields, now: Date = Date()) {
+    init(headers: HTTPFields, now: Date) {
         var maxAge: Double?
         var sharedMaxAge: Double?
         var revalidateAlways = false

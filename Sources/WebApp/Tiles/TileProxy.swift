@@ -35,10 +35,13 @@ final class TileProxy: Sendable {
     let metrics: Metrics
     /// Tile server failures are logged here.
     let logger: Logger
+    /// The app's clock: a tile's freshness is judged by its wall-clock date.
+    let clock: DayClock
     /// One call per tile at a time.
     private let flights = SingleFlight<TileAddress, Outcome, Never>()
 
-    init(source: TileSource, cache: PhotoCache, metrics: Metrics, logger: Logger) {
+    init(source: TileSource, cache: PhotoCache, metrics: Metrics, logger: Logger, clock: DayClock) {
+        self.clock = clock
         self.source = source
         self.cache = cache
         self.metrics = metrics
@@ -49,7 +52,7 @@ final class TileProxy: Sendable {
     func need(_ tile: TileAddress, requestID: String) -> Need<Outcome> {
         Need(
             inMemory: {
-                guard let kept = self.cache.memoryEntry(TileProxy.key(tile)), kept.isFresh(ttl: 0, now: Date()) else { return nil }
+                guard let kept = self.cache.memoryEntry(TileProxy.key(tile)), kept.isFresh(ttl: 0, now: self.clock.date) else { return nil }
                 self.metrics.increment("petspot_tile_cache_total", labels: ["outcome": "hit"])
                 return .tile(kept, kept: true)
             },
@@ -59,7 +62,7 @@ final class TileProxy: Sendable {
 
     /// The answer for an outcome: the tile with the freshness the tile server gave, or the error page.
     func answer(_ outcome: Outcome, request: Request, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Response {
-        let now = Date()
+        let now = clock.date
         switch outcome {
         case .tile(let entry, let kept):
             var response = Response(status: .ok, body: entry.bytes)
@@ -80,7 +83,7 @@ final class TileProxy: Sendable {
     func tile(_ tile: TileAddress, requestID: String) async -> Outcome {
         let key = TileProxy.key(tile)
         let kept = cache.entry(key)
-        if let kept, kept.isFresh(ttl: 0, now: Date()) {
+        if let kept, kept.isFresh(ttl: 0, now: clock.date) {
             metrics.increment("petspot_tile_cache_total", labels: ["outcome": "hit"])
             return .tile(kept, kept: true)
         }
@@ -95,10 +98,10 @@ final class TileProxy: Sendable {
         } catch {
             return failed(tile, kept: kept, key: key, reason: error.metricLabel, status: error.visitorStatus, requestID: requestID)
         }
-        let freshness = TileFreshness(headers: response.headers)
+        let freshness = TileFreshness(headers: response.headers, now: clock.date)
         if response.status == 304, var revalidated = kept {
             metrics.increment("petspot_tile_cache_total", labels: ["outcome": "revalidated"])
-            revalidated.checkedAt = Date()
+            revalidated.checkedAt = clock.date
             // A 304 updates what it sends; without freshness fields the tile keeps its own (RFC 9111 §4.3.4).
             let saysFreshness = response.headers[.cacheControl] != nil || response.headers[.expires] != nil
             return keep(revalidated, freshness: saysFreshness ? freshness : .seconds(revalidated.lifetime ?? 0), key: key)
@@ -127,7 +130,7 @@ final class TileProxy: Sendable {
             height: nil,
             etag: ConditionalGet.etag(for: response.body),
             validators: PhotoValidators(headers: response.headers),
-            checkedAt: Date()
+            checkedAt: clock.date
         )
         return keep(entry, freshness: freshness, key: key)
     }
@@ -161,7 +164,7 @@ final class TileProxy: Sendable {
             return .failed(status: status == .notFound ? .badGateway : status)
         }
         metrics.increment("petspot_tile_cache_total", labels: ["outcome": "stale"])
-        stale.checkedAt = Date()
+        stale.checkedAt = clock.date
         stale.lifetime = TileProxy.retryAfterFailureSeconds
         cache.keep(stale, for: key)
         return .tile(stale, kept: true)
@@ -175,7 +178,7 @@ final class TileProxy: Sendable {
 
 extension TileProxy {
     /// The proxy as configured: the tile server's template and contact, memory and disk budgets.
-    static func make(configuration: AppConfiguration, metrics: Metrics, logger: Logger) throws -> TileProxy {
+    static func make(configuration: AppConfiguration, metrics: Metrics, logger: Logger, clock: DayClock) throws -> TileProxy {
         let contact = configuration.tileContact ?? configuration.effectivePublicBaseURL
         guard
             let source = TileSource.live(
@@ -187,6 +190,6 @@ extension TileProxy {
             throw StartupError(setting: "--tile-url / PETSPOT_TILE_URL", problem: "not an absolute http(s) URL template")
         }
         let cache = try PhotoCache.make(CacheBudgets(configuration).tiles, setting: "--tile-cache-dir / PETSPOT_TILE_CACHE_DIR")
-        return TileProxy(source: source, cache: cache, metrics: metrics, logger: logger)
+        return TileProxy(source: source, cache: cache, metrics: metrics, logger: logger, clock: clock)
     }
 }

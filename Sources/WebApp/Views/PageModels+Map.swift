@@ -1,6 +1,6 @@
 import Mustache
 
-// View models of the map (README "Map"): the `/map` page, its places, and the details page's small map.
+// View models of the map (docs/map.md): the `/map` page, its places, and the details page's small map.
 
 /// `/map`: the matching announcements as pins, and as a list of places.
 @TemplateFields
