@@ -162,7 +162,7 @@ public final class AnnouncementGateway: Sendable {
             try self.requireJSON(response, endpoint: "list", requestID: requestID)
             let outcome: ListOutcome
             do throws(DecodingFailure) {
-                outcome = try AnnouncementDecoder.decodeList(Data(response.body))
+                outcome = try AnnouncementDecoder.decodeList(bytes: response.body)
             } catch {
                 throw self.failed(
                     "list",
