@@ -11,6 +11,7 @@ import PetDomain
 /// `Templates/partials/card.mustache` alone. Cards are kept by the item's position in the
 /// snapshot, in arrays sized once, per language: plain cards also per whether links
 /// carry `lang` (the URL chose the language), located cards get `lang` with the link query.
+/// Each is kept as a `CompactCard`: its values and references to the markup all cards share.
 final class CardFragments: Sendable {
     /// A located card: its bytes without the per-visitor values, with a hole (`Slot`) where the
     /// details link's query goes and one where the distance text goes (none for an item without
@@ -24,14 +25,14 @@ final class CardFragments: Sendable {
     }
 
     /// Private-use characters as markers: they pass HTML escaping unchanged.
-    private static let linkMarker = SlottedBytes.cardMarker(Slot.linkQuery)
-    private static let distanceMarker = SlottedBytes.cardMarker(Slot.distance)
+    static let linkMarker = SlottedBytes.cardMarker(Slot.linkQuery)
+    static let distanceMarker = SlottedBytes.cardMarker(Slot.distance)
 
     private struct Kept {
         /// By `plainVariant`, then position.
-        var plain: [[[UInt8]?]]
+        var plain: [[CompactCard?]]
         /// By `Language.index`, then position.
-        var located: [[Located?]]
+        var located: [[CompactCard?]]
     }
 
     /// Plain cards differ by language and by whether their links carry `lang`.
@@ -48,6 +49,8 @@ final class CardFragments: Sendable {
     /// of a random-location load (docs/performance.md).
     private static let stripeCount = CacheLimits.cardStripes
     private let stripes: Shards<Kept>
+    /// The markup the kept cards share (`CompactCard`).
+    private let markup = SharedMarkup()
 
     /// Room for the cards of a snapshot of `count` items.
     init(generation: Int, day: Int, count: Int) {
@@ -56,8 +59,8 @@ final class CardFragments: Sendable {
         let perStripe = (count + CardFragments.stripeCount - 1) / CardFragments.stripeCount
         stripes = Shards(count: CardFragments.stripeCount) {
             Kept(
-                plain: Array(repeating: [[UInt8]?](repeating: nil, count: perStripe), count: Language.allCases.count * 2),
-                located: Array(repeating: [Located?](repeating: nil, count: perStripe), count: Language.allCases.count)
+                plain: Array(repeating: [CompactCard?](repeating: nil, count: perStripe), count: Language.allCases.count * 2),
+                located: Array(repeating: [CompactCard?](repeating: nil, count: perStripe), count: Language.allCases.count)
             )
         }
     }
@@ -70,15 +73,24 @@ final class CardFragments: Sendable {
     /// The cards of `page` for a visitor without a location, with `texts` in `language`.
     func plainCards(_ page: IndexPage, language: PageLanguage, texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
         let variant = CardFragments.plainVariant(language)
-        var found: [[UInt8]?] = page.positions.map { position in withKept(position) { kept, index in kept.plain[variant][index] } }
-        var made: [(Int, [UInt8])] = []
-        for (index, position) in page.positions.enumerated() where found[index] == nil {
-            let bytes = render(page.all[position].card(origin: nil, location: .unknown(language), texts: texts, day: day))
-            found[index] = bytes
-            made.append((position, bytes))
+        let found: [CompactCard?] = page.positions.map { position in withKept(position) { kept, index in kept.plain[variant][index] } }
+        var made: [(Int, CompactCard)] = []
+        var cards: [CardSet.Card] = []
+        cards.reserveCapacity(found.count)
+        for (index, position) in page.positions.enumerated() {
+            if let card = found[index] {
+                cards.append(.compact(card))
+                continue
+            }
+            let model = page.all[position].card(origin: nil, location: .unknown(language), texts: texts, day: day)
+            let reference = SlottedBytes(bytes: render(model), holes: [])
+            let (marked, values) = model.valueMarked()
+            let card = CompactCard(marked: render(marked), values: values, reference: reference, markup: markup) ?? CompactCard(plain: reference)
+            made.append((position, card))
+            cards.append(.compact(card))
         }
-        for (position, bytes) in made { withKept(position) { kept, index in kept.plain[variant][index] = bytes.fitted() } }
-        return CardSet(whole: found.map { $0 ?? [] })
+        for (position, card) in made { withKept(position) { kept, index in kept.plain[variant][index] = card } }
+        return CardSet(cards: cards, markup: markup.pieces, escapedQuery: [], distances: [])
     }
 
     /// The cards of `page` for a located visitor: `linkQuery` is the query of the details links
@@ -86,22 +98,26 @@ final class CardFragments: Sendable {
     /// each card (nil without coordinates), `texts` those of the page's language.
     func locatedCards(_ page: IndexPage, linkQuery: String, distances: [String?], texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
         let language = texts.language.index
-        let found: [Located?] = page.positions.map { position in withKept(position) { kept, index in kept.located[language][index] } }
-        var made: [(Int, Located)] = []
+        let found: [CompactCard?] = page.positions.map { position in withKept(position) { kept, index in kept.located[language][index] } }
+        var made: [(Int, CompactCard)] = []
         var cards: [CardSet.Card] = []
         cards.reserveCapacity(found.count)
         for (index, position) in page.positions.enumerated() {
             if let card = found[index] {
-                cards.append(.located(card))
+                cards.append(.compact(card))
                 continue
             }
             let item = page.all[position]
             // Nil only when the item's own text holds a marker character (never in real data):
             // that card is rendered whole, each time.
-            let marked = render(CardFragments.markedCard(item, texts: texts, day: day))
-            if let located = CardFragments.split(marked, hasDistance: item.place.coordinate != nil) {
-                made.append((position, located))
-                cards.append(.located(located))
+            let hasDistance = item.place.coordinate != nil
+            if let located = CardFragments.split(render(CardFragments.markedCard(item, texts: texts, day: day)), hasDistance: hasDistance) {
+                var (marked, values) = item.card(origin: nil, location: .unknown, texts: texts, day: day).valueMarked()
+                marked.detailURL += CardFragments.linkMarker
+                if hasDistance { marked.distanceText = CardFragments.distanceMarker }
+                let card = CompactCard(marked: render(marked), values: values, reference: located, markup: markup) ?? CompactCard(plain: located)
+                made.append((position, card))
+                cards.append(.compact(card))
             } else {
                 var model = item.card(origin: nil, location: .unknown, texts: texts, day: day)
                 model.detailURL += linkQuery
@@ -109,10 +125,10 @@ final class CardFragments: Sendable {
                 cards.append(.whole(render(model)))
             }
         }
-        for (position, located) in made { withKept(position) { kept, index in kept.located[language][index] = located } }
+        for (position, card) in made { withKept(position) { kept, index in kept.located[language][index] = card } }
         var escapedQuery: [UInt8] = []
         HTMLText.escape(linkQuery, into: &escapedQuery)
-        return CardSet(cards: cards, escapedQuery: escapedQuery, distances: distances)
+        return CardSet(cards: cards, markup: markup.pieces, escapedQuery: escapedQuery, distances: distances)
     }
 
     /// The card model with markers where the link query and the distance go.
@@ -131,18 +147,20 @@ final class CardFragments: Sendable {
     }
 }
 
-/// The cards of one page for one visitor: kept fragments with this visitor's link query and
+/// The cards of one page for one visitor: kept cards with this visitor's link query and
 /// distances put back as they are written, so a located page is written in one pass into its
 /// output, without an array per card.
 struct CardSet {
     enum Card {
         /// A card's finished HTML.
         case whole([UInt8])
-        /// A located fragment; the visitor's values go in at its offsets.
-        case located(CardFragments.Located)
+        /// A kept card: shared markup and its values; the visitor's values go in at its slots.
+        case compact(CompactCard)
     }
 
     let cards: [Card]
+    /// The shared markup the kept cards name (`SharedMarkup.pieces`).
+    let markup: [[UInt8]]
     /// The details links' query, HTML-escaped.
     let escapedQuery: [UInt8]
     /// The distance text of each card (nil without coordinates), not yet escaped.
@@ -151,24 +169,26 @@ struct CardSet {
     /// Cards that are finished HTML each.
     init(whole: [[UInt8]]) {
         cards = whole.map(Card.whole)
+        markup = []
         escapedQuery = []
         distances = []
     }
 
-    init(cards: [Card], escapedQuery: [UInt8], distances: [String?]) {
+    init(cards: [Card], markup: [[UInt8]], escapedQuery: [UInt8], distances: [String?]) {
         self.cards = cards
+        self.markup = markup
         self.escapedQuery = escapedQuery
         self.distances = distances
     }
 
     var count: Int { cards.count }
     var indices: Range<Int> { cards.indices }
-    /// Bytes of the fragments (a size hint for the page's buffer).
+    /// Bytes of the cards (a size hint for the page's buffer).
     var byteCount: Int {
         cards.reduce(0) { total, card in
             switch card {
             case .whole(let bytes): total + bytes.count
-            case .located(let located): total + located.bytes.count + escapedQuery.count + 16
+            case .compact(let card): total + card.size + escapedQuery.count + 16
             }
         }
     }
@@ -178,8 +198,8 @@ struct CardSet {
         switch cards[index] {
         case .whole(let bytes):
             output += bytes
-        case .located(let card):
-            card.write(into: &output) { slot, output in
+        case .compact(let card):
+            card.write(into: &output, markup: markup) { slot, output in
                 if slot == CardFragments.Slot.linkQuery {
                     output += escapedQuery
                 } else {

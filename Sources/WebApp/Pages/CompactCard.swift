@@ -1,0 +1,220 @@
+import CompiledTemplates
+import Synchronization
+
+/// A kept card as its own values plus references to markup kept once per snapshot (`SharedMarkup`):
+/// a 1.5 KB card is about three quarters template text, the same in every card of a language
+/// (docs/performance.md "Memory"). The card is rendered once with a marker in place of each of its
+/// values; the text between markers is the shared markup, and the card keeps only which pieces
+/// of it come where, its escaped values and the places of the per-visitor slots. The markup still
+/// comes from `Templates/partials/card.mustache` alone, and a card is kept this way only when
+/// putting it back together gives exactly the bytes of the card rendered normally; otherwise its
+/// bytes are kept as they are.
+///
+/// One array per card: an 8-byte header (size, part count), the parts (4 bytes each: kind in the
+/// top two bits, payload below) and the values. Optional in the kept arrays at no extra size.
+struct CompactCard: Sendable {
+    private let storage: [UInt8]
+
+    private enum Kind {
+        static let markup: UInt32 = 0
+        static let value: UInt32 = 1
+        static let slot: UInt32 = 2
+        static let payloadMask: UInt32 = 0x3FFF_FFFF
+    }
+
+    /// One part while a card is being taken apart: markup (by index), a value (by length) or a slot.
+    private enum Part {
+        case markup(Int)
+        case value(Int)
+        case slot(Int)
+    }
+
+    private init(parts: [Part], values: [UInt8], size: Int) {
+        var storage: [UInt8] = []
+        storage.reserveCapacity(8 + 4 * parts.count + values.count)
+        CompactCard.append(UInt32(truncatingIfNeeded: size), to: &storage)
+        CompactCard.append(UInt32(parts.count), to: &storage)
+        for part in parts {
+            switch part {
+            case .markup(let index): CompactCard.append(Kind.markup << 30 | UInt32(index), to: &storage)
+            case .value(let length): CompactCard.append(Kind.value << 30 | UInt32(length), to: &storage)
+            case .slot(let slot): CompactCard.append(Kind.slot << 30 | UInt32(slot), to: &storage)
+            }
+        }
+        storage += values
+        self.storage = storage
+    }
+
+    private static func append(_ word: UInt32, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: word.littleEndian) { bytes += $0 }
+    }
+
+    /// Bytes this card keeps of its own (its values and the list of its parts).
+    var storageBytes: Int { storage.count }
+
+    /// Bytes of the card without its slots' values (a size hint).
+    var size: Int {
+        storage.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
+    }
+
+    /// Appends the card to `output`, with `slot(number, &output)` at each slot.
+    @inline(__always)
+    func write(into output: inout [UInt8], markup: [[UInt8]], _ slot: (_ slot: Int, _ output: inout [UInt8]) -> Void) {
+        storage.withUnsafeBytes { raw in
+            let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+            var valueOffset = 8 + 4 * count
+            for index in 0..<count {
+                let part = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8 + 4 * index, as: UInt32.self))
+                let payload = Int(part & Kind.payloadMask)
+                switch part >> 30 {
+                case Kind.markup:
+                    output += markup[payload]
+                case Kind.value:
+                    output.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[valueOffset..<valueOffset + payload]))
+                    valueOffset += payload
+                default:
+                    slot(payload, &output)
+                }
+            }
+        }
+    }
+
+    /// A card kept as it is: its bytes as values, with its slots.
+    init(plain reference: SlottedBytes) {
+        var parts: [Part] = []
+        var start = 0
+        for hole in reference.holes {
+            if hole.offset > start { parts.append(.value(hole.offset - start)) }
+            parts.append(.slot(hole.slot))
+            start = hole.offset
+        }
+        if reference.bytes.count > start { parts.append(.value(reference.bytes.count - start)) }
+        self.init(parts: parts, values: reference.bytes, size: reference.bytes.count)
+    }
+
+    /// The card taken apart: `marked` is it rendered with `CardModel.valueMarked` markers (and the
+    /// slots' own markers), `values` the escaped value of each marked field, `reference` the card
+    /// as normally rendered and split at its slots. Nil unless the parts give `reference` exactly.
+    init?(marked: [UInt8], values: [[UInt8]?], reference: SlottedBytes, markup shared: SharedMarkup) {
+        var parts: [Part] = []
+        var pieces: [ArraySlice<UInt8>] = []
+        var kept: [UInt8] = []
+        var start = 0
+        var index = 0
+        func endPiece(at end: Int) {
+            guard end > start else { return }
+            parts.append(.markup(pieces.count))
+            pieces.append(marked[start..<end])
+        }
+        while index < marked.count {
+            guard let slot = SlottedBytes.privateUseSlot(in: marked, at: index) else {
+                index += 1
+                continue
+            }
+            endPiece(at: index)
+            if slot < CardModel.firstValueSlot {
+                parts.append(.slot(slot))
+            } else {
+                guard slot - CardModel.firstValueSlot < values.count, let value = values[slot - CardModel.firstValueSlot] else { return nil }
+                parts.append(.value(value.count))
+                kept += value
+            }
+            index += 3
+            start = index
+        }
+        endPiece(at: marked.count)
+        // Put back together with the local pieces; kept only when that is the card, byte for byte.
+        let local = pieces.map { [UInt8]($0) }
+        let candidate = CompactCard(parts: parts, values: kept, size: reference.bytes.count)
+        var rebuilt: [UInt8] = []
+        rebuilt.reserveCapacity(reference.bytes.count)
+        var holes: [SlottedBytes.Hole] = []
+        candidate.write(into: &rebuilt, markup: local) { slot, output in holes.append(SlottedBytes.Hole(offset: output.count, slot: slot)) }
+        guard rebuilt == reference.bytes, holes == reference.holes else { return nil }
+        let ids = shared.intern(local)
+        self.init(
+            parts: parts.map { part in
+                if case .markup(let local) = part { return .markup(ids[local]) }
+                return part
+            },
+            values: kept,
+            size: reference.bytes.count
+        )
+    }
+}
+
+/// The markup pieces of the kept cards of one snapshot, each kept once: a few dozen per language
+/// (the card's text between its values, per combination of its optional parts).
+final class SharedMarkup: Sendable {
+    private struct State {
+        var pieces: [[UInt8]] = []
+        var ids: [[UInt8]: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// The id of each piece, added when new.
+    func intern(_ pieces: [[UInt8]]) -> [Int] {
+        state.withLock { state in
+            pieces.map { piece in
+                if let id = state.ids[piece] { return id }
+                state.pieces.append(piece)
+                state.ids[piece] = state.pieces.count - 1
+                return state.pieces.count - 1
+            }
+        }
+    }
+
+    /// Every piece so far, by id: taken once per page after its cards, so it holds every piece they name.
+    var pieces: [[UInt8]] { state.withLock { $0.pieces } }
+}
+
+extension CardModel {
+    /// The marker slot of the first value; slots below are the per-visitor ones (`CardFragments.Slot`).
+    static let firstValueSlot = 2
+
+    /// This card with each non-empty text replaced by a marker (`SlottedBytes.cardMarker` of
+    /// `firstValueSlot + n` for the n-th field), and the HTML-escaped text each marker stands for.
+    /// Empty and absent texts stay as they are, so every section of the template is chosen as for
+    /// the real card.
+    func valueMarked() -> (card: CardModel, values: [[UInt8]?]) {
+        var values: [[UInt8]?] = []
+        func mark(_ text: String) -> String {
+            guard !text.isEmpty else {
+                values.append(nil)
+                return text
+            }
+            var escaped: [UInt8] = []
+            HTMLText.escape(text, into: &escaped)
+            values.append(escaped)
+            return SlottedBytes.cardMarker(CardModel.firstValueSlot + values.count - 1)
+        }
+        func markOptional(_ text: String?) -> String? {
+            guard let text else {
+                values.append(nil)
+                return nil
+            }
+            return mark(text)
+        }
+        let card = CardModel(
+            id: mark(id),
+            detailURL: mark(detailURL),
+            name: mark(name),
+            speciesLabel: mark(speciesLabel),
+            statusLabel: mark(statusLabel),
+            statusClass: mark(statusClass),
+            photoURL: markOptional(photoURL),
+            photoSrcset: markOptional(photoSrcset),
+            photoAlt: mark(photoAlt),
+            breed: markOptional(breed),
+            lastSeenText: mark(lastSeenText),
+            placeText: mark(placeText),
+            distanceText: markOptional(distanceText),
+            rewardText: markOptional(rewardText),
+            excerpt: markOptional(excerpt),
+            reportAgeText: mark(reportAgeText),
+            placeName: markOptional(placeName)
+        )
+        return (card, values)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import CompiledTemplates
+@testable import WebApp
+
+// Kept cards are their values plus markup shared by all cards (`CompactCard`): put back together
+// they must be the card rendered normally, byte for byte, whatever the texts hold, and the shared
+// markup must stay a handful of pieces however many cards there are.
+
+/// A card whose optional parts follow the bits of `shape`, with texts that need escaping.
+private func card(_ index: Int, shape: Int, name: String? = nil) -> CardModel {
+    CardModel(
+        id: "id-\(index)",
+        detailURL: "/pets/id-\(index)",
+        name: name ?? "Max <\(index)> & \"Rex\"",
+        speciesLabel: ["Dog", "Cat", "Other"][index % 3],
+        statusLabel: ["MISSING", "FOUND"][index % 2],
+        statusClass: ["missing", "found"][index % 2],
+        photoURL: shape & 1 != 0 ? "/images/id-\(index)/0?w=640" : nil,
+        photoSrcset: shape & 2 != 0 ? "/images/id-\(index)/0?w=320 320w" : nil,
+        photoAlt: "Photo of 'Max', a dog",
+        breed: shape & 4 != 0 ? "Golden Retriever" : (shape & 32 != 0 ? "" : nil),
+        lastSeenText: "Nov \(index % 28 + 1), 2025",
+        placeText: "ul. Świdnicka \(index), Wrocław",
+        distanceText: nil,
+        rewardText: shape & 8 != 0 ? "Reward \(index) PLN" : nil,
+        excerpt: shape & 16 != 0 ? "Friendly,\nanswers to her name" : nil,
+        reportAgeText: "Reported \(index % 9) days ago",
+        placeName: shape & 64 != 0 ? "Krzyki, Wrocław" : nil
+    )
+}
+
+/// Writes `compact` back with `⟨slot⟩` at each slot.
+private func written(_ compact: CompactCard, _ markup: SharedMarkup) -> [UInt8] {
+    var output: [UInt8] = []
+    compact.write(into: &output, markup: markup.pieces) { slot, output in output += Array("⟨\(slot)⟩".utf8) }
+    return output
+}
+
+@Test(arguments: [Language.en, Language.pl])
+func compact_cards_write_the_rendered_card_byte_for_byte(language: Language) async throws {
+    let renderer = try await PageRenderer.load(directory: sourceTemplatesDirectory)
+    let render: (CardModel) -> [UInt8] = { renderer.render($0, template: "partials/card", language: language) ?? [] }
+    let markup = SharedMarkup()
+    var sharedCards = 0
+    var keptBytes = 0
+    var renderedBytes = 0
+    for index in 0..<256 {
+        // Texts that look like the markers themselves must not confuse the split.
+        let model = card(index, shape: index % 128, name: index % 50 == 7 ? "Max \u{E000}\u{E005}\u{E03F}" : nil)
+        let reference = SlottedBytes(bytes: render(model), holes: [])
+        let (marked, values) = model.valueMarked()
+        let compact = CompactCard(marked: render(marked), values: values, reference: reference, markup: markup)
+        if let compact {
+            sharedCards += 1
+            #expect(written(compact, markup) == reference.bytes, "card \(index)")
+            keptBytes += compact.storageBytes
+        }
+        renderedBytes += reference.bytes.count
+        #expect(written(CompactCard(plain: reference), markup) == reference.bytes)
+    }
+    // Every card of these shapes is kept shared, in well under half its bytes, from few pieces.
+    #expect(sharedCards == 256)
+    #expect(keptBytes * 2 < renderedBytes)
+    #expect(markup.pieces.count < 64)
+}
+
+@Test func compact_located_cards_keep_the_visitor_slots_in_place() async throws {
+    let renderer = try await PageRenderer.load(directory: sourceTemplatesDirectory)
+    let render: (CardModel) -> [UInt8] = { renderer.render($0, template: "partials/card", language: .en) ?? [] }
+    let markup = SharedMarkup()
+    for index in 0..<32 {
+        var located = card(index, shape: index * 5 % 128)
+        located.detailURL += CardFragments.linkMarker
+        located.distanceText = CardFragments.distanceMarker
+        let reference = try #require(CardFragments.split(render(located), hasDistance: true))
+        var (marked, values) = card(index, shape: index * 5 % 128).valueMarked()
+        marked.detailURL += CardFragments.linkMarker
+        marked.distanceText = CardFragments.distanceMarker
+        let compact = try #require(CompactCard(marked: render(marked), values: values, reference: reference, markup: markup))
+        var expected: [UInt8] = []
+        reference.write(into: &expected) { slot, output in output += Array("⟨\(slot)⟩".utf8) }
+        #expect(written(compact, markup) == expected)
+        #expect(String(decoding: expected, as: UTF8.self).contains("/pets/id-\(index)⟨0⟩"))
+    }
+}
+
+@Test func a_card_that_does_not_rebuild_exactly_is_not_kept_shared() async throws {
+    let renderer = try await PageRenderer.load(directory: sourceTemplatesDirectory)
+    let render: (CardModel) -> [UInt8] = { renderer.render($0, template: "partials/card", language: .en) ?? [] }
+    let model = card(3, shape: 127)
+    let (marked, values) = model.valueMarked()
+    // A value that is not what the card shows (as if the template changed it): refused.
+    var wrong = values
+    wrong[2] = Array("Luna".utf8)
+    let reference = SlottedBytes(bytes: render(model), holes: [])
+    #expect(CompactCard(marked: render(marked), values: wrong, reference: reference, markup: SharedMarkup()) == nil)
+}
