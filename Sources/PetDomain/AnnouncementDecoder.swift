@@ -18,7 +18,9 @@ public enum AnnouncementDecoder {
     /// as it is parsed and its value tree dropped, so the whole list never exists as a tree
     /// (docs/performance.md "Memory"). The same answers as collecting the tree first: with a key
     /// repeated the last one wins, and the wrappers are tried in `listWrapperKeys` order.
-    public static func decodeList(bytes body: [UInt8]) throws(DecodingFailure) -> ListOutcome {
+    /// `places`: each valid item gets its nearest place as it is read (`withNearestPlace`), so
+    /// the list is not held twice, before and after, while a snapshot is made.
+    public static func decodeList(bytes body: [UInt8], places: PlaceFinder? = nil) throws(DecodingFailure) -> ListOutcome {
         var parser = JSONParser(bytes: body)
         var lists: [String: ListBuilder] = [:]
         var bare: ListBuilder?
@@ -35,7 +37,7 @@ public enum AnnouncementDecoder {
                 finishCurrent()
                 if let key { lists[key] = nil }
                 currentKey = key
-                current = ListBuilder()
+                current = ListBuilder(places: places)
             case .element(let element):
                 current?.add(element)
             case .notArray(let key):
@@ -54,6 +56,7 @@ public enum AnnouncementDecoder {
 
     /// The items of one list array, validated and deduplicated as they are read.
     private struct ListBuilder {
+        let places: PlaceFinder?
         var items: [Announcement] = []
         var skipped: [SkippedItem] = []
         var warnings: [FieldWarning] = []
@@ -75,7 +78,7 @@ public enum AnnouncementDecoder {
                     )
                     return
                 }
-                items.append(announcement)
+                items.append(places == nil ? announcement : announcement.withNearestPlace(places))
                 warnings.append(contentsOf: itemWarnings)
             }
         }

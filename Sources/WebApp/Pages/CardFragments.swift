@@ -11,7 +11,7 @@ import PetDomain
 /// `Templates/partials/card.mustache` alone. Cards are kept by the item's position in the
 /// snapshot, in arrays sized once, per language: plain cards also per whether links
 /// carry `lang` (the URL chose the language), located cards get `lang` with the link query.
-/// Each is kept as a `CompactCard`: its values and references to the markup all cards share.
+/// Each is kept as a `CompactFragment`: its values and references to the markup all cards share.
 final class CardFragments: Sendable {
     /// A located card: its bytes without the per-visitor values, with a hole (`Slot`) where the
     /// details link's query goes and one where the distance text goes (none for an item without
@@ -30,9 +30,9 @@ final class CardFragments: Sendable {
 
     private struct Kept {
         /// By `plainVariant`, then position.
-        var plain: [[CompactCard?]]
+        var plain: [[CompactFragment?]]
         /// By `Language.index`, then position.
-        var located: [[CompactCard?]]
+        var located: [[CompactFragment?]]
     }
 
     /// Plain cards differ by language and by whether their links carry `lang`.
@@ -49,7 +49,7 @@ final class CardFragments: Sendable {
     /// of a random-location load (docs/performance.md).
     private static let stripeCount = CacheLimits.cardStripes
     private let stripes: Shards<Kept>
-    /// The markup the kept cards share (`CompactCard`).
+    /// The markup the kept cards share (`CompactFragment`).
     private let markup = SharedMarkup()
 
     /// Room for the cards of a snapshot of `count` items.
@@ -59,8 +59,8 @@ final class CardFragments: Sendable {
         let perStripe = (count + CardFragments.stripeCount - 1) / CardFragments.stripeCount
         stripes = Shards(count: CardFragments.stripeCount) {
             Kept(
-                plain: Array(repeating: [CompactCard?](repeating: nil, count: perStripe), count: Language.allCases.count * 2),
-                located: Array(repeating: [CompactCard?](repeating: nil, count: perStripe), count: Language.allCases.count)
+                plain: Array(repeating: [CompactFragment?](repeating: nil, count: perStripe), count: Language.allCases.count * 2),
+                located: Array(repeating: [CompactFragment?](repeating: nil, count: perStripe), count: Language.allCases.count)
             )
         }
     }
@@ -73,8 +73,8 @@ final class CardFragments: Sendable {
     /// The cards of `page` for a visitor without a location, with `texts` in `language`.
     func plainCards(_ page: IndexPage, language: PageLanguage, texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
         let variant = CardFragments.plainVariant(language)
-        let found: [CompactCard?] = page.positions.map { position in withKept(position) { kept, index in kept.plain[variant][index] } }
-        var made: [(Int, CompactCard)] = []
+        let found: [CompactFragment?] = page.positions.map { position in withKept(position) { kept, index in kept.plain[variant][index] } }
+        var made: [(Int, CompactFragment)] = []
         var cards: [CardSet.Card] = []
         cards.reserveCapacity(found.count)
         for (index, position) in page.positions.enumerated() {
@@ -85,7 +85,9 @@ final class CardFragments: Sendable {
             let model = page.all[position].card(origin: nil, location: .unknown(language), texts: texts, day: day)
             let reference = SlottedBytes(bytes: render(model), holes: [])
             let (marked, values) = model.valueMarked()
-            let card = CompactCard(marked: render(marked), values: values, reference: reference, markup: markup) ?? CompactCard(plain: reference)
+            let card =
+                CompactFragment(marked: render(marked), values: values, reference: reference, markup: markup)
+                ?? CompactFragment(plain: reference)
             made.append((position, card))
             cards.append(.compact(card))
         }
@@ -98,8 +100,8 @@ final class CardFragments: Sendable {
     /// each card (nil without coordinates), `texts` those of the page's language.
     func locatedCards(_ page: IndexPage, linkQuery: String, distances: [String?], texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
         let language = texts.language.index
-        let found: [CompactCard?] = page.positions.map { position in withKept(position) { kept, index in kept.located[language][index] } }
-        var made: [(Int, CompactCard)] = []
+        let found: [CompactFragment?] = page.positions.map { position in withKept(position) { kept, index in kept.located[language][index] } }
+        var made: [(Int, CompactFragment)] = []
         var cards: [CardSet.Card] = []
         cards.reserveCapacity(found.count)
         for (index, position) in page.positions.enumerated() {
@@ -115,7 +117,9 @@ final class CardFragments: Sendable {
                 var (marked, values) = item.card(origin: nil, location: .unknown, texts: texts, day: day).valueMarked()
                 marked.detailURL += CardFragments.linkMarker
                 if hasDistance { marked.distanceText = CardFragments.distanceMarker }
-                let card = CompactCard(marked: render(marked), values: values, reference: located, markup: markup) ?? CompactCard(plain: located)
+                let card =
+                    CompactFragment(marked: render(marked), values: values, reference: located, markup: markup)
+                    ?? CompactFragment(plain: located)
                 made.append((position, card))
                 cards.append(.compact(card))
             } else {
@@ -155,7 +159,7 @@ struct CardSet {
         /// A card's finished HTML.
         case whole([UInt8])
         /// A kept card: shared markup and its values; the visitor's values go in at its slots.
-        case compact(CompactCard)
+        case compact(CompactFragment)
     }
 
     let cards: [Card]

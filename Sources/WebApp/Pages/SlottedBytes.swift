@@ -37,7 +37,7 @@ struct SlottedBytes: Sendable {
     }
 
     /// The card marker of `slot` (0...63): U+E000 + slot. Slots 0 and 1 are the per-visitor holes
-    /// (`Spelling.card`); the others mark a card's own values while it is taken apart (`CompactCard`).
+    /// (`Spelling.card`); the others mark a fragment's own values while it is taken apart (`CompactFragment`).
     static func cardMarker(_ slot: Int) -> String {
         String(Character(Unicode.Scalar(0xE000 + UInt32(slot & 63))!))
     }

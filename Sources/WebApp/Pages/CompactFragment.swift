@@ -1,18 +1,19 @@
 import CompiledTemplates
+import Foundation
 import Synchronization
 
-/// A kept card as its own values plus references to markup kept once per snapshot (`SharedMarkup`):
-/// a 1.5 KB card is about three quarters template text, the same in every card of a language
-/// (docs/performance.md "Memory"). The card is rendered once with a marker in place of each of its
-/// values; the text between markers is the shared markup, and the card keeps only which pieces
-/// of it come where, its escaped values and the places of the per-visitor slots. The markup still
-/// comes from `Templates/partials/card.mustache` alone, and a card is kept this way only when
-/// putting it back together gives exactly the bytes of the card rendered normally; otherwise its
-/// bytes are kept as they are.
+/// A kept card or feed entry as its own values plus references to markup kept once per snapshot
+/// (`SharedMarkup`): a 1.5 KB card is about three quarters template text, the same in every card
+/// of a language, and a feed entry about half (docs/performance.md "Memory"). The fragment is made
+/// once more with a marker in place of each of its values; the text between markers is the shared
+/// markup, and the fragment keeps only which pieces of it come where, its escaped values and the
+/// places of the per-visitor slots. A card's markup still comes from
+/// `Templates/partials/card.mustache` alone, and a fragment is kept this way only when putting it
+/// back together gives exactly the bytes made normally; otherwise its bytes are kept as they are.
 ///
-/// One array per card: an 8-byte header (size, part count), the parts (4 bytes each: kind in the
-/// top two bits, payload below) and the values. Optional in the kept arrays at no extra size.
-struct CompactCard: Sendable {
+/// One array per fragment: an 8-byte header (size, part count), the parts (4 bytes each: kind in
+/// the top two bits, payload below) and the values. Optional in the kept arrays at no extra size.
+struct CompactFragment: Sendable {
     private let storage: [UInt8]
 
     private enum Kind {
@@ -32,13 +33,13 @@ struct CompactCard: Sendable {
     private init(parts: [Part], values: [UInt8], size: Int) {
         var storage: [UInt8] = []
         storage.reserveCapacity(8 + 4 * parts.count + values.count)
-        CompactCard.append(UInt32(truncatingIfNeeded: size), to: &storage)
-        CompactCard.append(UInt32(parts.count), to: &storage)
+        CompactFragment.append(UInt32(truncatingIfNeeded: size), to: &storage)
+        CompactFragment.append(UInt32(parts.count), to: &storage)
         for part in parts {
             switch part {
-            case .markup(let index): CompactCard.append(Kind.markup << 30 | UInt32(index), to: &storage)
-            case .value(let length): CompactCard.append(Kind.value << 30 | UInt32(length), to: &storage)
-            case .slot(let slot): CompactCard.append(Kind.slot << 30 | UInt32(slot), to: &storage)
+            case .markup(let index): CompactFragment.append(Kind.markup << 30 | UInt32(index), to: &storage)
+            case .value(let length): CompactFragment.append(Kind.value << 30 | UInt32(length), to: &storage)
+            case .slot(let slot): CompactFragment.append(Kind.slot << 30 | UInt32(slot), to: &storage)
             }
         }
         storage += values
@@ -92,9 +93,9 @@ struct CompactCard: Sendable {
         self.init(parts: parts, values: reference.bytes, size: reference.bytes.count)
     }
 
-    /// The card taken apart: `marked` is it rendered with `CardModel.valueMarked` markers (and the
-    /// slots' own markers), `values` the escaped value of each marked field, `reference` the card
-    /// as normally rendered and split at its slots. Nil unless the parts give `reference` exactly.
+    /// The fragment taken apart: `marked` is it made with `Markers` in place of its values (and
+    /// the slots' own markers), `values` the escaped value of each marker, `reference` the fragment
+    /// as normally made, split at its slots. Nil unless the parts give `reference` exactly.
     init?(marked: [UInt8], values: [[UInt8]?], reference: SlottedBytes, markup shared: SharedMarkup) {
         var parts: [Part] = []
         var pieces: [ArraySlice<UInt8>] = []
@@ -112,10 +113,10 @@ struct CompactCard: Sendable {
                 continue
             }
             endPiece(at: index)
-            if slot < CardModel.firstValueSlot {
+            if slot < Markers.firstValueSlot {
                 parts.append(.slot(slot))
             } else {
-                guard slot - CardModel.firstValueSlot < values.count, let value = values[slot - CardModel.firstValueSlot] else { return nil }
+                guard slot - Markers.firstValueSlot < values.count, let value = values[slot - Markers.firstValueSlot] else { return nil }
                 parts.append(.value(value.count))
                 kept += value
             }
@@ -125,7 +126,7 @@ struct CompactCard: Sendable {
         endPiece(at: marked.count)
         // Put back together with the local pieces; kept only when that is the card, byte for byte.
         let local = pieces.map { [UInt8]($0) }
-        let candidate = CompactCard(parts: parts, values: kept, size: reference.bytes.count)
+        let candidate = CompactFragment(parts: parts, values: kept, size: reference.bytes.count)
         var rebuilt: [UInt8] = []
         rebuilt.reserveCapacity(reference.bytes.count)
         var holes: [SlottedBytes.Hole] = []
@@ -169,33 +170,60 @@ final class SharedMarkup: Sendable {
     var pieces: [[UInt8]] { state.withLock { $0.pieces } }
 }
 
-extension CardModel {
+/// Markers for a fragment's values while it is taken apart (`CompactFragment`).
+struct Markers {
     /// The marker slot of the first value; slots below are the per-visitor ones (`CardFragments.Slot`).
     static let firstValueSlot = 2
 
+    /// The escaped text each marker handed out stands for, by marker number.
+    private(set) var values: [[UInt8]?] = []
+    private let escape: (String, inout [UInt8]) -> Void
+
+    /// Markers for text escaped by `escape` (the escaping the fragment itself uses).
+    init(escape: @escaping (String, inout [UInt8]) -> Void) {
+        self.escape = escape
+    }
+
+    /// A marker for `text` (`SlottedBytes.cardMarker` of `firstValueSlot + n` for the n-th), or the
+    /// text itself when empty, so a fragment's optional parts are chosen as for the real text.
+    mutating func mark(_ text: String) -> String {
+        guard !text.isEmpty else {
+            values.append(nil)
+            return text
+        }
+        var escaped: [UInt8] = []
+        escape(text, &escaped)
+        values.append(escaped)
+        return SlottedBytes.cardMarker(Markers.firstValueSlot + values.count - 1)
+    }
+
+    /// `text` with each occurrence of `part` (an item's own part of a longer text, such as its id
+    /// in a link) replaced by one marker for it, so the rest of the text is shared markup too;
+    /// `mark(text)` when `part` does not occur.
+    mutating func mark(_ text: String, part: String) -> String {
+        guard !part.isEmpty, text.contains(part) else { return mark(text) }
+        return text.replacingOccurrences(of: part, with: mark(part))
+    }
+
+    /// `mark(_:)` for an optional text; nil stays nil.
+    mutating func mark(_ text: String?) -> String? {
+        guard let text else {
+            values.append(nil)
+            return nil
+        }
+        return mark(text) as String
+    }
+}
+
+extension CardModel {
     /// This card with each non-empty text replaced by a marker (`SlottedBytes.cardMarker` of
     /// `firstValueSlot + n` for the n-th field), and the HTML-escaped text each marker stands for.
     /// Empty and absent texts stay as they are, so every section of the template is chosen as for
     /// the real card.
     func valueMarked() -> (card: CardModel, values: [[UInt8]?]) {
-        var values: [[UInt8]?] = []
-        func mark(_ text: String) -> String {
-            guard !text.isEmpty else {
-                values.append(nil)
-                return text
-            }
-            var escaped: [UInt8] = []
-            HTMLText.escape(text, into: &escaped)
-            values.append(escaped)
-            return SlottedBytes.cardMarker(CardModel.firstValueSlot + values.count - 1)
-        }
-        func markOptional(_ text: String?) -> String? {
-            guard let text else {
-                values.append(nil)
-                return nil
-            }
-            return mark(text)
-        }
+        var markers = Markers { text, output in HTMLText.escape(text, into: &output) }
+        func mark(_ text: String) -> String { markers.mark(text) }
+        func markOptional(_ text: String?) -> String? { markers.mark(text) }
         let card = CardModel(
             id: mark(id),
             detailURL: mark(detailURL),
@@ -215,6 +243,6 @@ extension CardModel {
             reportAgeText: mark(reportAgeText),
             placeName: markOptional(placeName)
         )
-        return (card, values)
+        return (card, markers.values)
     }
 }

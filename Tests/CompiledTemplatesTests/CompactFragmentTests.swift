@@ -4,7 +4,7 @@ import Testing
 @testable import CompiledTemplates
 @testable import WebApp
 
-// Kept cards are their values plus markup shared by all cards (`CompactCard`): put back together
+// Kept cards are their values plus markup shared by all cards (`CompactFragment`): put back together
 // they must be the card rendered normally, byte for byte, whatever the texts hold, and the shared
 // markup must stay a handful of pieces however many cards there are.
 
@@ -32,7 +32,7 @@ private func card(_ index: Int, shape: Int, name: String? = nil) -> CardModel {
 }
 
 /// Writes `compact` back with `⟨slot⟩` at each slot.
-private func written(_ compact: CompactCard, _ markup: SharedMarkup) -> [UInt8] {
+private func written(_ compact: CompactFragment, _ markup: SharedMarkup) -> [UInt8] {
     var output: [UInt8] = []
     compact.write(into: &output, markup: markup.pieces) { slot, output in output += Array("⟨\(slot)⟩".utf8) }
     return output
@@ -51,14 +51,14 @@ func compact_cards_write_the_rendered_card_byte_for_byte(language: Language) asy
         let model = card(index, shape: index % 128, name: index % 50 == 7 ? "Max \u{E000}\u{E005}\u{E03F}" : nil)
         let reference = SlottedBytes(bytes: render(model), holes: [])
         let (marked, values) = model.valueMarked()
-        let compact = CompactCard(marked: render(marked), values: values, reference: reference, markup: markup)
+        let compact = CompactFragment(marked: render(marked), values: values, reference: reference, markup: markup)
         if let compact {
             sharedCards += 1
             #expect(written(compact, markup) == reference.bytes, "card \(index)")
             keptBytes += compact.storageBytes
         }
         renderedBytes += reference.bytes.count
-        #expect(written(CompactCard(plain: reference), markup) == reference.bytes)
+        #expect(written(CompactFragment(plain: reference), markup) == reference.bytes)
     }
     // Every card of these shapes is kept shared, in well under half its bytes, from few pieces.
     #expect(sharedCards == 256)
@@ -78,7 +78,7 @@ func compact_cards_write_the_rendered_card_byte_for_byte(language: Language) asy
         var (marked, values) = card(index, shape: index * 5 % 128).valueMarked()
         marked.detailURL += CardFragments.linkMarker
         marked.distanceText = CardFragments.distanceMarker
-        let compact = try #require(CompactCard(marked: render(marked), values: values, reference: reference, markup: markup))
+        let compact = try #require(CompactFragment(marked: render(marked), values: values, reference: reference, markup: markup))
         var expected: [UInt8] = []
         reference.write(into: &expected) { slot, output in output += Array("⟨\(slot)⟩".utf8) }
         #expect(written(compact, markup) == expected)
@@ -95,5 +95,34 @@ func compact_cards_write_the_rendered_card_byte_for_byte(language: Language) asy
     var wrong = values
     wrong[2] = Array("Luna".utf8)
     let reference = SlottedBytes(bytes: render(model), holes: [])
-    #expect(CompactCard(marked: render(marked), values: wrong, reference: reference, markup: SharedMarkup()) == nil)
+    #expect(CompactFragment(marked: render(marked), values: wrong, reference: reference, markup: SharedMarkup()) == nil)
+}
+
+@Test func compact_feed_entries_write_the_entry_byte_for_byte() {
+    let markup = SharedMarkup()
+    var keptBytes = 0
+    var entryBytes = 0
+    for index in 0..<64 {
+        // XML drops control characters; text that looks like a marker stays text.
+        let values = FeedEntries.Values(
+            id: "tag:example.org,2025:pets/id-\(index)",
+            title: index % 10 == 3 ? "Missing dog: \u{E000}\u{E004} \u{1}Rex" : "Missing dog: Max <\(index)> & co",
+            link: "https://example.org/pets/id-\(index)?lang=en",
+            photo: index % 2 == 0 ? "https://example.org/images/id-\(index)/0?w=640" : nil,
+            created: "2025-11-\(10 + index % 18)T10:00:00Z",
+            summary: "Species: Dog · Breed: \"Lab\" · Last seen: Nov 09, 2025",
+            point: index % 3 == 0 ? nil : "51.1\(index) 17.0\(index)"
+        )
+        let fragment = FeedEntries.Fragment(values, itemPart: "id-\(index)", created: Int64(index), markup: markup)
+        var before: [UInt8] = []
+        var after: [UInt8] = []
+        FeedEntries.write(values, before: &before, after: &after)
+        var written: [UInt8] = []
+        fragment.entry.write(into: &written, markup: markup.pieces) { slot, output in output += Array("⟨\(slot)⟩".utf8) }
+        #expect(written == before + Array("⟨0⟩".utf8) + after, "entry \(index)")
+        keptBytes += fragment.entry.storageBytes
+        entryBytes += before.count + after.count
+    }
+    #expect(keptBytes * 10 < entryBytes * 6)
+    #expect(markup.pieces.count < 32)
 }
