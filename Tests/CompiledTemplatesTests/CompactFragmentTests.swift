@@ -126,3 +126,54 @@ func compact_cards_write_the_rendered_card_byte_for_byte(language: Language) asy
     #expect(keptBytes * 10 < entryBytes * 6)
     #expect(markup.pieces.count < 32)
 }
+
+/// A card with texts that escaping leaves as they are.
+private func plainCard(_ index: Int, name: String = "Max", photo: Bool = true) -> CardModel {
+    CardModel(
+        id: "id-\(index)",
+        detailURL: "/pets/id-\(index)",
+        name: name,
+        speciesLabel: "Dog",
+        statusLabel: "MISSING",
+        statusClass: "missing",
+        photoURL: photo ? "/images/id-\(index)/0?w=640" : nil,
+        photoSrcset: nil,
+        photoAlt: "Photo of \(name), a dog",
+        breed: "Beagle",
+        lastSeenText: "Nov \(index), 2025",
+        placeText: "Wrocław",
+        distanceText: nil,
+        rewardText: nil,
+        excerpt: "Friendly, \(index) years",
+        reportAgeText: "Reported today",
+        placeName: nil
+    )
+}
+
+@Test func a_checked_shape_lets_later_cards_skip_the_second_render() async throws {
+    let renderer = try await PageRenderer.load(directory: sourceTemplatesDirectory)
+    let render: (CardModel) -> [UInt8] = { renderer.render($0, template: "partials/card", language: .en) ?? [] }
+    let markup = SharedMarkup()
+    func marked(_ model: CardModel) -> (bytes: [UInt8], values: [[UInt8]?]) {
+        let (card, values) = model.valueMarked()
+        return (render(card), values)
+    }
+    let first = marked(plainCard(1))
+    // Nothing of this shape was compared with a card rendered normally yet.
+    #expect(CompactFragment(trusting: first.bytes, values: first.values, markup: markup) == nil)
+    let reference = SlottedBytes(bytes: render(plainCard(1)), holes: [])
+    #expect(CompactFragment(marked: first.bytes, values: first.values, reference: reference, markup: markup) != nil)
+    // Now the same shape is taken apart alone, and is still the card rendered normally.
+    for index in 2..<12 {
+        let later = marked(plainCard(index))
+        let card = try #require(CompactFragment(trusting: later.bytes, values: later.values, markup: markup))
+        var output: [UInt8] = []
+        card.write(into: &output, markup: markup.pieces) { _, _ in }
+        #expect(output == render(plainCard(index)))
+    }
+    // A text that escaping changes, or another shape, goes the long way.
+    let escaped = marked(plainCard(20, name: "Max & Rex"))
+    #expect(CompactFragment(trusting: escaped.bytes, values: escaped.values, markup: markup) == nil)
+    let otherShape = marked(plainCard(21, photo: false))
+    #expect(CompactFragment(trusting: otherShape.bytes, values: otherShape.values, markup: markup) == nil)
+}

@@ -21,19 +21,23 @@ final class FeedEntries: Sendable {
         /// The entry of `values`, taken apart against `markup` (kept whole if it does not rebuild
         /// exactly); `itemPart` is the item's id as its links spell it.
         init(_ values: Values, itemPart: String, created: Int64, markup: SharedMarkup) {
-            var before: [UInt8] = []
-            var after: [UInt8] = []
-            FeedEntries.write(values, before: &before, after: &after)
-            let reference = SlottedBytes(bytes: before + after, holes: [SlottedBytes.Hole(offset: before.count, slot: 0)])
             var markers = Markers { text, output in XMLText.escape(text, into: &output) }
             let marked = values.marked(&markers, itemPart: itemPart)
             var markedBefore: [UInt8] = []
             var markedAfter: [UInt8] = []
             FeedEntries.write(marked, before: &markedBefore, after: &markedAfter)
             let markedBytes = markedBefore + Array(SlottedBytes.cardMarker(0).utf8) + markedAfter
-            entry =
-                CompactFragment(marked: markedBytes, values: markers.values, reference: reference, markup: markup)
-                ?? CompactFragment(plain: reference)
+            if let trusted = CompactFragment(trusting: markedBytes, values: markers.values, markup: markup) {
+                entry = trusted
+            } else {
+                var before: [UInt8] = []
+                var after: [UInt8] = []
+                FeedEntries.write(values, before: &before, after: &after)
+                let reference = SlottedBytes(bytes: before + after, holes: [SlottedBytes.Hole(offset: before.count, slot: 0)])
+                entry =
+                    CompactFragment(marked: markedBytes, values: markers.values, reference: reference, markup: markup)
+                    ?? CompactFragment(plain: reference)
+            }
             self.created = created
         }
     }
@@ -87,6 +91,8 @@ final class FeedEntries: Sendable {
         var fragments: [Fragment?]
         /// The markup its fragments share.
         let markup: SharedMarkup
+        /// `markup.pieces` as of the last fragment kept, read under this lock with the fragments.
+        var pieces: [[UInt8]] = []
     }
 
     private let kept = Mutex<[Language: Kept]>([:])
@@ -109,16 +115,16 @@ final class FeedEntries: Sendable {
         make: (Announcement, SharedMarkup) -> Fragment
     ) -> (fragments: [Fragment], markup: [[UInt8]]) {
         // The generation's markup is made with its kept entries, so every entry kept names pieces of it.
-        let (found, markup): ([Fragment?], SharedMarkup) = kept.withLock { state in
+        let (found, markup, keptPieces): ([Fragment?], SharedMarkup, [[UInt8]]) = kept.withLock { state in
             if let current = state[language], current.generation == generation {
-                return (positions.map { current.fragments[$0] }, current.markup)
+                return (positions.map { current.fragments[$0] }, current.markup, current.pieces)
             }
             if let current = state[language], current.generation > generation {
-                return (Array(repeating: nil, count: positions.count), SharedMarkup())  // a request still on an older snapshot
+                return (Array(repeating: nil, count: positions.count), SharedMarkup(), [])  // a request still on an older snapshot
             }
             let fresh = Kept(generation: generation, fragments: Array(repeating: nil, count: all.count), markup: SharedMarkup())
             state[language] = fresh
-            return (Array(repeating: nil, count: positions.count), fresh.markup)
+            return (Array(repeating: nil, count: positions.count), fresh.markup, [])
         }
         var result = found
         var made: [(position: Int, fragment: Fragment)] = []
@@ -127,13 +133,14 @@ final class FeedEntries: Sendable {
             result[slot] = fragment
             made.append((positions[slot], fragment))
         }
-        if !made.isEmpty {
-            kept.withLock { state in
-                guard state[language]?.generation == generation, state[language]?.markup === markup else { return }
-                for (position, fragment) in made { state[language]?.fragments[position] = fragment }
-            }
+        guard !made.isEmpty else { return (result.compactMap { $0 }, keptPieces) }
+        let pieces = markup.pieces
+        kept.withLock { state in
+            guard state[language]?.generation == generation, state[language]?.markup === markup else { return }
+            for (position, fragment) in made { state[language]?.fragments[position] = fragment }
+            if (state[language]?.pieces.count ?? 0) < pieces.count { state[language]?.pieces = pieces }
         }
-        return (result.compactMap { $0 }, markup.pieces)
+        return (result.compactMap { $0 }, pieces)
     }
 }
 

@@ -33,6 +33,10 @@ final class CardFragments: Sendable {
         var plain: [[CompactFragment?]]
         /// By `Language.index`, then position.
         var located: [[CompactFragment?]]
+        /// The shared markup as it was when a card was last kept here: it holds every piece the
+        /// cards of this stripe name, and a page reads it with them, under the stripe's lock,
+        /// instead of taking one lock for all threads (`SharedMarkup.pieces`).
+        var markup: [[UInt8]] = []
     }
 
     /// Plain cards differ by language and by whether their links carry `lang`.
@@ -73,7 +77,13 @@ final class CardFragments: Sendable {
     /// The cards of `page` for a visitor without a location, with `texts` in `language`.
     func plainCards(_ page: IndexPage, language: PageLanguage, texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
         let variant = CardFragments.plainVariant(language)
-        let found: [CompactFragment?] = page.positions.map { position in withKept(position) { kept, index in kept.plain[variant][index] } }
+        var pieces: [[UInt8]] = []
+        let found: [CompactFragment?] = page.positions.map { position in
+            withKept(position) { kept, index in
+                if kept.markup.count > pieces.count { pieces = kept.markup }
+                return kept.plain[variant][index]
+            }
+        }
         var made: [(Int, CompactFragment)] = []
         var cards: [CardSet.Card] = []
         cards.reserveCapacity(found.count)
@@ -83,16 +93,22 @@ final class CardFragments: Sendable {
                 continue
             }
             let model = page.all[position].card(origin: nil, location: .unknown(language), texts: texts, day: day)
-            let reference = SlottedBytes(bytes: render(model), holes: [])
             let (marked, values) = model.valueMarked()
-            let card =
-                CompactFragment(marked: render(marked), values: values, reference: reference, markup: markup)
-                ?? CompactFragment(plain: reference)
+            let markedBytes = render(marked)
+            let card: CompactFragment
+            if let trusted = CompactFragment(trusting: markedBytes, values: values, markup: markup) {
+                card = trusted
+            } else {
+                let reference = SlottedBytes(bytes: render(model), holes: [])
+                card =
+                    CompactFragment(marked: markedBytes, values: values, reference: reference, markup: markup)
+                    ?? CompactFragment(plain: reference)
+            }
             made.append((position, card))
             cards.append(.compact(card))
         }
-        for (position, card) in made { withKept(position) { kept, index in kept.plain[variant][index] = card } }
-        return CardSet(cards: cards, markup: markup.pieces, escapedQuery: [], distances: [])
+        keep(made, &pieces) { kept, index, card in kept.plain[variant][index] = card }
+        return CardSet(cards: cards, markup: pieces, escapedQuery: [], distances: [])
     }
 
     /// The cards of `page` for a located visitor: `linkQuery` is the query of the details links
@@ -100,7 +116,13 @@ final class CardFragments: Sendable {
     /// each card (nil without coordinates), `texts` those of the page's language.
     func locatedCards(_ page: IndexPage, linkQuery: String, distances: [String?], texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
         let language = texts.language.index
-        let found: [CompactFragment?] = page.positions.map { position in withKept(position) { kept, index in kept.located[language][index] } }
+        var pieces: [[UInt8]] = []
+        let found: [CompactFragment?] = page.positions.map { position in
+            withKept(position) { kept, index in
+                if kept.markup.count > pieces.count { pieces = kept.markup }
+                return kept.located[language][index]
+            }
+        }
         var made: [(Int, CompactFragment)] = []
         var cards: [CardSet.Card] = []
         cards.reserveCapacity(found.count)
@@ -110,15 +132,20 @@ final class CardFragments: Sendable {
                 continue
             }
             let item = page.all[position]
-            // Nil only when the item's own text holds a marker character (never in real data):
-            // that card is rendered whole, each time.
             let hasDistance = item.place.coordinate != nil
-            if let located = CardFragments.split(render(CardFragments.markedCard(item, texts: texts, day: day)), hasDistance: hasDistance) {
-                var (marked, values) = item.card(origin: nil, location: .unknown, texts: texts, day: day).valueMarked()
-                marked.detailURL += CardFragments.linkMarker
-                if hasDistance { marked.distanceText = CardFragments.distanceMarker }
+            var (marked, values) = item.card(origin: nil, location: .unknown, texts: texts, day: day).valueMarked()
+            marked.detailURL += CardFragments.linkMarker
+            if hasDistance { marked.distanceText = CardFragments.distanceMarker }
+            let markedBytes = render(marked)
+            if let trusted = CompactFragment(trusting: markedBytes, values: values, markup: markup) {
+                made.append((position, trusted))
+                cards.append(.compact(trusted))
+            } else if let located = CardFragments.split(render(CardFragments.markedCard(item, texts: texts, day: day)), hasDistance: hasDistance) {
+                // The reference: the card with the slots' markers only. Nil only when the item's own
+                // text holds a slot marker character (never in real data): that card is rendered
+                // whole, each time.
                 let card =
-                    CompactFragment(marked: render(marked), values: values, reference: located, markup: markup)
+                    CompactFragment(marked: markedBytes, values: values, reference: located, markup: markup)
                     ?? CompactFragment(plain: located)
                 made.append((position, card))
                 cards.append(.compact(card))
@@ -129,10 +156,28 @@ final class CardFragments: Sendable {
                 cards.append(.whole(render(model)))
             }
         }
-        for (position, card) in made { withKept(position) { kept, index in kept.located[language][index] = card } }
+        keep(made, &pieces) { kept, index, card in kept.located[language][index] = card }
         var escapedQuery: [UInt8] = []
         HTMLText.escape(linkQuery, into: &escapedQuery)
-        return CardSet(cards: cards, markup: markup.pieces, escapedQuery: escapedQuery, distances: distances)
+        return CardSet(cards: cards, markup: pieces, escapedQuery: escapedQuery, distances: distances)
+    }
+
+    /// Keeps the cards just made with `store`, and the markup they name with them; `pieces`
+    /// becomes that markup (it holds what every card of the page names).
+    private func keep(
+        _ made: [(Int, CompactFragment)],
+        _ pieces: inout [[UInt8]],
+        store: (inout Kept, Int, CompactFragment) -> Void
+    ) {
+        guard !made.isEmpty else { return }
+        let current = markup.pieces
+        pieces = current
+        for (position, card) in made {
+            withKept(position) { kept, index in
+                store(&kept, index, card)
+                if kept.markup.count < current.count { kept.markup = current }
+            }
+        }
     }
 
     /// The card model with markers where the link query and the distance go.

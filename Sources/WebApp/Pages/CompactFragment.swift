@@ -93,54 +93,82 @@ struct CompactFragment: Sendable {
         self.init(parts: parts, values: reference.bytes, size: reference.bytes.count)
     }
 
+    /// A fragment cut at its markers, its pieces not kept yet.
+    private struct Cut {
+        var parts: [Part] = []
+        var values: [UInt8] = []
+        var pieces: [[UInt8]] = []
+        /// Bytes of pieces and values.
+        var size = 0
+
+        init?(_ marked: [UInt8], values: [[UInt8]?]) {
+            var start = 0
+            var index = 0
+            func endPiece(at end: Int) {
+                guard end > start else { return }
+                parts.append(.markup(pieces.count))
+                pieces.append([UInt8](marked[start..<end]))
+                size += end - start
+            }
+            while index < marked.count {
+                guard let slot = SlottedBytes.privateUseSlot(in: marked, at: index) else {
+                    index += 1
+                    continue
+                }
+                endPiece(at: index)
+                if slot < Markers.firstValueSlot {
+                    parts.append(.slot(slot))
+                } else {
+                    guard slot - Markers.firstValueSlot < values.count, let value = values[slot - Markers.firstValueSlot] else { return nil }
+                    parts.append(.value(value.count))
+                    self.values += value
+                    size += value.count
+                }
+                index += 3
+                start = index
+            }
+            endPiece(at: marked.count)
+        }
+
+        /// The parts naming the kept pieces `ids` instead of the local ones.
+        func parts(_ ids: [Int]) -> [Part] {
+            parts.map { part in
+                if case .markup(let local) = part { return .markup(ids[local]) }
+                return part
+            }
+        }
+    }
+
     /// The fragment taken apart: `marked` is it made with `Markers` in place of its values (and
     /// the slots' own markers), `values` the escaped value of each marker, `reference` the fragment
-    /// as normally made, split at its slots. Nil unless the parts give `reference` exactly.
+    /// as normally made, split at its slots. Nil unless the parts give `reference` exactly; then
+    /// the shape of `marked` counts as checked (`init(trusting:values:markup:)`).
     init?(marked: [UInt8], values: [[UInt8]?], reference: SlottedBytes, markup shared: SharedMarkup) {
-        var parts: [Part] = []
-        var pieces: [ArraySlice<UInt8>] = []
-        var kept: [UInt8] = []
-        var start = 0
-        var index = 0
-        func endPiece(at end: Int) {
-            guard end > start else { return }
-            parts.append(.markup(pieces.count))
-            pieces.append(marked[start..<end])
-        }
-        while index < marked.count {
-            guard let slot = SlottedBytes.privateUseSlot(in: marked, at: index) else {
-                index += 1
-                continue
-            }
-            endPiece(at: index)
-            if slot < Markers.firstValueSlot {
-                parts.append(.slot(slot))
-            } else {
-                guard slot - Markers.firstValueSlot < values.count, let value = values[slot - Markers.firstValueSlot] else { return nil }
-                parts.append(.value(value.count))
-                kept += value
-            }
-            index += 3
-            start = index
-        }
-        endPiece(at: marked.count)
-        // Put back together with the local pieces; kept only when that is the card, byte for byte.
-        let local = pieces.map { [UInt8]($0) }
-        let candidate = CompactFragment(parts: parts, values: kept, size: reference.bytes.count)
+        guard let cut = Cut(marked, values: values) else { return nil }
+        // Put back together with the local pieces; kept only when that is the fragment, byte for byte.
+        let candidate = CompactFragment(parts: cut.parts, values: cut.values, size: cut.size)
         var rebuilt: [UInt8] = []
         rebuilt.reserveCapacity(reference.bytes.count)
         var holes: [SlottedBytes.Hole] = []
-        candidate.write(into: &rebuilt, markup: local) { slot, output in holes.append(SlottedBytes.Hole(offset: output.count, slot: slot)) }
+        candidate.write(into: &rebuilt, markup: cut.pieces) { slot, output in holes.append(SlottedBytes.Hole(offset: output.count, slot: slot)) }
         guard rebuilt == reference.bytes, holes == reference.holes else { return nil }
-        let ids = shared.intern(local)
-        self.init(
-            parts: parts.map { part in
-                if case .markup(let local) = part { return .markup(ids[local]) }
-                return part
-            },
-            values: kept,
-            size: reference.bytes.count
-        )
+        self.init(parts: cut.parts(shared.intern(cut.pieces, checkedShape: marked)), values: cut.values, size: cut.size)
+    }
+
+    /// The fragment taken apart without making it normally to compare: only when a fragment of
+    /// the same shape (the same `marked` bytes: the same markup, values and slots in the same
+    /// places) was checked against its reference, and no value holds `&` (its text had a
+    /// character that escaping changes) or a line break (indentation could differ). Markers keep
+    /// each optional part chosen as for the real values, and each value is escaped as the
+    /// fragment escapes it, so the fragment made normally is the same bytes; saves making each
+    /// card twice (`CompactFragmentTests` compares both on hostile texts).
+    init?(trusting marked: [UInt8], values: [[UInt8]?], markup shared: SharedMarkup) {
+        for value in values {
+            guard let value else { continue }
+            if value.contains(where: { $0 == UInt8(ascii: "&") || $0 == 0x0A || $0 == 0x0D }) { return nil }
+        }
+        guard let cut = Cut(marked, values: values), let ids = shared.internIfChecked(cut.pieces, shape: marked) else { return nil }
+        self.init(parts: cut.parts(ids), values: cut.values, size: cut.size)
     }
 }
 
@@ -150,19 +178,35 @@ final class SharedMarkup: Sendable {
     private struct State {
         var pieces: [[UInt8]] = []
         var ids: [[UInt8]: Int] = [:]
+        /// Marked fragments whose taking apart was compared with the fragment made normally.
+        var checkedShapes: Set<[UInt8]> = []
+
+        mutating func intern(_ pieces: [[UInt8]]) -> [Int] {
+            pieces.map { piece in
+                if let id = ids[piece] { return id }
+                self.pieces.append(piece)
+                ids[piece] = self.pieces.count - 1
+                return self.pieces.count - 1
+            }
+        }
     }
 
     private let state = Mutex(State())
 
-    /// The id of each piece, added when new.
-    func intern(_ pieces: [[UInt8]]) -> [Int] {
+    /// The id of each piece, added when new; `checkedShape` is the marked fragment they come from,
+    /// now checked.
+    func intern(_ pieces: [[UInt8]], checkedShape: [UInt8]) -> [Int] {
         state.withLock { state in
-            pieces.map { piece in
-                if let id = state.ids[piece] { return id }
-                state.pieces.append(piece)
-                state.ids[piece] = state.pieces.count - 1
-                return state.pieces.count - 1
-            }
+            state.checkedShapes.insert(checkedShape)
+            return state.intern(pieces)
+        }
+    }
+
+    /// `intern` when a fragment of `shape` was checked; nil otherwise.
+    func internIfChecked(_ pieces: [[UInt8]], shape: [UInt8]) -> [Int]? {
+        state.withLock { state in
+            guard state.checkedShapes.contains(shape) else { return nil }
+            return state.intern(pieces)
         }
     }
 
