@@ -92,7 +92,7 @@ final class FeedEntries: Sendable {
         /// The markup its fragments share.
         let markup: SharedMarkup
         /// `markup.pieces` as of the last fragment kept, read under this lock with the fragments.
-        var pieces: [[UInt8]] = []
+        var pieces = MarkupPieces()
     }
 
     private let kept = Mutex<[Language: Kept]>([:])
@@ -113,18 +113,18 @@ final class FeedEntries: Sendable {
         all: [Announcement],
         positions: [Int],
         make: (Announcement, SharedMarkup) -> Fragment
-    ) -> (fragments: [Fragment], markup: [[UInt8]]) {
+    ) -> (fragments: [Fragment], markup: MarkupPieces) {
         // The generation's markup is made with its kept entries, so every entry kept names pieces of it.
-        let (found, markup, keptPieces): ([Fragment?], SharedMarkup, [[UInt8]]) = kept.withLock { state in
+        let (found, markup, keptPieces): ([Fragment?], SharedMarkup, MarkupPieces) = kept.withLock { state in
             if let current = state[language], current.generation == generation {
                 return (positions.map { current.fragments[$0] }, current.markup, current.pieces)
             }
             if let current = state[language], current.generation > generation {
-                return (Array(repeating: nil, count: positions.count), SharedMarkup(), [])  // a request still on an older snapshot
+                return (Array(repeating: nil, count: positions.count), SharedMarkup(), MarkupPieces())  // a request still on an older snapshot
             }
             let fresh = Kept(generation: generation, fragments: Array(repeating: nil, count: all.count), markup: SharedMarkup())
             state[language] = fresh
-            return (Array(repeating: nil, count: positions.count), fresh.markup, [])
+            return (Array(repeating: nil, count: positions.count), fresh.markup, MarkupPieces())
         }
         var result = found
         var made: [(position: Int, fragment: Fragment)] = []

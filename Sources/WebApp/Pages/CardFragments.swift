@@ -36,7 +36,7 @@ final class CardFragments: Sendable {
         /// The shared markup as it was when a card was last kept here: it holds every piece the
         /// cards of this stripe name, and a page reads it with them, under the stripe's lock,
         /// instead of taking one lock for all threads (`SharedMarkup.pieces`).
-        var markup: [[UInt8]] = []
+        var markup = MarkupPieces()
     }
 
     /// Plain cards differ by language and by whether their links carry `lang`.
@@ -77,7 +77,7 @@ final class CardFragments: Sendable {
     /// The cards of `page` for a visitor without a location, with `texts` in `language`.
     func plainCards(_ page: IndexPage, language: PageLanguage, texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
         let variant = CardFragments.plainVariant(language)
-        var pieces: [[UInt8]] = []
+        var pieces = MarkupPieces()
         let found: [CompactFragment?] = page.positions.map { position in
             withKept(position) { kept, index in
                 if kept.markup.count > pieces.count { pieces = kept.markup }
@@ -116,7 +116,7 @@ final class CardFragments: Sendable {
     /// each card (nil without coordinates), `texts` those of the page's language.
     func locatedCards(_ page: IndexPage, linkQuery: String, distances: [String?], texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
         let language = texts.language.index
-        var pieces: [[UInt8]] = []
+        var pieces = MarkupPieces()
         let found: [CompactFragment?] = page.positions.map { position in
             withKept(position) { kept, index in
                 if kept.markup.count > pieces.count { pieces = kept.markup }
@@ -166,7 +166,7 @@ final class CardFragments: Sendable {
     /// becomes that markup (it holds what every card of the page names).
     private func keep(
         _ made: [(Int, CompactFragment)],
-        _ pieces: inout [[UInt8]],
+        _ pieces: inout MarkupPieces,
         store: (inout Kept, Int, CompactFragment) -> Void
     ) {
         guard !made.isEmpty else { return }
@@ -209,7 +209,7 @@ struct CardSet {
 
     let cards: [Card]
     /// The shared markup the kept cards name (`SharedMarkup.pieces`).
-    let markup: [[UInt8]]
+    let markup: MarkupPieces
     /// The details links' query, HTML-escaped.
     let escapedQuery: [UInt8]
     /// The distance text of each card (nil without coordinates), not yet escaped.
@@ -218,12 +218,12 @@ struct CardSet {
     /// Cards that are finished HTML each.
     init(whole: [[UInt8]]) {
         cards = whole.map(Card.whole)
-        markup = []
+        markup = MarkupPieces()
         escapedQuery = []
         distances = []
     }
 
-    init(cards: [Card], markup: [[UInt8]], escapedQuery: [UInt8], distances: [String?]) {
+    init(cards: [Card], markup: MarkupPieces, escapedQuery: [UInt8], distances: [String?]) {
         self.cards = cards
         self.markup = markup
         self.escapedQuery = escapedQuery

@@ -60,8 +60,22 @@ struct CompactFragment: Sendable {
 
     /// Appends the card to `output`, with `slot(number, &output)` at each slot.
     @inline(__always)
-    func write(into output: inout [UInt8], markup: [[UInt8]], _ slot: (_ slot: Int, _ output: inout [UInt8]) -> Void) {
-        storage.withUnsafeBytes { raw in
+    func write(into output: inout [UInt8], markup: MarkupPieces, _ slot: (_ slot: Int, _ output: inout [UInt8]) -> Void) {
+        markup.withPieces { piece in
+            storage.withUnsafeBytes { raw in
+                write(raw, piece, into: &output, slot)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func write(
+        _ raw: UnsafeRawBufferPointer,
+        _ piece: (Int) -> UnsafeBufferPointer<UInt8>,
+        into output: inout [UInt8],
+        _ slot: (_ slot: Int, _ output: inout [UInt8]) -> Void
+    ) {
+        do {
             let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
             var valueOffset = 8 + 4 * count
             for index in 0..<count {
@@ -69,7 +83,7 @@ struct CompactFragment: Sendable {
                 let payload = Int(part & Kind.payloadMask)
                 switch part >> 30 {
                 case Kind.markup:
-                    output += markup[payload]
+                    output.append(contentsOf: piece(payload))
                 case Kind.value:
                     output.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[valueOffset..<valueOffset + payload]))
                     valueOffset += payload
@@ -150,7 +164,9 @@ struct CompactFragment: Sendable {
         var rebuilt: [UInt8] = []
         rebuilt.reserveCapacity(reference.bytes.count)
         var holes: [SlottedBytes.Hole] = []
-        candidate.write(into: &rebuilt, markup: cut.pieces) { slot, output in holes.append(SlottedBytes.Hole(offset: output.count, slot: slot)) }
+        candidate.write(into: &rebuilt, markup: MarkupPieces(cut.pieces)) { slot, output in
+            holes.append(SlottedBytes.Hole(offset: output.count, slot: slot))
+        }
         guard rebuilt == reference.bytes, holes == reference.holes else { return nil }
         self.init(parts: cut.parts(shared.intern(cut.pieces, checkedShape: marked)), values: cut.values, size: cut.size)
     }
@@ -172,11 +188,43 @@ struct CompactFragment: Sendable {
     }
 }
 
+/// The pieces of a `SharedMarkup` in one array, each found by where it ends: a page writes
+/// pieces without retaining an array per piece (every retain of an array all threads share is an
+/// atomic write both cores contend for).
+struct MarkupPieces: Sendable {
+    private var bytes: [UInt8] = []
+    /// Where piece `i` ends in `bytes`; it starts where piece `i - 1` ends.
+    private var ends: [Int] = []
+
+    init() {}
+
+    init(_ pieces: [[UInt8]]) {
+        for piece in pieces { append(piece) }
+    }
+
+    var count: Int { ends.count }
+
+    mutating func append(_ piece: [UInt8]) {
+        bytes += piece
+        ends.append(bytes.count)
+    }
+
+    /// Calls `body` with a function giving each piece's bytes by id.
+    @inline(__always)
+    func withPieces<T>(_ body: ((Int) -> UnsafeBufferPointer<UInt8>) -> T) -> T {
+        bytes.withUnsafeBufferPointer { bytes in
+            ends.withUnsafeBufferPointer { ends in
+                body { id in UnsafeBufferPointer(rebasing: bytes[(id == 0 ? 0 : ends[id - 1])..<ends[id]]) }
+            }
+        }
+    }
+}
+
 /// The markup pieces of the kept cards of one snapshot, each kept once: a few dozen per language
 /// (the card's text between its values, per combination of its optional parts).
 final class SharedMarkup: Sendable {
     private struct State {
-        var pieces: [[UInt8]] = []
+        var pieces = MarkupPieces()
         var ids: [[UInt8]: Int] = [:]
         /// Marked fragments whose taking apart was compared with the fragment made normally.
         var checkedShapes: Set<[UInt8]> = []
@@ -210,8 +258,8 @@ final class SharedMarkup: Sendable {
         }
     }
 
-    /// Every piece so far, by id: taken once per page after its cards, so it holds every piece they name.
-    var pieces: [[UInt8]] { state.withLock { $0.pieces } }
+    /// Every piece so far, by id: taken after the cards that name them were made.
+    var pieces: MarkupPieces { state.withLock { $0.pieces } }
 }
 
 /// Markers for a fragment's values while it is taken apart (`CompactFragment`).
