@@ -158,7 +158,7 @@ public final class AnnouncementGateway: Sendable {
     public func snapshot(requestID: String, refreshing: Bool = false) async throws(UpstreamFailure) -> Fetched<Snapshot> {
         let path = UpstreamPaths.list
         return try await snapshots.value(for: AnnouncementGateway.snapshotKey, refreshing: refreshing) { etag throws(UpstreamFailure) in
-            let response = try await self.call(path, endpoint: "list", etag: etag, requestID: requestID, maxBytes: self.settings.maxJSONBytes)
+            var response = try await self.call(path, endpoint: "list", etag: etag, requestID: requestID, maxBytes: self.settings.maxJSONBytes)
             if response.status == 304, etag != nil { return .notModified }
             guard response.status == 200 else {
                 throw self.failed("list", .badStatus(response.status, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
@@ -166,7 +166,7 @@ public final class AnnouncementGateway: Sendable {
             try self.requireJSON(response, endpoint: "list", requestID: requestID)
             let outcome: ListOutcome
             do throws(DecodingFailure) {
-                outcome = try AnnouncementDecoder.decodeList(Data(response.body))
+                outcome = try AnnouncementDecoder.decodeList(bytes: response.body, places: self.settings.places)
             } catch {
                 throw self.failed(
                     "list",
@@ -174,10 +174,13 @@ public final class AnnouncementGateway: Sendable {
                     requestID: requestID
                 )
             }
+            // The body is not needed any more: let it go before the index is built (the refresh's peak).
+            let cost = response.body.count
+            response.body = []
             self.report(outcome, requestID: requestID)
-            let snapshot = Snapshot(outcome, places: self.settings.places)
+            let snapshot = Snapshot(outcome)  // places already given while decoding
             self.onEvent(.snapshot(items: snapshot.index.count))
-            return .fresh(snapshot, etag: response.headers[.eTag], cost: response.body.count)
+            return .fresh(snapshot, etag: response.headers[.eTag], cost: cost)
         }
     }
 

@@ -11,15 +11,58 @@ public enum AnnouncementDecoder {
     /// (seed 003). A body that is not JSON, or has no list array (`{"data":null}`, `{"data":{}}`),
     /// throws: that is a failed fetch, not an empty list (docs/upstream.md §1).
     public static func decodeList(_ body: Data) throws(DecodingFailure) -> ListOutcome {
-        guard let document = JSONValue.parse(body) else { throw .notJSON }
-        guard let elements = listElements(of: document) else { throw .missingListArray }
+        try decodeList(bytes: [UInt8](body))
+    }
 
+    /// `decodeList(_:)` over the body as read, without copying it: each item is validated as soon
+    /// as it is parsed and its value tree dropped, so the whole list never exists as a tree
+    /// (docs/performance.md "Memory"). The same answers as collecting the tree first: with a key
+    /// repeated the last one wins, and the wrappers are tried in `listWrapperKeys` order.
+    /// `places`: each valid item gets its nearest place as it is read (`withNearestPlace`), so
+    /// the list is not held twice, before and after, while a snapshot is made.
+    public static func decodeList(bytes body: [UInt8], places: PlaceFinder? = nil) throws(DecodingFailure) -> ListOutcome {
+        var parser = JSONParser(bytes: body)
+        var lists: [String: ListBuilder] = [:]
+        var bare: ListBuilder?
+        var current: ListBuilder?
+        var currentKey: String?
+        func finishCurrent() {
+            guard let list = current else { return }
+            if let key = currentKey { lists[key] = list } else { bare = list }
+            current = nil
+        }
+        let parsed = parser.parseList(wrapperKeys: Set(listWrapperKeys)) { event in
+            switch event {
+            case .begin(let key):
+                finishCurrent()
+                if let key { lists[key] = nil }
+                currentKey = key
+                current = ListBuilder(places: places)
+            case .element(let element):
+                current?.add(element)
+            case .notArray(let key):
+                finishCurrent()
+                lists[key] = nil
+            }
+        }
+        finishCurrent()
+        guard parsed else { throw .notJSON }
+        if let bare { return bare.outcome }
+        for key in listWrapperKeys {
+            if let list = lists[key] { return list.outcome }
+        }
+        throw .missingListArray
+    }
+
+    /// The items of one list array, validated and deduplicated as they are read.
+    private struct ListBuilder {
+        let places: PlaceFinder?
         var items: [Announcement] = []
-        items.reserveCapacity(elements.count)
         var skipped: [SkippedItem] = []
         var warnings: [FieldWarning] = []
-        var seenIds = Set<String>(minimumCapacity: elements.count)
-        for element in elements {
+        var seenIds = Set<String>()
+
+        mutating func add(_ element: JSONValue) {
             switch Announcement.validate(element) {
             case .invalid(let item):
                 skipped.append(item)
@@ -33,13 +76,14 @@ public enum AnnouncementDecoder {
                             detail: "id '\(TextNormalization.excerpt(announcement.id))' already seen"
                         )
                     )
-                    continue
+                    return
                 }
-                items.append(announcement)
+                items.append(places == nil ? announcement : announcement.withNearestPlace(places))
                 warnings.append(contentsOf: itemWarnings)
             }
         }
-        return ListOutcome(items: items, skipped: skipped, warnings: warnings)
+
+        var outcome: ListOutcome { ListOutcome(items: items, skipped: skipped, warnings: warnings) }
     }
 
     /// Decodes a details body: a bare object (the backend's shape) or one wrapped as `{"data":{…}}`.
@@ -55,21 +99,6 @@ public enum AnnouncementDecoder {
         switch Announcement.validate(item) {
         case .valid(let announcement, let warnings): return .success((announcement, warnings))
         case .invalid(let skipped): return .failure(.invalid(skipped))
-        }
-    }
-
-    /// The array holding the items, or nil when the body has none.
-    private static func listElements(of document: JSONValue) -> [JSONValue]? {
-        switch document {
-        case .array(let elements):
-            return elements
-        case .object:
-            for key in listWrapperKeys {
-                if case .array(let elements) = document[key] { return elements }
-            }
-            return nil
-        default:
-            return nil
         }
     }
 }

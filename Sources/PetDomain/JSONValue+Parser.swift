@@ -35,6 +35,102 @@ struct JSONParser {
         return index == bytes.count ? value : nil
     }
 
+    /// What `parseList` reports while it reads a list body.
+    enum ListEvent {
+        /// A list array starts: the bare top-level array (`key` nil) or the array under a wrapper key.
+        case begin(key: String?)
+        /// The next element of the array that began last.
+        case element(JSONValue)
+        /// A wrapper key whose value is not an array: with repeated keys the last one wins.
+        case notArray(key: String)
+    }
+
+    /// Reads a whole document like `parseDocument`, but hands each element of a top-level array,
+    /// or of an array under one of `wrapperKeys` of a top-level object, to `handle` as soon as it
+    /// is parsed, without building the array: a 30 MB list body no longer becomes a value tree of
+    /// several times its size before its items are validated (docs/performance.md "Memory").
+    /// Everything else is parsed and dropped. False when the body is not one JSON document; what
+    /// was handed over before the error must then be discarded.
+    mutating func parseList(wrapperKeys: Set<String>, _ handle: (ListEvent) -> Void) -> Bool {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        skipWhitespace()
+        guard index < bytes.count else { return false }
+        switch bytes[index] {
+        case UInt8(ascii: "["):
+            handle(.begin(key: nil))
+            guard streamArray(handle) else { return false }
+        case UInt8(ascii: "{"):
+            guard streamObject(wrapperKeys: wrapperKeys, handle) else { return false }
+        default:
+            guard parseValue() != nil else { return false }
+        }
+        skipWhitespace()
+        return index == bytes.count
+    }
+
+    /// `parseObject` for the top-level object of a list body: the wrapper keys' arrays are streamed.
+    private mutating func streamObject(wrapperKeys: Set<String>, _ handle: (ListEvent) -> Void) -> Bool {
+        depth += 1
+        defer { depth -= 1 }
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = parseString() else { return false }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+            index += 1
+            skipWhitespace()
+            if wrapperKeys.contains(key), index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+                handle(.begin(key: key))
+                guard streamArray(handle) else { return false }
+            } else {
+                guard parseValue() != nil else { return false }
+                if wrapperKeys.contains(key) { handle(.notArray(key: key)) }
+            }
+            skipWhitespace()
+            guard index < bytes.count else { return false }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                return true
+            default: return false
+            }
+        }
+    }
+
+    /// `parseArray` handing over each element instead of collecting them.
+    private mutating func streamArray(_ handle: (ListEvent) -> Void) -> Bool {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= JSONParser.maximumDepth else { return false }
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard let value = parseValue() else { return false }
+            handle(.element(value))
+            skipWhitespace()
+            guard index < bytes.count else { return false }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                return true
+            default: return false
+            }
+        }
+    }
+
     private mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {

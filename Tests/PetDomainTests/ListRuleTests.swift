@@ -57,6 +57,39 @@ import Testing
         }
     }
 
+    /// The list is read item by item (no value tree of the whole body): a repeated key still means
+    /// its last value, and `data` is still tried before `announcements`, as when the tree was built.
+    @Test(arguments: [
+        (#"{"data":[$A],"data":[$B]}"#, ["b"]),
+        (#"{"data":[$A],"data":null,"announcements":[$B]}"#, ["b"]),
+        (#"{"announcements":[$A],"data":[$B]}"#, ["b"]),
+        (#"{"data":[$A],"announcements":[$B]}"#, ["a"]),
+        (#"{"data":[$A,$B],"other":[$B],"data2":{"data":[$B]}}"#, ["a", "b"]),
+        (#"{"other":[$B],"data":[$A,$A]}"#, ["a"]),
+        (#"[$A,{"data":[$B]}]"#, ["a"]),
+    ])
+    func list_wrapper_keys_keep_their_last_value_and_their_order(body: String, ids: [String]) throws {
+        let itemA = String(decoding: try jsonData(itemJSON(["id": "a"])), as: UTF8.self)
+        let itemB = String(decoding: try jsonData(itemJSON(["id": "b"])), as: UTF8.self)
+        let text = body.replacingOccurrences(of: "$A", with: itemA).replacingOccurrences(of: "$B", with: itemB)
+        let outcome = try AnnouncementDecoder.decodeList(bytes: Array(text.utf8))
+        #expect(outcome.items.map(\.id) == ids)
+    }
+
+    @Test(arguments: [#"{"data":[$A],"data":null}"#, #"{"data":[$A],"data":{}}"#, #"{"announcements":[$A],"announcements":3}"#])
+    func list_wrapper_whose_last_value_is_not_an_array_is_a_failure(body: String) throws {
+        let item = String(decoding: try jsonData(itemJSON(["id": "a"])), as: UTF8.self)
+        let text = body.replacingOccurrences(of: "$A", with: item)
+        #expect(throws: DecodingFailure.missingListArray) { try AnnouncementDecoder.decodeList(bytes: Array(text.utf8)) }
+    }
+
+    @Test func list_items_read_before_a_broken_end_are_not_a_list() throws {
+        let item = String(decoding: try jsonData(itemJSON(["id": "a"])), as: UTF8.self)
+        for body in ["{\"data\":[\(item),\(item)", "[\(item)] [", "{\"data\":[\(item)],\"x\":tru}"] {
+            #expect(throws: DecodingFailure.notJSON) { try AnnouncementDecoder.decodeList(bytes: Array(body.utf8)) }
+        }
+    }
+
     @Test func list_empty_array_is_an_empty_list_not_a_failure() throws {
         let outcome = try AnnouncementDecoder.decodeList(Data(#"{"data":[]}"#.utf8))
         #expect(outcome.items.isEmpty)

@@ -9,29 +9,90 @@ import Synchronization
 /// what a list page does. Written when first asked for (an entry that no feed's newest 50 reach is
 /// never written), so memory follows what is read, not the size of the snapshot.
 final class FeedEntries: Sendable {
-    /// One entry's XML, split where the search's distance goes (the end of its summary).
+    /// One entry's XML, with a slot (0) where the search's distance goes (the end of its summary),
+    /// kept as its values and markup shared by the entries of its generation (`CompactFragment`).
     struct Fragment: Sendable {
-        let beforeDistance: [UInt8]
-        let afterDistance: [UInt8]
+        let entry: CompactFragment
         /// `createdAt` in whole seconds since 1970: the entry's `published`/`updated`.
         let created: Int64
         /// `created` as RFC 3339, for the feed's `updated` when this entry is its newest.
-        let createdText: String
+        var createdText: String { AtomDate.string(created) }
 
-        /// Kept for the snapshot's life, so each part holds only its own bytes: written by
-        /// appending, an array keeps up to twice its size (docs/performance.md "Memory").
-        init(beforeDistance: [UInt8], afterDistance: [UInt8], created: Int64, createdText: String) {
-            self.beforeDistance = beforeDistance.fitted()
-            self.afterDistance = afterDistance.fitted()
+        /// The entry of `values`, taken apart against `markup` (kept whole if it does not rebuild
+        /// exactly); `itemPart` is the item's id as its links spell it.
+        init(_ values: Values, itemPart: String, created: Int64, markup: SharedMarkup) {
+            var markers = Markers { text, output in XMLText.escape(text, into: &output) }
+            let marked = values.marked(&markers, itemPart: itemPart)
+            var markedBefore: [UInt8] = []
+            var markedAfter: [UInt8] = []
+            FeedEntries.write(marked, before: &markedBefore, after: &markedAfter)
+            let markedBytes = markedBefore + Array(SlottedBytes.cardMarker(0).utf8) + markedAfter
+            if let trusted = CompactFragment(trusting: markedBytes, values: markers.values, markup: markup) {
+                entry = trusted
+            } else {
+                var before: [UInt8] = []
+                var after: [UInt8] = []
+                FeedEntries.write(values, before: &before, after: &after)
+                let reference = SlottedBytes(bytes: before + after, holes: [SlottedBytes.Hole(offset: before.count, slot: 0)])
+                entry =
+                    CompactFragment(marked: markedBytes, values: markers.values, reference: reference, markup: markup)
+                    ?? CompactFragment(plain: reference)
+            }
             self.created = created
-            self.createdText = createdText
         }
+    }
+
+    /// The texts of one entry.
+    struct Values {
+        var id: String
+        var title: String
+        var link: String
+        var photo: String?
+        var created: String
+        var summary: String
+        /// "lat lng", nil without coordinates.
+        var point: String?
+
+        /// These values with each replaced by a marker of `markers`; in the tag, the link and the
+        /// photo's link only `itemPart` (the item's id as URLs spell it) is.
+        func marked(_ markers: inout Markers, itemPart: String) -> Values {
+            Values(
+                id: markers.mark(id, part: itemPart),
+                title: markers.mark(title),
+                link: markers.mark(link, part: itemPart),
+                photo: photo.map { markers.mark($0, part: itemPart) },
+                created: markers.mark(created),
+                summary: markers.mark(summary),
+                point: markers.mark(point)
+            )
+        }
+    }
+
+    /// The entry's XML up to where the distance goes (`before`) and after it.
+    /// No phone number, e-mail or contact name: feeds are harvested (docs/feeds.md "Privacy").
+    static func write(_ values: Values, before: inout [UInt8], after: inout [UInt8]) {
+        before += "<entry>\n".utf8
+        XMLText.element("id", values.id, into: &before)
+        XMLText.element("title", values.title, into: &before)
+        XMLText.link(rel: "alternate", type: "text/html", href: values.link, into: &before)
+        if let photo = values.photo { XMLText.link(rel: "enclosure", type: nil, href: photo, into: &before) }
+        XMLText.element("published", values.created, into: &before)
+        XMLText.element("updated", values.created, into: &before)
+        before += "<summary>".utf8
+        XMLText.escape(values.summary, into: &before)
+        after += "</summary>\n".utf8
+        if let point = values.point { after += "<georss:point>\(point)</georss:point>\n".utf8 }
+        after += "</entry>\n".utf8
     }
 
     private struct Kept {
         let generation: Int
         /// By position in the snapshot's items; nil until first asked for.
         var fragments: [Fragment?]
+        /// The markup its fragments share.
+        let markup: SharedMarkup
+        /// `markup.pieces` as of the last fragment kept, read under this lock with the fragments.
+        var pieces = MarkupPieces()
     }
 
     private let kept = Mutex<[Language: Kept]>([:])
@@ -43,36 +104,43 @@ final class FeedEntries: Sendable {
         authority = FeedSearch.authority(ofBaseURL: baseURL)
     }
 
-    /// The fragments of the items of `all` at `positions`, in that order, in `language`; those not
-    /// written yet for this generation are made by `make` (outside the lock) and kept.
+    /// The fragments of the items of `all` at `positions`, in that order, in `language`, and the
+    /// markup they share; those not written yet for this generation are made by `make` (outside
+    /// the lock) against that markup and kept.
     func fragments(
         generation: Int,
         language: Language,
         all: [Announcement],
         positions: [Int],
-        make: (Announcement) -> Fragment
-    ) -> [Fragment] {
-        var found: [Fragment?] = kept.withLock { state in
-            guard let current = state[language], current.generation == generation else { return Array(repeating: nil, count: positions.count) }
-            return positions.map { current.fragments[$0] }
+        make: (Announcement, SharedMarkup) -> Fragment
+    ) -> (fragments: [Fragment], markup: MarkupPieces) {
+        // The generation's markup is made with its kept entries, so every entry kept names pieces of it.
+        let (found, markup, keptPieces): ([Fragment?], SharedMarkup, MarkupPieces) = kept.withLock { state in
+            if let current = state[language], current.generation == generation {
+                return (positions.map { current.fragments[$0] }, current.markup, current.pieces)
+            }
+            if let current = state[language], current.generation > generation {
+                return (Array(repeating: nil, count: positions.count), SharedMarkup(), MarkupPieces())  // a request still on an older snapshot
+            }
+            let fresh = Kept(generation: generation, fragments: Array(repeating: nil, count: all.count), markup: SharedMarkup())
+            state[language] = fresh
+            return (Array(repeating: nil, count: positions.count), fresh.markup, MarkupPieces())
         }
+        var result = found
         var made: [(position: Int, fragment: Fragment)] = []
-        for slot in found.indices where found[slot] == nil {
-            let fragment = make(all[positions[slot]])
-            found[slot] = fragment
+        for slot in result.indices where result[slot] == nil {
+            let fragment = make(all[positions[slot]], markup)
+            result[slot] = fragment
             made.append((positions[slot], fragment))
         }
-        if !made.isEmpty {
-            kept.withLock { state in
-                let keptGeneration = state[language]?.generation ?? Int.min
-                guard keptGeneration <= generation else { return }  // a request still on an older snapshot
-                if keptGeneration < generation {
-                    state[language] = Kept(generation: generation, fragments: Array(repeating: nil, count: all.count))
-                }
-                for (position, fragment) in made { state[language]?.fragments[position] = fragment }
-            }
+        guard !made.isEmpty else { return (result.compactMap { $0 }, keptPieces) }
+        let pieces = markup.pieces
+        kept.withLock { state in
+            guard state[language]?.generation == generation, state[language]?.markup === markup else { return }
+            for (position, fragment) in made { state[language]?.fragments[position] = fragment }
+            if (state[language]?.pieces.count ?? 0) < pieces.count { state[language]?.pieces = pieces }
         }
-        return found.compactMap { $0 }
+        return (result.compactMap { $0 }, pieces)
     }
 }
 

@@ -34,18 +34,18 @@ extension PageHandlers {
         let authority = site.feedEntries.authority
         let index = snapshot.value.index
         let found = index.page(search.filters.query(location: search.location), offset: 0, limit: FeedSearch.maxEntries)
-        let fragments = site.feedEntries.fragments(
+        let (fragments, markup) = site.feedEntries.fragments(
             generation: snapshot.value.generation,
             language: language,
             all: found.all,
             positions: found.positions
         ) {
-            entryFragment($0, texts: texts, authority: authority)
+            entryFragment($0, texts: texts, authority: authority, markup: $1)
         }
         let newest = fragments.first
         let updated = newest?.created ?? FeedSearch.emptyUpdated.wholeSeconds
         var body: [UInt8] = []
-        body.reserveCapacity(1024 + fragments.reduce(0) { $0 + $1.beforeDistance.count + $1.afterDistance.count + 32 })
+        body.reserveCapacity(1024 + fragments.reduce(0) { $0 + $1.entry.size + 32 })
         body += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n".utf8
         body += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:georss=\"http://www.georss.org/georss\" xml:lang=\"\(language.rawValue)\">\n".utf8
         XMLText.element("id", search.id(authority: authority), into: &body)
@@ -57,11 +57,11 @@ extension PageHandlers {
         XMLText.element("name", texts(.feedAuthor), into: &body)
         body += "</author>\n".utf8
         for (slot, fragment) in fragments.enumerated() {
-            body += fragment.beforeDistance
-            if let km = found.distancesKm[slot] {
-                XMLText.escape(FeedSearch.summarySeparator + texts.distance(km: km), into: &body)
+            fragment.entry.write(into: &body, markup: markup) { _, output in
+                if let km = found.distancesKm[slot] {
+                    XMLText.escape(FeedSearch.summarySeparator + texts.distance(km: km), into: &output)
+                }
             }
-            body += fragment.afterDistance
         }
         body += "</feed>\n".utf8
         var headers: HTTPFields = [
@@ -80,30 +80,22 @@ extension PageHandlers {
         return texts(.pageTitle, ("title", near))
     }
 
-    /// One announcement's `<entry>`, in `texts`' language, split where a search's distance goes.
-    /// No phone number, e-mail or contact name: feeds are harvested (docs/feeds.md "Privacy").
-    private func entryFragment(_ pet: Announcement, texts: Texts, authority: String) -> FeedEntries.Fragment {
-        var before: [UInt8] = []
-        before += "<entry>\n".utf8
-        XMLText.element("id", FeedSearch.entryID(pet.id, authority: authority), into: &before)
-        XMLText.element("title", FeedSearch.entryTitle(pet, texts: texts), into: &before)
+    /// One announcement's `<entry>`, in `texts`' language, with a slot where a search's distance
+    /// goes (`FeedEntries.write` writes it).
+    private func entryFragment(_ pet: Announcement, texts: Texts, authority: String, markup: SharedMarkup) -> FeedEntries.Fragment {
         let details = SiteContext.withLanguage(Route.details(id: pet.id).path, PageLanguage(language: texts.language, explicit: true))
-        XMLText.link(rel: "alternate", type: "text/html", href: site.baseURL + details, into: &before)
-        if let photo = PhotoLinks(pet.photo, width: FeedSearch.photoWidth)?.src {
-            XMLText.link(rel: "enclosure", type: nil, href: photo.hasPrefix("/") ? site.baseURL + photo : photo, into: &before)
-        }
+        let photo = PhotoLinks(pet.photo, width: FeedSearch.photoWidth)?.src
         let created = pet.createdAt.wholeSeconds
-        let createdText = AtomDate.string(created)
-        XMLText.element("published", createdText, into: &before)
-        XMLText.element("updated", createdText, into: &before)
-        before += "<summary>".utf8
-        XMLText.escape(FeedSearch.summary(pet, texts: texts), into: &before)
-        var after: [UInt8] = Array("</summary>\n".utf8)
-        if let point = pet.place.coordinate {
-            after += "<georss:point>\(point.latitude) \(point.longitude)</georss:point>\n".utf8
-        }
-        after += "</entry>\n".utf8
-        return FeedEntries.Fragment(beforeDistance: before, afterDistance: after, created: created, createdText: createdText)
+        let values = FeedEntries.Values(
+            id: FeedSearch.entryID(pet.id, authority: authority),
+            title: FeedSearch.entryTitle(pet, texts: texts),
+            link: site.baseURL + details,
+            photo: photo.map { $0.hasPrefix("/") ? site.baseURL + $0 : $0 },
+            created: AtomDate.string(created),
+            summary: FeedSearch.summary(pet, texts: texts),
+            point: pet.place.coordinate.map { "\($0.latitude) \($0.longitude)" }
+        )
+        return FeedEntries.Fragment(values, itemPart: URLText.encodeComponent(pet.id), created: created, markup: markup)
     }
 }
 

@@ -11,6 +11,7 @@ import PetDomain
 /// `Templates/partials/card.mustache` alone. Cards are kept by the item's position in the
 /// snapshot, in arrays sized once, per language: plain cards also per whether links
 /// carry `lang` (the URL chose the language), located cards get `lang` with the link query.
+/// Each is kept as a `CompactFragment`: its values and references to the markup all cards share.
 final class CardFragments: Sendable {
     /// A located card: its bytes without the per-visitor values, with a hole (`Slot`) where the
     /// details link's query goes and one where the distance text goes (none for an item without
@@ -24,14 +25,18 @@ final class CardFragments: Sendable {
     }
 
     /// Private-use characters as markers: they pass HTML escaping unchanged.
-    private static let linkMarker = SlottedBytes.cardMarker(Slot.linkQuery)
-    private static let distanceMarker = SlottedBytes.cardMarker(Slot.distance)
+    static let linkMarker = SlottedBytes.cardMarker(Slot.linkQuery)
+    static let distanceMarker = SlottedBytes.cardMarker(Slot.distance)
 
     private struct Kept {
         /// By `plainVariant`, then position.
-        var plain: [[[UInt8]?]]
+        var plain: [[CompactFragment?]]
         /// By `Language.index`, then position.
-        var located: [[Located?]]
+        var located: [[CompactFragment?]]
+        /// The shared markup as it was when a card was last kept here: it holds every piece the
+        /// cards of this stripe name, and a page reads it with them, under the stripe's lock,
+        /// instead of taking one lock for all threads (`SharedMarkup.pieces`).
+        var markup = MarkupPieces()
     }
 
     /// Plain cards differ by language and by whether their links carry `lang`.
@@ -48,6 +53,8 @@ final class CardFragments: Sendable {
     /// of a random-location load (docs/performance.md).
     private static let stripeCount = CacheLimits.cardStripes
     private let stripes: Shards<Kept>
+    /// The markup the kept cards share (`CompactFragment`).
+    private let markup = SharedMarkup()
 
     /// Room for the cards of a snapshot of `count` items.
     init(generation: Int, day: Int, count: Int) {
@@ -56,8 +63,8 @@ final class CardFragments: Sendable {
         let perStripe = (count + CardFragments.stripeCount - 1) / CardFragments.stripeCount
         stripes = Shards(count: CardFragments.stripeCount) {
             Kept(
-                plain: Array(repeating: [[UInt8]?](repeating: nil, count: perStripe), count: Language.allCases.count * 2),
-                located: Array(repeating: [Located?](repeating: nil, count: perStripe), count: Language.allCases.count)
+                plain: Array(repeating: [CompactFragment?](repeating: nil, count: perStripe), count: Language.allCases.count * 2),
+                located: Array(repeating: [CompactFragment?](repeating: nil, count: perStripe), count: Language.allCases.count)
             )
         }
     }
@@ -70,15 +77,38 @@ final class CardFragments: Sendable {
     /// The cards of `page` for a visitor without a location, with `texts` in `language`.
     func plainCards(_ page: IndexPage, language: PageLanguage, texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
         let variant = CardFragments.plainVariant(language)
-        var found: [[UInt8]?] = page.positions.map { position in withKept(position) { kept, index in kept.plain[variant][index] } }
-        var made: [(Int, [UInt8])] = []
-        for (index, position) in page.positions.enumerated() where found[index] == nil {
-            let bytes = render(page.all[position].card(origin: nil, location: .unknown(language), texts: texts, day: day))
-            found[index] = bytes
-            made.append((position, bytes))
+        var pieces = MarkupPieces()
+        let found: [CompactFragment?] = page.positions.map { position in
+            withKept(position) { kept, index in
+                if kept.markup.count > pieces.count { pieces = kept.markup }
+                return kept.plain[variant][index]
+            }
         }
-        for (position, bytes) in made { withKept(position) { kept, index in kept.plain[variant][index] = bytes.fitted() } }
-        return CardSet(whole: found.map { $0 ?? [] })
+        var made: [(Int, CompactFragment)] = []
+        var cards: [CardSet.Card] = []
+        cards.reserveCapacity(found.count)
+        for (index, position) in page.positions.enumerated() {
+            if let card = found[index] {
+                cards.append(.compact(card))
+                continue
+            }
+            let model = page.all[position].card(origin: nil, location: .unknown(language), texts: texts, day: day)
+            let (marked, values) = model.valueMarked()
+            let markedBytes = render(marked)
+            let card: CompactFragment
+            if let trusted = CompactFragment(trusting: markedBytes, values: values, markup: markup) {
+                card = trusted
+            } else {
+                let reference = SlottedBytes(bytes: render(model), holes: [])
+                card =
+                    CompactFragment(marked: markedBytes, values: values, reference: reference, markup: markup)
+                    ?? CompactFragment(plain: reference)
+            }
+            made.append((position, card))
+            cards.append(.compact(card))
+        }
+        keep(made, &pieces) { kept, index, card in kept.plain[variant][index] = card }
+        return CardSet(cards: cards, markup: pieces, escapedQuery: [], distances: [])
     }
 
     /// The cards of `page` for a located visitor: `linkQuery` is the query of the details links
@@ -86,22 +116,39 @@ final class CardFragments: Sendable {
     /// each card (nil without coordinates), `texts` those of the page's language.
     func locatedCards(_ page: IndexPage, linkQuery: String, distances: [String?], texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
         let language = texts.language.index
-        let found: [Located?] = page.positions.map { position in withKept(position) { kept, index in kept.located[language][index] } }
-        var made: [(Int, Located)] = []
+        var pieces = MarkupPieces()
+        let found: [CompactFragment?] = page.positions.map { position in
+            withKept(position) { kept, index in
+                if kept.markup.count > pieces.count { pieces = kept.markup }
+                return kept.located[language][index]
+            }
+        }
+        var made: [(Int, CompactFragment)] = []
         var cards: [CardSet.Card] = []
         cards.reserveCapacity(found.count)
         for (index, position) in page.positions.enumerated() {
             if let card = found[index] {
-                cards.append(.located(card))
+                cards.append(.compact(card))
                 continue
             }
             let item = page.all[position]
-            // Nil only when the item's own text holds a marker character (never in real data):
-            // that card is rendered whole, each time.
-            let marked = render(CardFragments.markedCard(item, texts: texts, day: day))
-            if let located = CardFragments.split(marked, hasDistance: item.place.coordinate != nil) {
-                made.append((position, located))
-                cards.append(.located(located))
+            let hasDistance = item.place.coordinate != nil
+            var (marked, values) = item.card(origin: nil, location: .unknown, texts: texts, day: day).valueMarked()
+            marked.detailURL += CardFragments.linkMarker
+            if hasDistance { marked.distanceText = CardFragments.distanceMarker }
+            let markedBytes = render(marked)
+            if let trusted = CompactFragment(trusting: markedBytes, values: values, markup: markup) {
+                made.append((position, trusted))
+                cards.append(.compact(trusted))
+            } else if let located = CardFragments.split(render(CardFragments.markedCard(item, texts: texts, day: day)), hasDistance: hasDistance) {
+                // The reference: the card with the slots' markers only. Nil only when the item's own
+                // text holds a slot marker character (never in real data): that card is rendered
+                // whole, each time.
+                let card =
+                    CompactFragment(marked: markedBytes, values: values, reference: located, markup: markup)
+                    ?? CompactFragment(plain: located)
+                made.append((position, card))
+                cards.append(.compact(card))
             } else {
                 var model = item.card(origin: nil, location: .unknown, texts: texts, day: day)
                 model.detailURL += linkQuery
@@ -109,10 +156,28 @@ final class CardFragments: Sendable {
                 cards.append(.whole(render(model)))
             }
         }
-        for (position, located) in made { withKept(position) { kept, index in kept.located[language][index] = located } }
+        keep(made, &pieces) { kept, index, card in kept.located[language][index] = card }
         var escapedQuery: [UInt8] = []
         HTMLText.escape(linkQuery, into: &escapedQuery)
-        return CardSet(cards: cards, escapedQuery: escapedQuery, distances: distances)
+        return CardSet(cards: cards, markup: pieces, escapedQuery: escapedQuery, distances: distances)
+    }
+
+    /// Keeps the cards just made with `store`, and the markup they name with them; `pieces`
+    /// becomes that markup (it holds what every card of the page names).
+    private func keep(
+        _ made: [(Int, CompactFragment)],
+        _ pieces: inout MarkupPieces,
+        store: (inout Kept, Int, CompactFragment) -> Void
+    ) {
+        guard !made.isEmpty else { return }
+        let current = markup.pieces
+        pieces = current
+        for (position, card) in made {
+            withKept(position) { kept, index in
+                store(&kept, index, card)
+                if kept.markup.count < current.count { kept.markup = current }
+            }
+        }
     }
 
     /// The card model with markers where the link query and the distance go.
@@ -131,18 +196,20 @@ final class CardFragments: Sendable {
     }
 }
 
-/// The cards of one page for one visitor: kept fragments with this visitor's link query and
+/// The cards of one page for one visitor: kept cards with this visitor's link query and
 /// distances put back as they are written, so a located page is written in one pass into its
 /// output, without an array per card.
 struct CardSet {
     enum Card {
         /// A card's finished HTML.
         case whole([UInt8])
-        /// A located fragment; the visitor's values go in at its offsets.
-        case located(CardFragments.Located)
+        /// A kept card: shared markup and its values; the visitor's values go in at its slots.
+        case compact(CompactFragment)
     }
 
     let cards: [Card]
+    /// The shared markup the kept cards name (`SharedMarkup.pieces`).
+    let markup: MarkupPieces
     /// The details links' query, HTML-escaped.
     let escapedQuery: [UInt8]
     /// The distance text of each card (nil without coordinates), not yet escaped.
@@ -151,24 +218,26 @@ struct CardSet {
     /// Cards that are finished HTML each.
     init(whole: [[UInt8]]) {
         cards = whole.map(Card.whole)
+        markup = MarkupPieces()
         escapedQuery = []
         distances = []
     }
 
-    init(cards: [Card], escapedQuery: [UInt8], distances: [String?]) {
+    init(cards: [Card], markup: MarkupPieces, escapedQuery: [UInt8], distances: [String?]) {
         self.cards = cards
+        self.markup = markup
         self.escapedQuery = escapedQuery
         self.distances = distances
     }
 
     var count: Int { cards.count }
     var indices: Range<Int> { cards.indices }
-    /// Bytes of the fragments (a size hint for the page's buffer).
+    /// Bytes of the cards (a size hint for the page's buffer).
     var byteCount: Int {
         cards.reduce(0) { total, card in
             switch card {
             case .whole(let bytes): total + bytes.count
-            case .located(let located): total + located.bytes.count + escapedQuery.count + 16
+            case .compact(let card): total + card.size + escapedQuery.count + 16
             }
         }
     }
@@ -178,8 +247,8 @@ struct CardSet {
         switch cards[index] {
         case .whole(let bytes):
             output += bytes
-        case .located(let card):
-            card.write(into: &output) { slot, output in
+        case .compact(let card):
+            card.write(into: &output, markup: markup) { slot, output in
                 if slot == CardFragments.Slot.linkQuery {
                     output += escapedQuery
                 } else {

@@ -36,9 +36,17 @@ struct SlottedBytes: Sendable {
         "zzS" + (slot < 10 ? "0" : "") + String(slot) + "zz"
     }
 
-    /// The card marker of `slot` (0 or 1).
+    /// The card marker of `slot` (0...63): U+E000 + slot. Slots 0 and 1 are the per-visitor holes
+    /// (`Spelling.card`); the others mark a fragment's own values while it is taken apart (`CompactFragment`).
     static func cardMarker(_ slot: Int) -> String {
-        slot == 0 ? "\u{E000}" : "\u{E001}"
+        String(Character(Unicode.Scalar(0xE000 + UInt32(slot & 63))!))
+    }
+
+    /// The slot of the card marker U+E000...U+E03F (EE 80 80...EE 80 BF) starting at `index`, if any.
+    @inline(__always)
+    static func privateUseSlot(in bytes: [UInt8], at index: Int) -> Int? {
+        guard bytes[index] == 0xEE, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] & 0xC0 == 0x80 else { return nil }
+        return Int(bytes[index + 2] - 0x80)
     }
 
     /// Cuts `rendered` at every marker of `spelling`.

@@ -1,0 +1,349 @@
+import Foundation
+
+/// A range test on unit vectors: the straight-line chord between two points on the unit sphere
+/// grows with their great-circle distance (d = 2R·asin(c/2)), so comparing the squared chord with
+/// the chords of `range − 1 mm` and `range + 1 mm` decides every item but those within a millimetre
+/// of the circle, which get the exact distance the page shows. The rounding of either computation is
+/// below a micrometre, so no item lands differently from the exact test (AnnouncementIndexTests).
+struct ChordTest {
+    enum Verdict { case inside, outside, unsure }
+
+    private let x: Double
+    private let y: Double
+    private let z: Double
+    /// Squared chords of `range − slack` (surely in below) and `range + slack` (surely out above).
+    private let surelyIn: Double
+    private let surelyOut: Double
+
+    static let slackKm = 1e-6
+
+    init(origin: Coordinate, rangeKm: Double) {
+        (x, y, z) = ChordTest.unitVector(origin)
+        func squaredChord(_ km: Double) -> Double {
+            // Beyond half the Earth's circumference every point is nearer: no chord is longer than 2.
+            let angle = min(max(0, km), .pi * Coordinate.earthRadiusKm) / Coordinate.earthRadiusKm
+            let chord = 2 * sin(angle / 2)
+            return chord * chord
+        }
+        surelyIn = rangeKm - ChordTest.slackKm > 0 ? squaredChord(rangeKm - ChordTest.slackKm) : -1
+        surelyOut = rangeKm + ChordTest.slackKm < .pi * Coordinate.earthRadiusKm ? squaredChord(rangeKm + ChordTest.slackKm) : 5
+    }
+
+    static func unitVector(_ point: Coordinate) -> (x: Double, y: Double, z: Double) {
+        let latitude = point.latitude * .pi / 180
+        let longitude = point.longitude * .pi / 180
+        return (cos(latitude) * cos(longitude), cos(latitude) * sin(longitude), sin(latitude))
+    }
+
+    @inline(__always) func verdict(_ px: Double, _ py: Double, _ pz: Double) -> Verdict {
+        let dx = px - x
+        let dy = py - y
+        let dz = pz - z
+        let squared = dx * dx + dy * dy + dz * dz
+        if squared < surelyIn { return .inside }
+        if squared > surelyOut { return .outside }
+        return .unsure
+    }
+}
+
+/// A cell of the grid: `row` counts `CoordinateGrid.cellDegrees` of latitude, `column` of longitude.
+struct GridCell: Equatable {
+    var row: Int
+    var column: Int
+}
+
+/// What a located query with a range found in the grid: how many items are in range, and the
+/// ordered runs of positions its page is drawn from. A cell wholly inside the circle gives its
+/// groups' slots of the grid's order untouched; a cell on the edge gives the items that passed the
+/// distance test, still in that order, copied to `kept`.
+struct LocatedPlan {
+    /// A run: `start..<end` of the grid's order (or of `kept`), and a lower bound on the distance
+    /// of every item in it (for nearest).
+    struct Run {
+        var start: Int
+        var end: Int
+        var isKept: Bool
+        var lowerBoundKm: Double
+    }
+
+    let origin: Coordinate
+    let rangeKm: Double
+    let points: [Coordinate?]
+    private(set) var total = 0
+    private var runs: [Run] = []
+    private var kept: [Int32] = []
+    private var lastCell: GridCell?
+    private var lastRow: Int?
+    private var rowRadiusKm = 0.0
+    private var lowerBoundKm = 0.0
+    private var isInside = false
+
+    let units: [Double]
+    private let chord: ChordTest
+
+    init(origin: Coordinate, rangeKm: Double, points: [Coordinate?], units: [Double]) {
+        self.origin = origin
+        self.rangeKm = rangeKm
+        self.points = points
+        self.units = units
+        chord = ChordTest(origin: origin, rangeKm: rangeKm)
+    }
+
+    /// Adds the group at `slots` of `order` in `cell`.
+    mutating func add(cell: GridCell, slots: Range<Int>, order: [Int32]) {
+        if cell != lastCell { classify(cell) }
+        // The bounds carry a millimetre of slack, far above the rounding of the distance formula,
+        // so a cell is called inside (or outside) only when every item's computed distance is.
+        if lowerBoundKm >= rangeKm { return }
+        if isInside {
+            total += slots.count
+            runs.append(Run(start: slots.lowerBound, end: slots.upperBound, isKept: false, lowerBoundKm: lowerBoundKm))
+            return
+        }
+        let start = kept.count
+        for slot in slots {
+            let position = order[slot]
+            let base = 3 * Int(position)
+            switch chord.verdict(units[base], units[base + 1], units[base + 2]) {
+            case .inside: kept.append(position)
+            case .outside: continue
+            case .unsure:
+                // The same computation as `Announcement.distanceKm(from:)`, the distance pages show.
+                guard let distance = points[Int(position)]?.distanceKm(to: origin), AnnouncementQuery.isInRange(distance, rangeKm: rangeKm)
+                else { continue }
+                kept.append(position)
+            }
+        }
+        guard kept.count > start else { return }
+        total += kept.count - start
+        runs.append(Run(start: start, end: kept.count, isKept: true, lowerBoundKm: lowerBoundKm))
+    }
+
+    /// Bounds of the distance from the origin to any point of `cell`: the distance to its centre
+    /// plus or minus the distance from the centre to its farthest corner (the triangle inequality;
+    /// the farthest point of a latitude/longitude rectangle from its centre is a corner).
+    private mutating func classify(_ cell: GridCell) {
+        lastCell = cell
+        let size = CoordinateGrid.cellDegrees
+        let center = Coordinate(latitude: (Double(cell.row) + 0.5) * size, longitude: (Double(cell.column) + 0.5) * size) ?? origin
+        if lastRow != cell.row {
+            lastRow = cell.row
+            // A point may land a rounding error outside its cell's rectangle: widen it by 1e-9°.
+            let half = size / 2 + 1e-9
+            let corners = [(-half, -half), (half, -half)].compactMap { delta in
+                Coordinate(latitude: center.latitude + delta.0, longitude: center.longitude + delta.1)
+            }
+            rowRadiusKm = corners.map { center.distanceKm(to: $0) }.max() ?? .infinity
+        }
+        let toCenter = origin.distanceKm(to: center)
+        let slack = 1e-6
+        lowerBoundKm = toCenter - rowRadiusKm - slack
+        isInside = toCenter + rowRadiusKm + slack < rangeKm
+    }
+
+    private func position(_ run: Run, _ slot: Int, _ order: [Int32]) -> Int32 {
+        run.isKept ? kept[slot] : order[slot]
+    }
+
+    /// The first `wanted` positions in `rank` order: a k-way merge of the runs, each already in that order.
+    func firstByRank(_ wanted: Int, order: [Int32], rank: [Int32]) -> [Int32] {
+        guard wanted > 0, !runs.isEmpty else { return [] }
+        var cursors = runs.map(\.start)
+        // A binary min-heap of (rank of the run's next item, run).
+        var heap: [(rank: Int32, run: Int)] = runs.indices.map { (rank[Int(position(runs[$0], cursors[$0], order))], $0) }
+        func siftDown(_ from: Int) {
+            var parent = from
+            while true {
+                let left = 2 * parent + 1
+                guard left < heap.count else { return }
+                let right = left + 1
+                let child = right < heap.count && heap[right].rank < heap[left].rank ? right : left
+                guard heap[child].rank < heap[parent].rank else { return }
+                heap.swapAt(child, parent)
+                parent = child
+            }
+        }
+        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        var result: [Int32] = []
+        result.reserveCapacity(wanted)
+        while result.count < wanted, let top = heap.first {
+            let run = runs[top.run]
+            result.append(position(run, cursors[top.run], order))
+            cursors[top.run] += 1
+            if cursors[top.run] < run.end {
+                heap[0].rank = rank[Int(position(run, cursors[top.run], order))]
+            } else {
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
+            }
+            siftDown(0)
+        }
+        return result
+    }
+
+    /// The `wanted` nearest positions, ties newest first (`rank`): runs closest first, kept in a
+    /// bounded max-heap, stopping at the first run whose lower bound is beyond the farthest kept.
+    func nearest(_ wanted: Int, order: [Int32], rank: [Int32]) -> [Int32] {
+        guard wanted > 0 else { return [] }
+        typealias Entry = (distance: Double, rank: Int32, position: Int32)
+        func isBefore(_ lhs: Entry, _ rhs: Entry) -> Bool {
+            lhs.distance != rhs.distance ? lhs.distance < rhs.distance : lhs.rank < rhs.rank
+        }
+        var heap: [Entry] = []  // max-heap by `isBefore`
+        heap.reserveCapacity(min(wanted, total))
+        func siftDown(_ from: Int) {
+            var parent = from
+            while true {
+                let left = 2 * parent + 1
+                guard left < heap.count else { return }
+                let right = left + 1
+                let child = right < heap.count && isBefore(heap[left], heap[right]) ? right : left
+                guard isBefore(heap[parent], heap[child]) else { return }
+                heap.swapAt(child, parent)
+                parent = child
+            }
+        }
+        func siftUp(_ from: Int) {
+            var child = from
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard isBefore(heap[parent], heap[child]) else { return }
+                heap.swapAt(child, parent)
+                child = parent
+            }
+        }
+        for run in runs.sorted(by: { $0.lowerBoundKm < $1.lowerBoundKm }) {
+            if heap.count == wanted, let farthest = heap.first, run.lowerBoundKm > farthest.distance { break }
+            for slot in run.start..<run.end {
+                let item = position(run, slot, order)
+                guard let distance = points[Int(item)]?.distanceKm(to: origin) else { continue }
+                let entry: Entry = (distance, rank[Int(item)], item)
+                if heap.count < wanted {
+                    heap.append(entry)
+                    siftUp(heap.count - 1)
+                } else if isBefore(entry, heap[0]) {
+                    heap[0] = entry
+                    siftDown(0)
+                }
+            }
+        }
+        return heap.sorted(by: isBefore).map(\.position)
+    }
+}
+
+/// Items bucketed by a fixed grid of latitude/longitude cells (0.1° ≈ 11 km north–south), so a
+/// located query visits the few cells its range's bounding box covers. Within a cell the items are
+/// grouped by their exact status × species pair, each group in newest-first order (`byNewest`) and
+/// in oldest-first order (`byOldest`): a filter picks whole groups, and a group wholly inside a
+/// circle is a ready-made ordered list. The occupied groups are kept sorted by (row, column, pair)
+/// with their items in flat arrays, so a query does one binary search per row of its box instead
+/// of one hash lookup per cell (measured: the lookups were a tenth of a random-location page,
+/// docs/performance.md).
+struct CoordinateGrid: Sendable {
+    /// Cell size in degrees.
+    static let cellDegrees = 0.1
+    /// Sorted keys of the occupied groups: `key(row:column:) << 4 | pair`.
+    private let groupKeys: [Int]
+    /// Items of group `i`: slots `starts[i]..<starts[i + 1]` of `byNewest` and of `byOldest`.
+    private let starts: [Int32]
+    /// Positions of the located items, group by group, newest first within a group.
+    let byNewest: [Int32]
+    /// The same, oldest first within a group.
+    let byOldest: [Int32]
+
+    init(items: [Announcement], newestRank: [Int32], oldestRank: [Int32]) {
+        var keyed: [(key: Int, position: Int32)] = []
+        keyed.reserveCapacity(items.count)
+        for (position, item) in items.enumerated() {
+            guard let point = item.place.coordinate else { continue }
+            let cell = CoordinateGrid.cell(of: point)
+            let pair = SubsetKey.combo(status: item.status, species: item.species)
+            keyed.append((CoordinateGrid.key(row: cell.row, column: cell.column) << 4 | pair, Int32(position)))
+        }
+        keyed.sort { $0.key != $1.key ? $0.key < $1.key : newestRank[Int($0.position)] < newestRank[Int($1.position)] }
+        var groupKeys: [Int] = []
+        var starts: [Int32] = []
+        for (index, entry) in keyed.enumerated() where groupKeys.last != entry.key {
+            groupKeys.append(entry.key)
+            starts.append(Int32(index))
+        }
+        starts.append(Int32(keyed.count))
+        let byNewest = keyed.map(\.position)
+        var byOldest = byNewest
+        for group in groupKeys.indices {
+            byOldest[Int(starts[group])..<Int(starts[group + 1])].sort { oldestRank[Int($0)] < oldestRank[Int($1)] }
+        }
+        self.groupKeys = groupKeys
+        self.starts = starts
+        self.byNewest = byNewest
+        self.byOldest = byOldest
+    }
+
+    private static func cell(of point: Coordinate) -> GridCell {
+        GridCell(row: Int((point.latitude / cellDegrees).rounded(.down)), column: Int((point.longitude / cellDegrees).rounded(.down)))
+    }
+
+    /// Orders cells by row, then column (rows are within ±900 and columns within ±1800).
+    private static func key(row: Int, column: Int) -> Int {
+        (row + 10_000) * 100_000 + (column + 50_000)
+    }
+
+    /// The cells of the bounding box of the circle of `km` around `origin`, or nil near a pole or
+    /// across the antimeridian, where a box in degrees is no longer a simple rectangle.
+    private func box(near origin: Coordinate, withinKm km: Double) -> (low: GridCell, high: GridCell)? {
+        // One degree of latitude is at least 110.5 km; pad by 1 % so rounding never loses an edge item.
+        let latSpan = km / 110.5 * 1.01
+        let south = origin.latitude - latSpan
+        let north = origin.latitude + latSpan
+        let widestLatitude = max(abs(south), abs(north))
+        let cosine = cos(widestLatitude * .pi / 180)
+        guard north < 89, south > -89, cosine > 0.01 else { return nil }
+        let lngSpan = km / (111.33 * cosine) * 1.01
+        let west = origin.longitude - lngSpan
+        let east = origin.longitude + lngSpan
+        guard west > -180, east < 180 else { return nil }
+        let low = CoordinateGrid.cell(of: Coordinate(latitude: south, longitude: west) ?? origin)
+        let high = CoordinateGrid.cell(of: Coordinate(latitude: north, longitude: east) ?? origin)
+        return (low, high)
+    }
+
+    /// Calls `body` with each occupied group (cell, status × species pair, slots in `byNewest` and
+    /// `byOldest`) whose cell meets the bounding box of the circle of `km` around `origin`, in
+    /// (row, column, pair) order. Returns false, having called nothing, where the box is not a simple
+    /// rectangle (`box(near:withinKm:)`): the caller must look another way.
+    func forEachGroup(near origin: Coordinate, withinKm km: Double, _ body: (GridCell, Int, Range<Int>) -> Void) -> Bool {
+        guard let (low, high) = box(near: origin, withinKm: km) else { return false }
+        for row in low.row...high.row {
+            let last = CoordinateGrid.key(row: row, column: high.column) << 4 | 15
+            var group = firstGroup(atLeast: CoordinateGrid.key(row: row, column: low.column) << 4)
+            while group < groupKeys.count, groupKeys[group] <= last {
+                let cellKey = groupKeys[group] >> 4
+                let cell = GridCell(row: row, column: cellKey % 100_000 - 50_000)
+                body(cell, groupKeys[group] & 15, Int(starts[group])..<Int(starts[group + 1]))
+                group += 1
+            }
+        }
+        return true
+    }
+
+    /// Calls `body` with every item whose cell meets the bounding box of the circle of `km` around
+    /// `origin` (a superset of the items within range; the caller tests the distance). Near a pole
+    /// or across the antimeridian it visits every item: correct, and rare.
+    func forEachCandidate(near origin: Coordinate, withinKm km: Double, _ body: (Int32) -> Void) {
+        let simple = forEachGroup(near: origin, withinKm: km) { _, _, slots in
+            for slot in slots { body(byNewest[slot]) }
+        }
+        if !simple { byNewest.forEach(body) }
+    }
+
+    /// The index of the first occupied group whose key is at least `key` (binary search).
+    private func firstGroup(atLeast key: Int) -> Int {
+        var low = 0
+        var high = groupKeys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if groupKeys[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

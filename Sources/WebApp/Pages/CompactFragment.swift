@@ -1,0 +1,340 @@
+import CompiledTemplates
+import Foundation
+import Synchronization
+
+/// A kept card or feed entry as its own values plus references to markup kept once per snapshot
+/// (`SharedMarkup`): a 1.5 KB card is about three quarters template text, the same in every card
+/// of a language, and a feed entry about half (docs/performance.md "Memory"). The fragment is made
+/// once more with a marker in place of each of its values; the text between markers is the shared
+/// markup, and the fragment keeps only which pieces of it come where, its escaped values and the
+/// places of the per-visitor slots. A card's markup still comes from
+/// `Templates/partials/card.mustache` alone, and a fragment is kept this way only when putting it
+/// back together gives exactly the bytes made normally; otherwise its bytes are kept as they are.
+///
+/// One array per fragment: an 8-byte header (size, part count), the parts (4 bytes each: kind in
+/// the top two bits, payload below) and the values. Optional in the kept arrays at no extra size.
+struct CompactFragment: Sendable {
+    private let storage: [UInt8]
+
+    private enum Kind {
+        static let markup: UInt32 = 0
+        static let value: UInt32 = 1
+        static let slot: UInt32 = 2
+        static let payloadMask: UInt32 = 0x3FFF_FFFF
+    }
+
+    /// One part while a card is being taken apart: markup (by index), a value (by length) or a slot.
+    private enum Part {
+        case markup(Int)
+        case value(Int)
+        case slot(Int)
+    }
+
+    private init(parts: [Part], values: [UInt8], size: Int) {
+        var storage: [UInt8] = []
+        storage.reserveCapacity(8 + 4 * parts.count + values.count)
+        CompactFragment.append(UInt32(truncatingIfNeeded: size), to: &storage)
+        CompactFragment.append(UInt32(parts.count), to: &storage)
+        for part in parts {
+            switch part {
+            case .markup(let index): CompactFragment.append(Kind.markup << 30 | UInt32(index), to: &storage)
+            case .value(let length): CompactFragment.append(Kind.value << 30 | UInt32(length), to: &storage)
+            case .slot(let slot): CompactFragment.append(Kind.slot << 30 | UInt32(slot), to: &storage)
+            }
+        }
+        storage += values
+        self.storage = storage
+    }
+
+    private static func append(_ word: UInt32, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: word.littleEndian) { bytes += $0 }
+    }
+
+    /// Bytes this card keeps of its own (its values and the list of its parts).
+    var storageBytes: Int { storage.count }
+
+    /// Bytes of the card without its slots' values (a size hint).
+    var size: Int {
+        storage.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
+    }
+
+    /// Appends the card to `output`, with `slot(number, &output)` at each slot.
+    @inline(__always)
+    func write(into output: inout [UInt8], markup: MarkupPieces, _ slot: (_ slot: Int, _ output: inout [UInt8]) -> Void) {
+        markup.withPieces { piece in
+            storage.withUnsafeBytes { raw in
+                write(raw, piece, into: &output, slot)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func write(
+        _ raw: UnsafeRawBufferPointer,
+        _ piece: (Int) -> UnsafeBufferPointer<UInt8>,
+        into output: inout [UInt8],
+        _ slot: (_ slot: Int, _ output: inout [UInt8]) -> Void
+    ) {
+        do {
+            let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+            var valueOffset = 8 + 4 * count
+            for index in 0..<count {
+                let part = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8 + 4 * index, as: UInt32.self))
+                let payload = Int(part & Kind.payloadMask)
+                switch part >> 30 {
+                case Kind.markup:
+                    output.append(contentsOf: piece(payload))
+                case Kind.value:
+                    output.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[valueOffset..<valueOffset + payload]))
+                    valueOffset += payload
+                default:
+                    slot(payload, &output)
+                }
+            }
+        }
+    }
+
+    /// A card kept as it is: its bytes as values, with its slots.
+    init(plain reference: SlottedBytes) {
+        var parts: [Part] = []
+        var start = 0
+        for hole in reference.holes {
+            if hole.offset > start { parts.append(.value(hole.offset - start)) }
+            parts.append(.slot(hole.slot))
+            start = hole.offset
+        }
+        if reference.bytes.count > start { parts.append(.value(reference.bytes.count - start)) }
+        self.init(parts: parts, values: reference.bytes, size: reference.bytes.count)
+    }
+
+    /// A fragment cut at its markers, its pieces not kept yet.
+    private struct Cut {
+        var parts: [Part] = []
+        var values: [UInt8] = []
+        var pieces: [[UInt8]] = []
+        /// Bytes of pieces and values.
+        var size = 0
+
+        init?(_ marked: [UInt8], values: [[UInt8]?]) {
+            var start = 0
+            var index = 0
+            func endPiece(at end: Int) {
+                guard end > start else { return }
+                parts.append(.markup(pieces.count))
+                pieces.append([UInt8](marked[start..<end]))
+                size += end - start
+            }
+            while index < marked.count {
+                guard let slot = SlottedBytes.privateUseSlot(in: marked, at: index) else {
+                    index += 1
+                    continue
+                }
+                endPiece(at: index)
+                if slot < Markers.firstValueSlot {
+                    parts.append(.slot(slot))
+                } else {
+                    guard slot - Markers.firstValueSlot < values.count, let value = values[slot - Markers.firstValueSlot] else { return nil }
+                    parts.append(.value(value.count))
+                    self.values += value
+                    size += value.count
+                }
+                index += 3
+                start = index
+            }
+            endPiece(at: marked.count)
+        }
+
+        /// The parts naming the kept pieces `ids` instead of the local ones.
+        func parts(_ ids: [Int]) -> [Part] {
+            parts.map { part in
+                if case .markup(let local) = part { return .markup(ids[local]) }
+                return part
+            }
+        }
+    }
+
+    /// The fragment taken apart: `marked` is it made with `Markers` in place of its values (and
+    /// the slots' own markers), `values` the escaped value of each marker, `reference` the fragment
+    /// as normally made, split at its slots. Nil unless the parts give `reference` exactly; then
+    /// the shape of `marked` counts as checked (`init(trusting:values:markup:)`).
+    init?(marked: [UInt8], values: [[UInt8]?], reference: SlottedBytes, markup shared: SharedMarkup) {
+        guard let cut = Cut(marked, values: values) else { return nil }
+        // Put back together with the local pieces; kept only when that is the fragment, byte for byte.
+        let candidate = CompactFragment(parts: cut.parts, values: cut.values, size: cut.size)
+        var rebuilt: [UInt8] = []
+        rebuilt.reserveCapacity(reference.bytes.count)
+        var holes: [SlottedBytes.Hole] = []
+        candidate.write(into: &rebuilt, markup: MarkupPieces(cut.pieces)) { slot, output in
+            holes.append(SlottedBytes.Hole(offset: output.count, slot: slot))
+        }
+        guard rebuilt == reference.bytes, holes == reference.holes else { return nil }
+        self.init(parts: cut.parts(shared.intern(cut.pieces, checkedShape: marked)), values: cut.values, size: cut.size)
+    }
+
+    /// The fragment taken apart without making it normally to compare: only when a fragment of
+    /// the same shape (the same `marked` bytes: the same markup, values and slots in the same
+    /// places) was checked against its reference, and no value holds `&` (its text had a
+    /// character that escaping changes) or a line break (indentation could differ). Markers keep
+    /// each optional part chosen as for the real values, and each value is escaped as the
+    /// fragment escapes it, so the fragment made normally is the same bytes; saves making each
+    /// card twice (`CompactFragmentTests` compares both on hostile texts).
+    init?(trusting marked: [UInt8], values: [[UInt8]?], markup shared: SharedMarkup) {
+        for value in values {
+            guard let value else { continue }
+            if value.contains(where: { $0 == UInt8(ascii: "&") || $0 == 0x0A || $0 == 0x0D }) { return nil }
+        }
+        guard let cut = Cut(marked, values: values), let ids = shared.internIfChecked(cut.pieces, shape: marked) else { return nil }
+        self.init(parts: cut.parts(ids), values: cut.values, size: cut.size)
+    }
+}
+
+/// The pieces of a `SharedMarkup` in one array, each found by where it ends: a page writes
+/// pieces without retaining an array per piece (every retain of an array all threads share is an
+/// atomic write both cores contend for).
+struct MarkupPieces: Sendable {
+    private var bytes: [UInt8] = []
+    /// Where piece `i` ends in `bytes`; it starts where piece `i - 1` ends.
+    private var ends: [Int] = []
+
+    init() {}
+
+    init(_ pieces: [[UInt8]]) {
+        for piece in pieces { append(piece) }
+    }
+
+    var count: Int { ends.count }
+
+    mutating func append(_ piece: [UInt8]) {
+        bytes += piece
+        ends.append(bytes.count)
+    }
+
+    /// Calls `body` with a function giving each piece's bytes by id.
+    @inline(__always)
+    func withPieces<T>(_ body: ((Int) -> UnsafeBufferPointer<UInt8>) -> T) -> T {
+        bytes.withUnsafeBufferPointer { bytes in
+            ends.withUnsafeBufferPointer { ends in
+                body { id in UnsafeBufferPointer(rebasing: bytes[(id == 0 ? 0 : ends[id - 1])..<ends[id]]) }
+            }
+        }
+    }
+}
+
+/// The markup pieces of the kept cards of one snapshot, each kept once: a few dozen per language
+/// (the card's text between its values, per combination of its optional parts).
+final class SharedMarkup: Sendable {
+    private struct State {
+        var pieces = MarkupPieces()
+        var ids: [[UInt8]: Int] = [:]
+        /// Marked fragments whose taking apart was compared with the fragment made normally.
+        var checkedShapes: Set<[UInt8]> = []
+
+        mutating func intern(_ pieces: [[UInt8]]) -> [Int] {
+            pieces.map { piece in
+                if let id = ids[piece] { return id }
+                self.pieces.append(piece)
+                ids[piece] = self.pieces.count - 1
+                return self.pieces.count - 1
+            }
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// The id of each piece, added when new; `checkedShape` is the marked fragment they come from,
+    /// now checked.
+    func intern(_ pieces: [[UInt8]], checkedShape: [UInt8]) -> [Int] {
+        state.withLock { state in
+            state.checkedShapes.insert(checkedShape)
+            return state.intern(pieces)
+        }
+    }
+
+    /// `intern` when a fragment of `shape` was checked; nil otherwise.
+    func internIfChecked(_ pieces: [[UInt8]], shape: [UInt8]) -> [Int]? {
+        state.withLock { state in
+            guard state.checkedShapes.contains(shape) else { return nil }
+            return state.intern(pieces)
+        }
+    }
+
+    /// Every piece so far, by id: taken after the cards that name them were made.
+    var pieces: MarkupPieces { state.withLock { $0.pieces } }
+}
+
+/// Markers for a fragment's values while it is taken apart (`CompactFragment`).
+struct Markers {
+    /// The marker slot of the first value; slots below are the per-visitor ones (`CardFragments.Slot`).
+    static let firstValueSlot = 2
+
+    /// The escaped text each marker handed out stands for, by marker number.
+    private(set) var values: [[UInt8]?] = []
+    private let escape: (String, inout [UInt8]) -> Void
+
+    /// Markers for text escaped by `escape` (the escaping the fragment itself uses).
+    init(escape: @escaping (String, inout [UInt8]) -> Void) {
+        self.escape = escape
+    }
+
+    /// A marker for `text` (`SlottedBytes.cardMarker` of `firstValueSlot + n` for the n-th), or the
+    /// text itself when empty, so a fragment's optional parts are chosen as for the real text.
+    mutating func mark(_ text: String) -> String {
+        guard !text.isEmpty else {
+            values.append(nil)
+            return text
+        }
+        var escaped: [UInt8] = []
+        escape(text, &escaped)
+        values.append(escaped)
+        return SlottedBytes.cardMarker(Markers.firstValueSlot + values.count - 1)
+    }
+
+    /// `text` with each occurrence of `part` (an item's own part of a longer text, such as its id
+    /// in a link) replaced by one marker for it, so the rest of the text is shared markup too;
+    /// `mark(text)` when `part` does not occur.
+    mutating func mark(_ text: String, part: String) -> String {
+        guard !part.isEmpty, text.contains(part) else { return mark(text) }
+        return text.replacingOccurrences(of: part, with: mark(part))
+    }
+
+    /// `mark(_:)` for an optional text; nil stays nil.
+    mutating func mark(_ text: String?) -> String? {
+        guard let text else {
+            values.append(nil)
+            return nil
+        }
+        return mark(text) as String
+    }
+}
+
+extension CardModel {
+    /// This card with each non-empty text replaced by a marker (`SlottedBytes.cardMarker` of
+    /// `firstValueSlot + n` for the n-th field), and the HTML-escaped text each marker stands for.
+    /// Empty and absent texts stay as they are, so every section of the template is chosen as for
+    /// the real card.
+    func valueMarked() -> (card: CardModel, values: [[UInt8]?]) {
+        var markers = Markers { text, output in HTMLText.escape(text, into: &output) }
+        func mark(_ text: String) -> String { markers.mark(text) }
+        func markOptional(_ text: String?) -> String? { markers.mark(text) }
+        let card = CardModel(
+            id: mark(id),
+            detailURL: mark(detailURL),
+            name: mark(name),
+            speciesLabel: mark(speciesLabel),
+            statusLabel: mark(statusLabel),
+            statusClass: mark(statusClass),
+            photoURL: markOptional(photoURL),
+            photoSrcset: markOptional(photoSrcset),
+            photoAlt: mark(photoAlt),
+            breed: markOptional(breed),
+            lastSeenText: mark(lastSeenText),
+            placeText: mark(placeText),
+            distanceText: markOptional(distanceText),
+            rewardText: markOptional(rewardText),
+            excerpt: markOptional(excerpt),
+            reportAgeText: mark(reportAgeText),
+            placeName: markOptional(placeName)
+        )
+        return (card, markers.values)
+    }
+}

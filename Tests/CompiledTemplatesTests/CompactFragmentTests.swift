@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+@testable import CompiledTemplates
+@testable import WebApp
+
+// Kept cards are their values plus markup shared by all cards (`CompactFragment`): put back together
+// they must be the card rendered normally, byte for byte, whatever the texts hold, and the shared
+// markup must stay a handful of pieces however many cards there are.
+
+/// A card whose optional parts follow the bits of `shape`, with texts that need escaping.
+private func card(_ index: Int, shape: Int, name: String? = nil) -> CardModel {
+    CardModel(
+        id: "id-\(index)",
+        detailURL: "/pets/id-\(index)",
+        name: name ?? "Max <\(index)> & \"Rex\"",
+        speciesLabel: ["Dog", "Cat", "Other"][index % 3],
+        statusLabel: ["MISSING", "FOUND"][index % 2],
+        statusClass: ["missing", "found"][index % 2],
+        photoURL: shape & 1 != 0 ? "/images/id-\(index)/0?w=640" : nil,
+        photoSrcset: shape & 2 != 0 ? "/images/id-\(index)/0?w=320 320w" : nil,
+        photoAlt: "Photo of 'Max', a dog",
+        breed: shape & 4 != 0 ? "Golden Retriever" : (shape & 32 != 0 ? "" : nil),
+        lastSeenText: "Nov \(index % 28 + 1), 2025",
+        placeText: "ul. Świdnicka \(index), Wrocław",
+        distanceText: nil,
+        rewardText: shape & 8 != 0 ? "Reward \(index) PLN" : nil,
+        excerpt: shape & 16 != 0 ? "Friendly,\nanswers to her name" : nil,
+        reportAgeText: "Reported \(index % 9) days ago",
+        placeName: shape & 64 != 0 ? "Krzyki, Wrocław" : nil
+    )
+}
+
+/// Writes `compact` back with `⟨slot⟩` at each slot.
+private func written(_ compact: CompactFragment, _ markup: SharedMarkup) -> [UInt8] {
+    var output: [UInt8] = []
+    compact.write(into: &output, markup: markup.pieces) { slot, output in output += Array("⟨\(slot)⟩".utf8) }
+    return output
+}
+
+@Test(arguments: [Language.en, Language.pl])
+func compact_cards_write_the_rendered_card_byte_for_byte(language: Language) async throws {
+    let renderer = try await PageRenderer.load(directory: sourceTemplatesDirectory)
+    let render: (CardModel) -> [UInt8] = { renderer.render($0, template: "partials/card", language: language) ?? [] }
+    let markup = SharedMarkup()
+    var sharedCards = 0
+    var keptBytes = 0
+    var renderedBytes = 0
+    for index in 0..<256 {
+        // Texts that look like the markers themselves must not confuse the split.
+        let model = card(index, shape: index % 128, name: index % 50 == 7 ? "Max \u{E000}\u{E005}\u{E03F}" : nil)
+        let reference = SlottedBytes(bytes: render(model), holes: [])
+        let (marked, values) = model.valueMarked()
+        let compact = CompactFragment(marked: render(marked), values: values, reference: reference, markup: markup)
+        if let compact {
+            sharedCards += 1
+            #expect(written(compact, markup) == reference.bytes, "card \(index)")
+            keptBytes += compact.storageBytes
+        }
+        renderedBytes += reference.bytes.count
+        #expect(written(CompactFragment(plain: reference), markup) == reference.bytes)
+    }
+    // Every card of these shapes is kept shared, in well under half its bytes, from few pieces.
+    #expect(sharedCards == 256)
+    #expect(keptBytes * 2 < renderedBytes)
+    #expect(markup.pieces.count < 64)
+}
+
+@Test func compact_located_cards_keep_the_visitor_slots_in_place() async throws {
+    let renderer = try await PageRenderer.load(directory: sourceTemplatesDirectory)
+    let render: (CardModel) -> [UInt8] = { renderer.render($0, template: "partials/card", language: .en) ?? [] }
+    let markup = SharedMarkup()
+    for index in 0..<32 {
+        var located = card(index, shape: index * 5 % 128)
+        located.detailURL += CardFragments.linkMarker
+        located.distanceText = CardFragments.distanceMarker
+        let reference = try #require(CardFragments.split(render(located), hasDistance: true))
+        var (marked, values) = card(index, shape: index * 5 % 128).valueMarked()
+        marked.detailURL += CardFragments.linkMarker
+        marked.distanceText = CardFragments.distanceMarker
+        let compact = try #require(CompactFragment(marked: render(marked), values: values, reference: reference, markup: markup))
+        var expected: [UInt8] = []
+        reference.write(into: &expected) { slot, output in output += Array("⟨\(slot)⟩".utf8) }
+        #expect(written(compact, markup) == expected)
+        #expect(String(decoding: expected, as: UTF8.self).contains("/pets/id-\(index)⟨0⟩"))
+    }
+}
+
+@Test func a_card_that_does_not_rebuild_exactly_is_not_kept_shared() async throws {
+    let renderer = try await PageRenderer.load(directory: sourceTemplatesDirectory)
+    let render: (CardModel) -> [UInt8] = { renderer.render($0, template: "partials/card", language: .en) ?? [] }
+    let model = card(3, shape: 127)
+    let (marked, values) = model.valueMarked()
+    // A value that is not what the card shows (as if the template changed it): refused.
+    var wrong = values
+    wrong[2] = Array("Luna".utf8)
+    let reference = SlottedBytes(bytes: render(model), holes: [])
+    #expect(CompactFragment(marked: render(marked), values: wrong, reference: reference, markup: SharedMarkup()) == nil)
+}
+
+@Test func compact_feed_entries_write_the_entry_byte_for_byte() {
+    let markup = SharedMarkup()
+    var keptBytes = 0
+    var entryBytes = 0
+    for index in 0..<64 {
+        // XML drops control characters; text that looks like a marker stays text.
+        let values = FeedEntries.Values(
+            id: "tag:example.org,2025:pets/id-\(index)",
+            title: index % 10 == 3 ? "Missing dog: \u{E000}\u{E004} \u{1}Rex" : "Missing dog: Max <\(index)> & co",
+            link: "https://example.org/pets/id-\(index)?lang=en",
+            photo: index % 2 == 0 ? "https://example.org/images/id-\(index)/0?w=640" : nil,
+            created: "2025-11-\(10 + index % 18)T10:00:00Z",
+            summary: "Species: Dog · Breed: \"Lab\" · Last seen: Nov 09, 2025",
+            point: index % 3 == 0 ? nil : "51.1\(index) 17.0\(index)"
+        )
+        let fragment = FeedEntries.Fragment(values, itemPart: "id-\(index)", created: Int64(index), markup: markup)
+        var before: [UInt8] = []
+        var after: [UInt8] = []
+        FeedEntries.write(values, before: &before, after: &after)
+        var written: [UInt8] = []
+        fragment.entry.write(into: &written, markup: markup.pieces) { slot, output in output += Array("⟨\(slot)⟩".utf8) }
+        #expect(written == before + Array("⟨0⟩".utf8) + after, "entry \(index)")
+        keptBytes += fragment.entry.storageBytes
+        entryBytes += before.count + after.count
+    }
+    #expect(keptBytes * 10 < entryBytes * 6)
+    #expect(markup.pieces.count < 32)
+}
+
+/// A card with texts that escaping leaves as they are.
+private func plainCard(_ index: Int, name: String = "Max", photo: Bool = true) -> CardModel {
+    CardModel(
+        id: "id-\(index)",
+        detailURL: "/pets/id-\(index)",
+        name: name,
+        speciesLabel: "Dog",
+        statusLabel: "MISSING",
+        statusClass: "missing",
+        photoURL: photo ? "/images/id-\(index)/0?w=640" : nil,
+        photoSrcset: nil,
+        photoAlt: "Photo of \(name), a dog",
+        breed: "Beagle",
+        lastSeenText: "Nov \(index), 2025",
+        placeText: "Wrocław",
+        distanceText: nil,
+        rewardText: nil,
+        excerpt: "Friendly, \(index) years",
+        reportAgeText: "Reported today",
+        placeName: nil
+    )
+}
+
+@Test func a_checked_shape_lets_later_cards_skip_the_second_render() async throws {
+    let renderer = try await PageRenderer.load(directory: sourceTemplatesDirectory)
+    let render: (CardModel) -> [UInt8] = { renderer.render($0, template: "partials/card", language: .en) ?? [] }
+    let markup = SharedMarkup()
+    func marked(_ model: CardModel) -> (bytes: [UInt8], values: [[UInt8]?]) {
+        let (card, values) = model.valueMarked()
+        return (render(card), values)
+    }
+    let first = marked(plainCard(1))
+    // Nothing of this shape was compared with a card rendered normally yet.
+    #expect(CompactFragment(trusting: first.bytes, values: first.values, markup: markup) == nil)
+    let reference = SlottedBytes(bytes: render(plainCard(1)), holes: [])
+    #expect(CompactFragment(marked: first.bytes, values: first.values, reference: reference, markup: markup) != nil)
+    // Now the same shape is taken apart alone, and is still the card rendered normally.
+    for index in 2..<12 {
+        let later = marked(plainCard(index))
+        let card = try #require(CompactFragment(trusting: later.bytes, values: later.values, markup: markup))
+        var output: [UInt8] = []
+        card.write(into: &output, markup: markup.pieces) { _, _ in }
+        #expect(output == render(plainCard(index)))
+    }
+    // A text that escaping changes, or another shape, goes the long way.
+    let escaped = marked(plainCard(20, name: "Max & Rex"))
+    #expect(CompactFragment(trusting: escaped.bytes, values: escaped.values, markup: markup) == nil)
+    let otherShape = marked(plainCard(21, photo: false))
+    #expect(CompactFragment(trusting: otherShape.bytes, values: otherShape.values, markup: markup) == nil)
+}
