@@ -177,7 +177,7 @@ struct CompactFragment: Sendable {
     /// character that escaping changes) or a line break (indentation could differ). Markers keep
     /// each optional part chosen as for the real values, and each value is escaped as the
     /// fragment escapes it, so the fragment made normally is the same bytes; saves making each
-    /// card twice (`CompactFragmentTests` compares both on hostile texts).
+    /// card twice (Tests/CompiledTemplatesTests/CompactFragmentTests.swift compares both on hostile texts).
     init?(trusting marked: [UInt8], values: [[UInt8]?], markup shared: SharedMarkup) {
         for value in values {
             guard let value else { continue }
