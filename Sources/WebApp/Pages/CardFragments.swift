@@ -74,16 +74,24 @@ final class CardFragments: Sendable {
         stripes.withLock(position) { body(&$0, position / CardFragments.stripeCount) }
     }
 
-    /// The cards of `page` for a visitor without a location, with `texts` in `language`.
-    func plainCards(_ page: IndexPage, language: PageLanguage, texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
-        let variant = CardFragments.plainVariant(language)
+    /// The kept cards of `page`'s positions that `select` picks (nil: not made yet), each read under its
+    /// stripe's lock, and the largest shared markup seen with them (a card's pieces are in it).
+    private func lookUp(_ page: IndexPage, _ select: (inout Kept, Int) -> CompactFragment?) -> ([CompactFragment?], MarkupPieces) {
         var pieces = MarkupPieces()
         let found: [CompactFragment?] = page.positions.map { position in
             withKept(position) { kept, index in
                 if kept.markup.count > pieces.count { pieces = kept.markup }
-                return kept.plain[variant][index]
+                return select(&kept, index)
             }
         }
+        return (found, pieces)
+    }
+
+    /// The cards of `page` for a visitor without a location, with `texts` in `language`.
+    func plainCards(_ page: IndexPage, language: PageLanguage, texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
+        let variant = CardFragments.plainVariant(language)
+        let (found, seen) = lookUp(page) { kept, index in kept.plain[variant][index] }
+        var pieces = seen
         var made: [(Int, CompactFragment)] = []
         var cards: [CardSet.Card] = []
         cards.reserveCapacity(found.count)
@@ -116,13 +124,8 @@ final class CardFragments: Sendable {
     /// each card (nil without coordinates), `texts` those of the page's language.
     func locatedCards(_ page: IndexPage, linkQuery: String, distances: [String?], texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
         let language = texts.language.index
-        var pieces = MarkupPieces()
-        let found: [CompactFragment?] = page.positions.map { position in
-            withKept(position) { kept, index in
-                if kept.markup.count > pieces.count { pieces = kept.markup }
-                return kept.located[language][index]
-            }
-        }
+        let (found, seen) = lookUp(page) { kept, index in kept.located[language][index] }
+        var pieces = seen
         var made: [(Int, CompactFragment)] = []
         var cards: [CardSet.Card] = []
         cards.reserveCapacity(found.count)
