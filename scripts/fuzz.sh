@@ -67,7 +67,7 @@ build() {
       -c -o "$objects/$name.o" "$@"
   }
   module PetDomain Sources/PetDomain/*.swift
-  module MicroHTTP Sources/MicroHTTP/{Request,RequestBody,BodyReader+C,Response,PercentDecoding,EntityTag,HTTPDate}.swift \
+  module MicroHTTP Sources/MicroHTTP/{Request,RequestBody,BodyReader+C,UploadStorage,Response,PercentDecoding,EntityTag,HTTPDate}.swift \
     Sources/MicroHTTP/{WeightedList,ContentCoding,CompressedForms}.swift
   module WebApp Sources/WebApp/Pages/{VisitorQuery,VisitorQuery+Numbers,ListFilters,QueryString}.swift \
     Sources/WebApp/Server/{Route,StaticFiles,ConditionalGet}.swift Sources/WebApp/Tiles/TileAddress.swift \

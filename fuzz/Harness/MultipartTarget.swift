@@ -94,8 +94,10 @@ enum MultipartTarget {
         let textBytes = form.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         // Invalid UTF-8 becomes U+FFFD (3 bytes for 1), so the text may grow by at most 3×.
         expect(textBytes <= 3 * limits.maxFieldBytes, "fields hold \(textBytes) bytes")
+        // A file is written by its own queue (Sources/MicroHTTP/UploadStorage.swift): `read` waits for
+        // the writes, as the photo pool does, and then reads what is on disk.
         for file in form.files {
-            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? -1
+            let size = file.read()?.count ?? -1
             expect(size == file.byteCount, "file of \(file.byteCount) bytes is \(size) on disk")
         }
     }
@@ -136,7 +138,9 @@ private let fuzzAccess: MHD_AccessHandlerCallback = { _, connection, _, _, _, up
     return MHD_queue_response(connection, status, response)
 }
 
-/// The completion notice: the reader discards its files, which must then be gone.
+/// The completion notice: the reader discards its files, which must then go. Each file is deleted by
+/// its own queue once its last holder lets go (Sources/MicroHTTP/UploadStorage.swift), so "gone" is
+/// waited for, up to a bound far above a deletion's time: a file still there after it was left behind.
 private let fuzzCompleted:
     @convention(c) (
         UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode
@@ -145,5 +149,12 @@ private let fuzzCompleted:
         requestContext.pointee = nil
         let state = Unmanaged<FuzzRequest>.fromOpaque(raw).takeRetainedValue()
         state.reader.discard()
-        for path in state.paths { expect(!FileManager.default.fileExists(atPath: path), "\(path) left behind") }
+        for path in state.paths {
+            var waited = 0
+            while FileManager.default.fileExists(atPath: path), waited < 10_000 {
+                usleep(1000)
+                waited += 1
+            }
+            expect(!FileManager.default.fileExists(atPath: path), "\(path) left behind")
+        }
     }
