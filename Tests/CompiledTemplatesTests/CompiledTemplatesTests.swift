@@ -12,7 +12,8 @@ import Testing
 // escaped, mustache-looking text, Polish diacritics and emoji.
 
 /// Text that exercises escaping and UTF-8: every escaped character, mustache syntax, diacritics, emoji.
-private let nasty = "<script>alert(\"x & y\")</script> 'single' {{name}} }} {{{raw}}} Zażółć gęślą jaźń — Łódź 🐶🐱 👩‍👩‍👧 e\u{301}"
+private let nasty =
+    "<script>alert(\"x & y\")</script> 'single' {{name}} }} {{{raw}}} " + "Zażółć gęślą jaźń — Łódź 🐶🐱 👩‍👩‍👧 e\u{301}"
 
 /// The English templates as the server compiles them (text tags filled in, docs/languages.md).
 private let templatesDirectory = (try? localizedTemplatesDirectory(.en)) ?? sourceTemplatesDirectory
