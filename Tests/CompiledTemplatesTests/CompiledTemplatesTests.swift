@@ -13,7 +13,8 @@ import Testing
 
 /// Text that exercises escaping and UTF-8: every escaped character, mustache syntax, diacritics, emoji.
 private let nasty =
-    "<script>alert(\"x & y\")</script> 'single' {{name}} }} {{{raw}}} " + "Zażółć gęślą jaźń — Łódź 🐶🐱 👩‍👩‍👧 e\u{301}"
+    "<script>alert(\"x & y\")</script> 'single' {{name}} }} {{{raw}}} "
+    + "Zażółć gęślą jaźń — Łódź 🐶🐱 👩‍👩‍👧 e\u{301}"
 
 /// The English templates as the server compiles them (text tags filled in, docs/languages.md).
 private let templatesDirectory = (try? localizedTemplatesDirectory(.en)) ?? sourceTemplatesDirectory
