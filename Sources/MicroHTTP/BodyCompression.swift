@@ -41,14 +41,14 @@ public enum BodyCompression {
             response.body.count >= minimumBytes, !response.headers.contains(.contentEncoding),
             let type = response.headers[.contentType], isCompressible(contentType: type)
         else { return false }
-        if let cacheControl = response.headers[.cacheControl], cacheControl.lowercased().contains("no-store") { return false }
+        if let cacheControl = response.headers[.cacheControl], HeaderText.contains(cacheControl, "no-store") { return false }
         return true
     }
 
     /// Text types: HTML, CSS, JavaScript, JSON and GeoJSON, XML and Atom. Not SVG: ours are under
     /// `minimumBytes`, and the photo proxy passes an upstream's SVG photo as it came.
     static func isCompressible(contentType: String) -> Bool {
-        let type = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
+        let type = HeaderText.mediaType(contentType)
         if type == "image/svg+xml" { return false }
         return type.hasPrefix("text/") || type == "application/json" || type == "application/javascript"
             || type == "application/xml" || type.hasSuffix("+json") || type.hasSuffix("+xml")
@@ -143,7 +143,7 @@ public enum BodyCompression {
             }
         }
         if let vary = response.headers[.vary] {
-            if !vary.lowercased().contains("accept-encoding") { chosen.headers[.vary] = vary + ", Accept-Encoding" }
+            if !HeaderText.contains(vary, "accept-encoding") { chosen.headers[.vary] = vary + ", Accept-Encoding" }
         } else {
             chosen.headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
         }

@@ -25,9 +25,6 @@ public final class AnnouncementIndex: Sendable {
     let statuses: [AnnouncementStatus]
     let kinds: [Species]
     let points: [Coordinate?]
-    /// Each item's point as a unit vector (x, y, z at `3 * position`; zeros without one): the chord
-    /// between two of them settles most range tests with a few multiplications (`ChordTest`).
-    let units: [Double]
 
     /// Indexes `items` (valid, de-duplicated, in upstream order).
     public init(items: [Announcement]) {
@@ -72,15 +69,6 @@ public final class AnnouncementIndex: Sendable {
         statuses = items.map(\.status)
         kinds = items.map(\.species)
         points = items.map(\.place.coordinate)
-        var units = [Double](repeating: 0, count: 3 * items.count)
-        for (position, point) in points.enumerated() {
-            guard let point else { continue }
-            let vector = ChordTest.unitVector(point)
-            units[3 * position] = vector.x
-            units[3 * position + 1] = vector.y
-            units[3 * position + 2] = vector.z
-        }
-        self.units = units
     }
 
     /// Number of valid items.
@@ -118,21 +106,19 @@ public final class AnnouncementIndex: Sendable {
                 distancesKm: slice.map { points[$0]?.distanceKm(to: origin) }
             )
         }
-        var plan = LocatedPlan(origin: origin, rangeKm: rangeKm, points: points, units: units)
-        let order = query.sort == .oldest ? grid.byOldest : grid.byNewest
+        var plan = LocatedPlan(origin: origin, rangeKm: rangeKm, points: points, order: query.sort == .oldest ? grid.oldest : grid.newest)
         let combos = SubsetKey.combos(status: query.status, species: query.species)
         let simple = grid.forEachGroup(near: origin, withinKm: rangeKm) { cell, combo, slots in
             guard combos & (1 << combo) != 0 else { return }
-            plan.add(cell: cell, slots: slots, order: order)
+            plan.add(cell: cell, slots: slots)
         }
         // Near a pole or across the antimeridian the cells are not a simple box: visit every item.
         guard simple else { return scanPage(query, offset: offset, limit: limit) }
         let wanted = offset >= plan.total ? 0 : min(plan.total, offset + min(limit, plan.total))
         let positions: [Int32]
         switch query.sort {
-        case .newest: positions = plan.firstByRank(wanted, order: order, rank: newestRank)
-        case .oldest: positions = plan.firstByRank(wanted, order: order, rank: oldestRank)
-        case .nearest: positions = plan.nearest(wanted, order: order, rank: newestRank)
+        case .newest, .oldest: positions = plan.firstByRank(wanted)
+        case .nearest: positions = plan.nearest(wanted)
         }
         let slice = positions.dropFirst(offset).map(Int.init)
         return IndexPage(

@@ -53,9 +53,9 @@ struct GridCell: Equatable {
 }
 
 /// What a located query with a range found in the grid: how many items are in range, and the
-/// ordered runs of positions its page is drawn from. A cell wholly inside the circle gives its
-/// groups' slots of the grid's order untouched; a cell on the edge gives the items that passed the
-/// distance test, still in that order, copied to `kept`.
+/// ordered runs of slots its page is drawn from. A cell wholly inside the circle gives its groups'
+/// slots of the grid's order untouched; a cell on the edge gives the slots that passed the distance
+/// test, still in that order, copied to `kept`.
 struct LocatedPlan {
     /// A run: `start..<end` of the grid's order (or of `kept`), and a lower bound on the distance
     /// of every item in it (for nearest).
@@ -69,28 +69,29 @@ struct LocatedPlan {
     let origin: Coordinate
     let rangeKm: Double
     let points: [Coordinate?]
+    /// The grid's slots in the query's order (`CoordinateGrid.newest` or `.oldest`).
+    let order: [CoordinateGrid.Slot]
     private(set) var total = 0
     private var runs: [Run] = []
+    /// Slots (indices of `order`) of edge items in range.
     private var kept: [Int32] = []
     private var lastCell: GridCell?
     private var lastRow: Int?
     private var rowRadiusKm = 0.0
     private var lowerBoundKm = 0.0
     private var isInside = false
-
-    let units: [Double]
     private let chord: ChordTest
 
-    init(origin: Coordinate, rangeKm: Double, points: [Coordinate?], units: [Double]) {
+    init(origin: Coordinate, rangeKm: Double, points: [Coordinate?], order: [CoordinateGrid.Slot]) {
         self.origin = origin
         self.rangeKm = rangeKm
         self.points = points
-        self.units = units
+        self.order = order
         chord = ChordTest(origin: origin, rangeKm: rangeKm)
     }
 
     /// Adds the group at `slots` of `order` in `cell`.
-    mutating func add(cell: GridCell, slots: Range<Int>, order: [Int32]) {
+    mutating func add(cell: GridCell, slots: Range<Int>) {
         if cell != lastCell { classify(cell) }
         // The bounds carry a millimetre of slack, far above the rounding of the distance formula,
         // so a cell is called inside (or outside) only when every item's computed distance is.
@@ -101,17 +102,19 @@ struct LocatedPlan {
             return
         }
         let start = kept.count
-        for slot in slots {
-            let position = order[slot]
-            let base = 3 * Int(position)
-            switch chord.verdict(units[base], units[base + 1], units[base + 2]) {
-            case .inside: kept.append(position)
-            case .outside: continue
-            case .unsure:
-                // The same computation as `Announcement.distanceKm(from:)`, the distance pages show.
-                guard let distance = points[Int(position)]?.distanceKm(to: origin), AnnouncementQuery.isInRange(distance, rangeKm: rangeKm)
-                else { continue }
-                kept.append(position)
+        order.withUnsafeBufferPointer { order in
+            for index in slots {
+                let slot = order[index]
+                switch chord.verdict(slot.x, slot.y, slot.z) {
+                case .inside: kept.append(Int32(index))
+                case .outside: continue
+                case .unsure:
+                    // The same computation as `Announcement.distanceKm(from:)`, the distance pages show.
+                    guard let distance = points[Int(slot.position)]?.distanceKm(to: origin),
+                        AnnouncementQuery.isInRange(distance, rangeKm: rangeKm)
+                    else { continue }
+                    kept.append(Int32(index))
+                }
             }
         }
         guard kept.count > start else { return }
@@ -130,10 +133,13 @@ struct LocatedPlan {
             lastRow = cell.row
             // A point may land a rounding error outside its cell's rectangle: widen it by 1e-9°.
             let half = size / 2 + 1e-9
-            let corners = [(-half, -half), (half, -half)].compactMap { delta in
-                Coordinate(latitude: center.latitude + delta.0, longitude: center.longitude + delta.1)
+            let south = Coordinate(latitude: center.latitude - half, longitude: center.longitude - half)
+            let north = Coordinate(latitude: center.latitude + half, longitude: center.longitude - half)
+            if let south, let north {
+                rowRadiusKm = max(center.distanceKm(to: south), center.distanceKm(to: north))
+            } else {
+                rowRadiusKm = .infinity
             }
-            rowRadiusKm = corners.map { center.distanceKm(to: $0) }.max() ?? .infinity
         }
         let toCenter = origin.distanceKm(to: center)
         let slack = 1e-6
@@ -141,16 +147,17 @@ struct LocatedPlan {
         isInside = toCenter + rowRadiusKm + slack < rangeKm
     }
 
-    private func position(_ run: Run, _ slot: Int, _ order: [Int32]) -> Int32 {
-        run.isKept ? kept[slot] : order[slot]
+    /// The slot of `order` at `index` of `run`.
+    @inline(__always) private func slot(_ run: Run, _ index: Int) -> CoordinateGrid.Slot {
+        order[run.isKept ? Int(kept[index]) : index]
     }
 
     /// The first `wanted` positions in `rank` order: a k-way merge of the runs, each already in that order.
-    func firstByRank(_ wanted: Int, order: [Int32], rank: [Int32]) -> [Int32] {
+    func firstByRank(_ wanted: Int) -> [Int32] {
         guard wanted > 0, !runs.isEmpty else { return [] }
         var cursors = runs.map(\.start)
         // A binary min-heap of (rank of the run's next item, run).
-        var heap: [(rank: Int32, run: Int)] = runs.indices.map { (rank[Int(position(runs[$0], cursors[$0], order))], $0) }
+        var heap: [(rank: Int32, run: Int)] = runs.indices.map { (slot(runs[$0], cursors[$0]).rank, $0) }
         func siftDown(_ from: Int) {
             var parent = from
             while true {
@@ -168,10 +175,10 @@ struct LocatedPlan {
         result.reserveCapacity(wanted)
         while result.count < wanted, let top = heap.first {
             let run = runs[top.run]
-            result.append(position(run, cursors[top.run], order))
+            result.append(slot(run, cursors[top.run]).position)
             cursors[top.run] += 1
             if cursors[top.run] < run.end {
-                heap[0].rank = rank[Int(position(run, cursors[top.run], order))]
+                heap[0].rank = slot(run, cursors[top.run]).rank
             } else {
                 heap[0] = heap[heap.count - 1]
                 heap.removeLast()
@@ -181,9 +188,10 @@ struct LocatedPlan {
         return result
     }
 
-    /// The `wanted` nearest positions, ties newest first (`rank`): runs closest first, kept in a
-    /// bounded max-heap, stopping at the first run whose lower bound is beyond the farthest kept.
-    func nearest(_ wanted: Int, order: [Int32], rank: [Int32]) -> [Int32] {
+    /// The `wanted` nearest positions, ties by the order's rank (newest first: a nearest query reads
+    /// the newest order): runs closest first, kept in a bounded max-heap, stopping at the first run
+    /// whose lower bound is beyond the farthest kept.
+    func nearest(_ wanted: Int) -> [Int32] {
         guard wanted > 0 else { return [] }
         typealias Entry = (distance: Double, rank: Int32, position: Int32)
         func isBefore(_ lhs: Entry, _ rhs: Entry) -> Bool {
@@ -214,10 +222,10 @@ struct LocatedPlan {
         }
         for run in runs.sorted(by: { $0.lowerBoundKm < $1.lowerBoundKm }) {
             if heap.count == wanted, let farthest = heap.first, run.lowerBoundKm > farthest.distance { break }
-            for slot in run.start..<run.end {
-                let item = position(run, slot, order)
-                guard let distance = points[Int(item)]?.distanceKm(to: origin) else { continue }
-                let entry: Entry = (distance, rank[Int(item)], item)
+            for index in run.start..<run.end {
+                let item = slot(run, index)
+                guard let distance = points[Int(item.position)]?.distanceKm(to: origin) else { continue }
+                let entry: Entry = (distance, item.rank, item.position)
                 if heap.count < wanted {
                     heap.append(entry)
                     siftUp(heap.count - 1)
@@ -246,10 +254,21 @@ struct CoordinateGrid: Sendable {
     private let groupKeys: [Int]
     /// Items of group `i`: slots `starts[i]..<starts[i + 1]` of `byNewest` and of `byOldest`.
     private let starts: [Int32]
-    /// Positions of the located items, group by group, newest first within a group.
-    let byNewest: [Int32]
-    /// The same, oldest first within a group.
-    let byOldest: [Int32]
+    /// A located item as a query reads it: its point as a unit vector (`ChordTest`), its rank in the
+    /// slot's order and its position in the snapshot. Kept in slot order so a query reads a cell's
+    /// items in sequence: with the vectors in position order, 68 % of a located query was the load of
+    /// a vector from a cache line of another part of the snapshot (docs/performance.md "Located pages").
+    struct Slot {
+        let x: Double
+        let y: Double
+        let z: Double
+        let rank: Int32
+        let position: Int32
+    }
+    /// The located items, group by group, newest first within a group (rank: `newestRank`).
+    let newest: [Slot]
+    /// The same, oldest first within a group (rank: `oldestRank`).
+    let oldest: [Slot]
 
     init(items: [Announcement], newestRank: [Int32], oldestRank: [Int32]) {
         var keyed: [(key: Int, position: Int32)] = []
@@ -273,10 +292,16 @@ struct CoordinateGrid: Sendable {
         for group in groupKeys.indices {
             byOldest[Int(starts[group])..<Int(starts[group + 1])].sort { oldestRank[Int($0)] < oldestRank[Int($1)] }
         }
+        func slots(_ positions: [Int32], rank: [Int32]) -> [Slot] {
+            positions.map { position in
+                let vector = items[Int(position)].place.coordinate.map(ChordTest.unitVector) ?? (x: 0, y: 0, z: 0)
+                return Slot(x: vector.x, y: vector.y, z: vector.z, rank: rank[Int(position)], position: position)
+            }
+        }
         self.groupKeys = groupKeys
         self.starts = starts
-        self.byNewest = byNewest
-        self.byOldest = byOldest
+        newest = slots(byNewest, rank: newestRank)
+        oldest = slots(byOldest, rank: oldestRank)
     }
 
     private static func cell(of point: Coordinate) -> GridCell {
@@ -307,8 +332,8 @@ struct CoordinateGrid: Sendable {
         return (low, high)
     }
 
-    /// Calls `body` with each occupied group (cell, status × species pair, slots in `byNewest` and
-    /// `byOldest`) whose cell meets the bounding box of the circle of `km` around `origin`, in
+    /// Calls `body` with each occupied group (cell, status × species pair, slots in `newest` and
+    /// `oldest`) whose cell meets the bounding box of the circle of `km` around `origin`, in
     /// (row, column, pair) order. Returns false, having called nothing, where the box is not a simple
     /// rectangle (`box(near:withinKm:)`): the caller must look another way.
     func forEachGroup(near origin: Coordinate, withinKm km: Double, _ body: (GridCell, Int, Range<Int>) -> Void) -> Bool {
@@ -331,9 +356,10 @@ struct CoordinateGrid: Sendable {
     /// or across the antimeridian it visits every item: correct, and rare.
     func forEachCandidate(near origin: Coordinate, withinKm km: Double, _ body: (Int32) -> Void) {
         let simple = forEachGroup(near: origin, withinKm: km) { _, _, slots in
-            for slot in slots { body(byNewest[slot]) }
+            for slot in slots { body(newest[slot].position) }
         }
-        if !simple { byNewest.forEach(body) }
+        guard !simple else { return }
+        for slot in newest { body(slot.position) }
     }
 
     /// The index of the first occupied group whose key is at least `key` (binary search).

@@ -12,6 +12,32 @@ struct EntityTagTests {
         #expect(EntityTag.weak(for: body).hasPrefix("W/\"5-"))
     }
 
+    /// A page's tag must change with any change of its bytes: one byte anywhere (in a 64-byte block,
+    /// in the 8-byte tail, in the last bytes), two blocks swapped, a byte added; and the tags of many
+    /// different bodies must not collide.
+    @Test func every_changed_byte_and_every_swapped_block_gives_another_tag() {
+        var generator = SystemRandomNumberGenerator()
+        let page = (0..<(32 * 1024 + 13)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let tag = EntityTag.hash(page)
+        var seen: Set<UInt64> = [tag]
+        for position in Array(stride(from: 0, to: page.count, by: 97)) + Array((page.count - 16)..<page.count) {
+            var changed = page
+            changed[position] ^= UInt8.random(in: 1...255, using: &generator)
+            #expect(seen.insert(EntityTag.hash(changed)).inserted, "byte \(position)")
+        }
+        var swapped = page
+        swapped[0..<64] = page[64..<128]
+        swapped[64..<128] = page[0..<64]
+        #expect(page[0..<64] == swapped[0..<64] || seen.insert(EntityTag.hash(swapped)).inserted)
+        #expect(seen.insert(EntityTag.hash(page + [0])).inserted)
+        #expect(seen.insert(EntityTag.hash(Array(page.dropLast()))).inserted)
+        // Bodies of every length up to 200 (each path of the tail), all zeros and all ones.
+        for length in 0...200 {
+            #expect(seen.insert(EntityTag.hash([UInt8](repeating: 0, count: length))).inserted, "zeros \(length)")
+            if length > 0 { #expect(seen.insert(EntityTag.hash([UInt8](repeating: 0xFF, count: length))).inserted, "ones \(length)") }
+        }
+    }
+
     @Test func if_none_match_compares_weakly_in_lists_and_accepts_a_star() {
         let strong = EntityTag.strong(for: Array("x".utf8))
         #expect(EntityTag.matches(ifNoneMatch: strong, etag: strong))

@@ -117,6 +117,27 @@ struct LocalizedFormatTests {
     static func polish() throws -> Texts { try #require(texts)[.pl] }
     static func english() throws -> Texts { try #require(texts)[.en] }
 
+    /// `writeDistance` (a located page's cards and feed entries) writes exactly the escaped
+    /// `distance(km:)`, in HTML and in XML, in both languages, for distances on Earth, rounding
+    /// edges and the values without a distance.
+    @Test func written_distances_are_the_escaped_distance_texts() throws {
+        var generator = SystemRandomNumberGenerator()
+        let edges: [Double] = [0, 0.04, 0.05, 0.95, 0.99, 1, 9.95, 14.999, 15, 99.95, 12_345.65, 20_037.5, -1, .infinity, .nan, 1e300]
+        let values = edges + (0..<2_000).map { _ in Double.random(in: 0...20_100, using: &generator) }
+        for texts in [try Self.polish(), try Self.english()] {
+            for km in values {
+                var written: [UInt8] = []
+                texts.writeDistance(km: km, into: &written)
+                var html: [UInt8] = []
+                HTMLText.escape(texts.distance(km: km), into: &html)
+                var xml: [UInt8] = []
+                XMLText.escape(texts.distance(km: km), into: &xml)
+                #expect(written == html, "\(texts.language) \(km)")
+                #expect(written == xml, "\(texts.language) \(km)")
+            }
+        }
+    }
+
     @Test(arguments: [
         (1, "1 rok"), (2, "2 lata"), (5, "5 lat"), (12, "12 lat"), (22, "22 lata"),
         (3, "3 lata"), (4, "4 lata"), (11, "11 lat"), (13, "13 lat"), (14, "14 lat"), (21, "21 lat"),

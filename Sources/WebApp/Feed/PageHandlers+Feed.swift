@@ -45,7 +45,13 @@ extension PageHandlers {
         let newest = fragments.first
         let updated = newest?.created ?? FeedSearch.emptyUpdated.wholeSeconds
         var body: [UInt8] = []
-        body.reserveCapacity(1024 + fragments.reduce(0) { $0 + $1.entry.size + 32 })
+        // Also brings every entry into cache at once (`CompactFragment.touchLines`).
+        var touched: UInt8 = 0
+        let entryBytes = fragments.reduce(0) { total, fragment in
+            touched &+= fragment.entry.touchLines()
+            return total + fragment.entry.size + 32
+        }
+        body.reserveCapacity(1024 + entryBytes + Int(touched >> 7))
         body += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n".utf8
         body += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:georss=\"http://www.georss.org/georss\" xml:lang=\"\(language.rawValue)\">\n".utf8
         XMLText.element("id", search.id(authority: authority), into: &body)
@@ -59,7 +65,9 @@ extension PageHandlers {
         for (slot, fragment) in fragments.enumerated() {
             fragment.entry.write(into: &body, markup: markup) { _, output in
                 if let km = found.distancesKm[slot] {
-                    XMLText.escape(FeedSearch.summarySeparator + texts.distance(km: km), into: &output)
+                    // XML's escaping of our own catalog's text is HTML's (TextsTests).
+                    output += FeedSearch.summarySeparator.utf8
+                    texts.writeDistance(km: km, into: &output)
                 }
             }
         }

@@ -116,13 +116,13 @@ final class CardFragments: Sendable {
             cards.append(.compact(card))
         }
         keep(made, &pieces) { kept, index, card in kept.plain[variant][index] = card }
-        return CardSet(cards: cards, markup: pieces, escapedQuery: [], distances: [])
+        return CardSet(cards: cards, markup: pieces, escapedQuery: [], distancesKm: [], texts: texts)
     }
 
     /// The cards of `page` for a located visitor: `linkQuery` is the query of the details links
-    /// (`?lat=…&lng=…`, and `&lang=…` when the URL chose it), `distances` the distance text of
-    /// each card (nil without coordinates), `texts` those of the page's language.
-    func locatedCards(_ page: IndexPage, linkQuery: String, distances: [String?], texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
+    /// (`?lat=…&lng=…`, and `&lang=…` when the URL chose it), `page.distancesKm` each card's
+    /// distance (nil without coordinates), `texts` those of the page's language.
+    func locatedCards(_ page: IndexPage, linkQuery: String, texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
         let language = texts.language.index
         let (found, seen) = lookUp(page) { kept, index in kept.located[language][index] }
         var pieces = seen
@@ -155,14 +155,14 @@ final class CardFragments: Sendable {
             } else {
                 var model = item.card(origin: nil, location: .unknown, texts: texts, day: day)
                 model.detailURL += linkQuery
-                model.distanceText = distances[index]
+                model.distanceText = page.distancesKm[index].map { texts.distance(km: $0) }
                 cards.append(.whole(render(model)))
             }
         }
         keep(made, &pieces) { kept, index, card in kept.located[language][index] = card }
         var escapedQuery: [UInt8] = []
         HTMLText.escape(linkQuery, into: &escapedQuery)
-        return CardSet(cards: cards, markup: pieces, escapedQuery: escapedQuery, distances: distances)
+        return CardSet(cards: cards, markup: pieces, escapedQuery: escapedQuery, distancesKm: page.distancesKm, texts: texts)
     }
 
     /// Keeps the cards just made with `store`, and the markup they name with them; `pieces`
@@ -215,34 +215,42 @@ struct CardSet {
     let markup: MarkupPieces
     /// The details links' query, HTML-escaped.
     let escapedQuery: [UInt8]
-    /// The distance text of each card (nil without coordinates), not yet escaped.
-    let distances: [String?]
+    /// The distance of each card (nil without coordinates), written in `texts`' words.
+    let distancesKm: [Double?]
+    let texts: Texts?
 
     /// Cards that are finished HTML each.
     init(whole: [[UInt8]]) {
         cards = whole.map(Card.whole)
         markup = MarkupPieces()
         escapedQuery = []
-        distances = []
+        distancesKm = []
+        texts = nil
     }
 
-    init(cards: [Card], markup: MarkupPieces, escapedQuery: [UInt8], distances: [String?]) {
+    init(cards: [Card], markup: MarkupPieces, escapedQuery: [UInt8], distancesKm: [Double?], texts: Texts) {
         self.cards = cards
         self.markup = markup
         self.escapedQuery = escapedQuery
-        self.distances = distances
+        self.distancesKm = distancesKm
+        self.texts = texts
     }
 
     var count: Int { cards.count }
     var indices: Range<Int> { cards.indices }
-    /// Bytes of the cards (a size hint for the page's buffer).
+    /// Bytes of the cards (a size hint for the page's buffer). Also brings every kept card into
+    /// cache at once (`CompactFragment.touchLines`); the sum of what that read adds at most one byte.
     var byteCount: Int {
-        cards.reduce(0) { total, card in
+        var touched: UInt8 = 0
+        let total = cards.reduce(0) { total, card in
             switch card {
-            case .whole(let bytes): total + bytes.count
-            case .compact(let card): total + card.size + escapedQuery.count + 16
+            case .whole(let bytes): return total + bytes.count
+            case .compact(let card):
+                touched &+= card.touchLines()
+                return total + card.size + escapedQuery.count + 16
             }
         }
+        return total + Int(touched >> 7)
     }
 
     /// Appends card `index` to `output`.
@@ -254,8 +262,8 @@ struct CardSet {
             card.write(into: &output, markup: markup) { slot, output in
                 if slot == CardFragments.Slot.linkQuery {
                     output += escapedQuery
-                } else {
-                    HTMLText.escape(distances[index] ?? "", into: &output)
+                } else if let km = distancesKm[index], let texts {
+                    texts.writeDistance(km: km, into: &output)
                 }
             }
         }

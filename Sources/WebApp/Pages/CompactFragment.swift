@@ -58,6 +58,22 @@ struct CompactFragment: Sendable {
         storage.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
     }
 
+    /// One byte of each cache line of the fragment, summed. A page reads every card's lines this way
+    /// before writing any (`CardSet.byteCount`): the loads do not depend on each other, so the
+    /// processor waits for the misses of all cards at once instead of card after card (a card kept
+    /// since the snapshot came is rarely in cache at 50,000 items; docs/performance.md "Located pages").
+    func touchLines() -> UInt8 {
+        storage.withUnsafeBytes { raw in
+            var sum: UInt8 = 0
+            var offset = 0
+            while offset < raw.count {
+                sum &+= raw[offset]
+                offset += 64
+            }
+            return sum
+        }
+    }
+
     /// Appends the card to `output`, with `slot(number, &output)` at each slot.
     @inline(__always)
     func write(into output: inout [UInt8], markup: MarkupPieces, _ slot: (_ slot: Int, _ output: inout [UInt8]) -> Void) {

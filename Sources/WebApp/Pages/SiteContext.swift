@@ -198,7 +198,6 @@ final class SiteContext: Sendable {
         return cards.locatedCards(
             found,
             linkQuery: QueryString.url("", location.linkItems),
-            distances: found.distancesKm.map { $0.map { texts.distance(km: $0) } },
             texts: texts,
             render: render
         )
