@@ -32,12 +32,12 @@ struct ReportHandlers: Sendable {
     // MARK: - GET /report
 
     /// The empty form: `?status=found` preselects a found-pet report; `lat`/`lng` prefill the place.
-    func form(_ request: Request) -> Response {
+    func form(_ request: Request) throws(HTTPError) -> Response {
         let location: VisitorLocation
         do {
             location = try VisitorLocation.parse(request, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
-            return site.badQuery(error, path: Route.report.path, query: request.query)
+            throw .badQuery(error, path: Route.report.path, query: request.query)
         }
         var draft = ReportDraft()
         draft.status = request.query["status"]?.lowercased() == "found" ? "FOUND" : "MISSING"
