@@ -181,7 +181,7 @@ final class SiteContext: Sendable {
             response.headers[.eTag] = ConditionalGet.etag(for: response.body)
             response.headers[.cacheControl] = stale ? "no-cache" : cacheControl
         } else {
-            response.headers[.cacheControl] = "no-store"
+            response.headers[.cacheControl] = ErrorRenderer.cacheControl
         }
         SecurityHeaders.apply(to: &response)
         return response

@@ -48,7 +48,8 @@ struct WritePolicy: Sendable {
             switch problem {
             case .tooLarge: HTTPError(413, .reportTooLarge, api: .init(code: "PAYLOAD_TOO_LARGE", message: "The request body is too large."))
             case .malformed: HTTPError(400, .reportUnreadable, api: .init(code: "INVALID_BODY", message: "The request body could not be read."))
-            case .storageFailed: HTTPError(500, .errorInternal, api: .init(code: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side."))
+            case .storageFailed:
+                HTTPError(500, .errorInternal, api: .init(code: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side."))
             }
         let format = route?.rule.format ?? ((head.path ?? "/").hasPrefix("/api/") ? .api : .page)
         return finish(render(error, format: format, head, requestID), head, route?.metricName ?? "not_found", requestID)
@@ -56,7 +57,13 @@ struct WritePolicy: Sendable {
 
     /// `error` in `format`, for the head's request (a page's language comes from `lang` and `Accept-Language`).
     private func render(_ error: HTTPError, format: RouteRule.Format, _ head: RequestHead, _ requestID: String) -> Response {
-        let request = Request(method: .post, path: head.path ?? "/", headers: head.headers, authority: head.authority, clientAddress: head.clientAddress)
+        let request = Request(
+            method: .post,
+            path: head.path ?? "/",
+            headers: head.headers,
+            authority: head.authority,
+            clientAddress: head.clientAddress
+        )
         return ErrorRenderer(site: site).response(error, format: format, for: request, requestID: requestID)
     }
 }

@@ -87,7 +87,10 @@ struct Router: Sendable {
         case .apiPhotos(let id):
             plan = .work { [writes] () async throws(HTTPError) in try await writes.photo(request, id: id, requestID: requestID) }
         case .report:
-            plan = isPost ? .work { [reports] in await reports.submit(request, requestID: requestID) } : .making { () throws(HTTPError) in try reports.form(request) }
+            plan =
+                isPost
+                ? .work { [reports] in await reports.submit(request, requestID: requestID) }
+                : .making { () throws(HTTPError) in try reports.form(request) }
         case .reportPhoto:
             plan = isPost ? .work { [reports] in await reports.sendPhoto(request, requestID: requestID) } : .answer(reports.photoForm(request))
         case .apiDetails(let id):
