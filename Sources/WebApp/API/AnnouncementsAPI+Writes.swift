@@ -155,9 +155,7 @@ struct AnnouncementWrites: Sendable {
             "write store unavailable",
             metadata: ["operation": "\(error.operation)", "detail": "\(error.detail)", "request_id": "\(requestID)"]
         )
-        var down = HTTPError.api(503, code: "SERVICE_UNAVAILABLE", message: "Reports cannot be accepted at the moment. Please try again later.")
-        down.retryAfter = Limits.storeRetryAfterSeconds
-        return down
+        return .storeDown
     }
 
     /// `POST /api/v1/announcements/{id}/photos`: the `photo` part made safe, then sent with the

@@ -154,7 +154,7 @@ struct ReportHandlers: Sendable {
             )
             try? await giveBack(key: key, owner: owner, address: address, slot: slot)
             state.problem = texts(.reportProblemStore)
-            return .refused(.serviceUnavailable, state, retryAfter: Limits.storeRetryAfterSeconds)
+            return .refused(HTTPError.storeDown.status, state, retryAfter: HTTPError.storeDown.retryAfter)
         } catch {
             try? await giveBack(key: key, owner: owner, address: address, slot: slot)
             state.problem = texts(.reportProblemUpstream)

@@ -133,6 +133,19 @@ struct HTTPError: Error, Sendable {
         return HTTPError(failure.visitorStatus, .errorUpstream, api: api)
     }
 
+    /// The write store is down or too slow: nothing was sent upstream, try again shortly (docs/replicas.md).
+    /// On the report form and the photo form it is that form again with everything typed, its status,
+    /// text and `Retry-After` taken from here (`ReportHandlers.storeDown`); on the API, this error.
+    static let storeDown: HTTPError = {
+        var error = HTTPError(
+            503,
+            .reportProblemStore,
+            api: API(code: "SERVICE_UNAVAILABLE", message: "Reports cannot be accepted at the moment. Please try again later.")
+        )
+        error.retryAfter = Limits.storeRetryAfterSeconds
+        return error
+    }()
+
     /// The same error for a page with the visitor's state and links.
     func on(
         _ location: VisitorLocation,
