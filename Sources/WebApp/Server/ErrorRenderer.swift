@@ -7,8 +7,8 @@ import PetDomain
 /// the API's JSON error for API routes (`RouteRule.Format`), the server's own answers too
 /// (`serverAnswer`, MicroHTTP's `errorResponse` hook), each written once, with `Retry-After`,
 /// `Allow` and `Cache-Control: no-store` (an error belongs to one request: never kept, by the
-/// server or by anyone else). The request id is added by `Pipeline.finish` like on every answer,
-/// and is also in the API's body (docs/architecture.md "Errors").
+/// server or by anyone else). The request id is in the API's body, and in `X-Request-Id` as on every
+/// answer (`Pipeline.finish`; `serverAnswer` for the server's own) (docs/architecture.md "Errors").
 struct ErrorRenderer: Sendable {
     let site: SiteContext
 
