@@ -147,7 +147,7 @@ extension HTTPServer {
         case .later(let later):
             work = later
         }
-        let parked = SuspendedRequest(context: context, connection: connection, server: self)
+        let parked = SuspendedRequest(context: context, connection: connection, server: self, headers: request.headers)
         suspended.withLock { $0[ObjectIdentifier(context)] = parked }
         MHD_suspend_connection(connection)
         Task {
@@ -156,16 +156,15 @@ extension HTTPServer {
                 response = try await work()
             } catch {
                 logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
-                var failed = configuration.errorResponse(500, "Something went wrong on our side.")
-                configuration.finishServerAnswer(
-                    &failed,
-                    ServerMadeAnswer(
-                        method: request.method.rawValue,
-                        rawPath: request.rawPath,
-                        requestIDHeader: request.headers[.xRequestID],
-                        acceptLanguage: request.headers.first { $0.name == .acceptLanguage }?.value
-                    )
+                let made = ServerMadeAnswer(
+                    status: 500,
+                    message: "Something went wrong on our side.",
+                    method: request.method.rawValue,
+                    rawPath: request.rawPath,
+                    headers: request.headers
                 )
+                var failed = configuration.errorResponse(made)
+                configuration.finishServerAnswer(&failed, made)
                 response = failed
             }
             parked.finish(with: response)
@@ -236,20 +235,18 @@ extension HTTPServer {
         return (headers, authority)
     }
 
-    /// The configuration's answer for a request the server answers itself, finished by the application.
+    /// The configuration's answer for a request the server answers itself, rendered once from the
+    /// request's headers and finished by the application.
     func serverAnswer(_ status: HTTPResponse.Status, _ message: String, connection: OpaquePointer, context: RequestContext) -> Response {
-        var response = configuration.errorResponse(status, message)
-        let header = MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.xRequestID.rawName).map { String(cString: $0) }
-        let language = MHD_lookup_connection_value(connection, .HEADER_KIND, HTTPField.Name.acceptLanguage.rawName).map { String(cString: $0) }
-        configuration.finishServerAnswer(
-            &response,
-            ServerMadeAnswer(
-                method: context.method,
-                rawPath: context.rawPath,
-                requestIDHeader: header,
-                acceptLanguage: language
-            )
+        let made = ServerMadeAnswer(
+            status: status,
+            message: message,
+            method: context.method,
+            rawPath: context.rawPath,
+            headers: collectHeaders(connection).0
         )
+        var response = configuration.errorResponse(made)
+        configuration.finishServerAnswer(&response, made)
         return response
     }
 

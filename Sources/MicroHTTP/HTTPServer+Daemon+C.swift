@@ -106,11 +106,15 @@ extension HTTPServer {
             let abandoned = suspended.withLock { $0.values.map { $0 } }
             logger.warning("stopping with requests still running", metadata: ["count": "\(abandoned.count)"])
             for request in abandoned {
-                var response = configuration.errorResponse(503, "The server is shutting down.")
-                configuration.finishServerAnswer(
-                    &response,
-                    ServerMadeAnswer(method: request.context.method, rawPath: request.context.rawPath, requestIDHeader: nil)
+                let made = ServerMadeAnswer(
+                    status: 503,
+                    message: "The server is shutting down.",
+                    method: request.context.method,
+                    rawPath: request.context.rawPath,
+                    headers: request.headers
                 )
+                var response = configuration.errorResponse(made)
+                configuration.finishServerAnswer(&response, made)
                 request.finish(with: response)
             }
             let extra = clock.now + .seconds(2)

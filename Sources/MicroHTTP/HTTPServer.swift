@@ -37,9 +37,11 @@ public struct ServerConfiguration: Sendable {
     /// is answered 414 by `errorResponse` and finished like every answer. Kept well below
     /// `connectionMemoryLimit`, so only targets libmicrohttpd cannot even hold get its bare 414.
     public var maxTargetBytes: Int
-    /// Builds the responses the server itself gives (400 for undecodable URLs, 405, 503 while
-    /// stopping) so they look like the application's own error pages. Called on a server thread.
-    public var errorResponse: @Sendable (_ status: HTTPResponse.Status, _ message: String) -> Response
+    /// Renders the answers the server itself gives (400 for undecodable URLs, 405, 414, 500, 503 while
+    /// stopping), once, from the request as far as it was read: its headers too, so the application
+    /// can answer in the visitor's language without this module knowing `Accept-Language`
+    /// (docs/architecture.md "Errors"). Called on a server thread, or in `stop`.
+    public var errorResponse: @Sendable (_ answer: ServerMadeAnswer) -> Response
     /// Finishes each answer the server makes itself (400 for an undecodable URL, 405, 500, 503)
     /// the way the application finishes its own: its request id, its metric, its log line
     /// (every answer through one pipeline, docs/architecture.md). Called on a server thread, or in `stop`.
@@ -83,7 +85,8 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.connectionMemoryLimit = connectionMemoryLimit
         self.maxTargetBytes = maxTargetBytes
-        self.errorResponse = errorResponse
+        // The simple form (status and English message) for servers that speak one language.
+        self.errorResponse = { answer in errorResponse(answer.status, answer.message) }
         self.finishServerAnswer = { _, _ in }
         self.onRefusedConnection = {}
         self.bodyPolicy = nil
@@ -97,18 +100,31 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-/// The request a server-made answer is for, as far as the server read it.
+/// An answer the server makes itself, and the request it is for, as far as the server read it.
 public struct ServerMadeAnswer: Sendable {
+    /// The answer's status (400, 405, 414, 500, 503).
+    public let status: HTTPResponse.Status
+    /// Why, in English: the text of the simple `errorResponse`.
+    public let message: String
     /// The request method as sent (text: a 405 names a method this server does not take, which
     /// need not be one `HTTPRequest.Method` accepts).
     public let method: String
     /// The raw path as it arrived (still percent-encoded).
     public let rawPath: String
-    /// The client's `X-Request-Id`, when it sent one and it could be read.
-    public let requestIDHeader: String?
-    /// The client's (first) `Accept-Language`, when it could be read: the application may answer
-    /// in that language.
-    public var acceptLanguage: String? = nil
+    /// The request's header fields as read (empty when none could be read): the application
+    /// chooses from them what this module does not (the language, the request id).
+    public let headers: HTTPFields
+
+    /// The client's `X-Request-Id`, when it sent one.
+    public var requestIDHeader: String? { headers[.xRequestID] }
+
+    public init(status: HTTPResponse.Status, message: String, method: String, rawPath: String, headers: HTTPFields) {
+        self.status = status
+        self.message = message
+        self.method = method
+        self.rawPath = rawPath
+        self.headers = headers
+    }
 }
 
 /// An HTTP/1.1 server on libmicrohttpd that calls one `Handler` for every request it accepts.

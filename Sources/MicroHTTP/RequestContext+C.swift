@@ -49,6 +49,8 @@ struct SuspendedRequest: @unchecked Sendable {
     let context: RequestContext
     let connection: OpaquePointer
     let server: HTTPServer
+    /// The request's header fields: the 503 of a request still running at shutdown is rendered from them.
+    let headers: HTTPFields
 
     /// Stores the response (unless one is there) and resumes the connection, once.
     func finish(with response: Response) {

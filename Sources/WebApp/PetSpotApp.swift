@@ -203,13 +203,12 @@ public final class PetSpotApp: Sendable {
             threadCount: configuration.threadCount,
             connectionLimit: configuration.maxConnections,
             perAddressConnectionLimit: configuration.maxConnectionsPerAddress,
-            headerTimeout: .milliseconds(Int64(configuration.headerTimeoutSeconds * 1000)),
-            errorResponse: { status, message in
-                var response = site.errorPage(status: status, message: message)
-                SecurityHeaders.apply(to: &response)
-                return response
-            }
+            headerTimeout: .milliseconds(Int64(configuration.headerTimeoutSeconds * 1000))
         )
+        // The server's own answers (400, 405, 414, 500, 503), rendered once, in the language of the
+        // request's headers and in its route's format (docs/architecture.md "Errors").
+        let errors = ErrorRenderer(site: site)
+        serverConfiguration.errorResponse = { errors.serverAnswer($0) }
         serverConfiguration.onRefusedConnection = { metrics.recordRefusedConnection() }
         // Request bodies: only the report form and the API writes, decided before any byte is read.
         let writePolicy = WritePolicy(site: site, identity: reports.identity) { response, head, route, requestID in
@@ -221,21 +220,9 @@ public final class PetSpotApp: Sendable {
         // The server's own answers get what every answer gets: a request id, the metric (route
         // "server") and the log line.
         serverConfiguration.finishServerAnswer = { response, request in
-            let requestID = RequestID.choose(from: request.requestIDHeader)
-            // In the visitor's language when it is not English: the server's English
-            // page is replaced by the same page in that language. Below /api/ it is the API's
-            // JSON error instead, as the API promises for every answer (docs/openapi.yaml).
-            let language = Language.accepted(request.acceptLanguage)
-            if request.rawPath.hasPrefix("/api/") {
-                AnnouncementsAPI.makeServerAnswerJSON(&response, requestID: requestID)
-            } else if language != .en, let key = SiteContext.serverAnswerText(response.status) {
-                response = site.errorPage(
-                    status: response.status,
-                    message: site.texts(PageLanguage(language: language, explicit: false))(key, ("method", request.method)),
-                    location: .unknown(PageLanguage(language: language, explicit: false))
-                )
-            }
-            response.headers.append(HTTPField(name: .xRequestID, value: requestID))
+            // The renderer wrote the id into the API's body and the header; the log line says the same.
+            let requestID = response.headers[.xRequestID] ?? RequestID.choose(from: request.requestIDHeader)
+            if response.headers[.xRequestID] == nil { response.headers.append(HTTPField(name: .xRequestID, value: requestID)) }
             answers.record(
                 route: "server",
                 status: response.status,

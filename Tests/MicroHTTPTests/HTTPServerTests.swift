@@ -233,6 +233,29 @@ struct HTTPServerTests {
         }
     }
 
+    @Test func a_server_made_answer_is_rendered_once_from_the_requests_headers() async throws {
+        let rendered = Mutex<[String]>([])
+        var configuration = ServerConfiguration(maxTargetBytes: 100)
+        // The application's renderer: it, not the server, reads what it needs from the headers.
+        configuration.errorResponse = { answer in
+            rendered.withLock { $0.append("\(answer.status.code) \(answer.method) \(answer.headers[.acceptLanguage] ?? "-")") }
+            return .html("<p>\(answer.headers[.acceptLanguage] ?? "-") \(answer.status.code)</p>", status: answer.status)
+        }
+        try await withServer(configuration: configuration, handler: { _ in .text("ok") }) { server, _ in
+            let malformed = await rawRequest(port: server.port, "/p/%FF", headers: ["Accept-Language": "pl"])
+            let long = await rawRequest(port: server.port, "/" + String(repeating: "b", count: 101), headers: ["Accept-Language": "de"])
+            let refused = await rawRequest(port: server.port, "/p", method: "DELETE", headers: ["Accept-Language": "pl"])
+
+            #expect(malformed.status == 400)
+            #expect(String(decoding: malformed.body, as: UTF8.self) == "<p>pl 400</p>")
+            #expect(long.status == 414)
+            #expect(String(decoding: long.body, as: UTF8.self) == "<p>de 414</p>")
+            #expect(refused.status == 405)
+            #expect(refused.header("Allow") == "GET, HEAD")
+            #expect(rendered.withLock { $0 } == ["400 GET pl", "414 GET de", "405 DELETE pl"])
+        }
+    }
+
     @Test func a_trickle_of_header_lines_cannot_hold_a_connection_past_the_header_deadline() async throws {
         let cut = Atomic<Int>(0)
         var configuration = ServerConfiguration(headerTimeout: .seconds(1))

@@ -35,31 +35,31 @@ struct RoutePlanTests {
         }
     }
 
-    @Test func data_in_memory_is_rendered_at_once_without_fetching() {
+    @Test func data_in_memory_is_rendered_at_once_without_fetching() throws {
         let calls = Calls()
-        let reply = Self.plan(calls: calls, inMemory: 7).now()
+        let reply = try Self.plan(calls: calls, inMemory: 7).now()
         #expect(reply.map { String(decoding: $0.response.body, as: UTF8.self) } == "value 7")
         #expect(calls.inMemory.load(ordering: .relaxed) == 1)
         #expect(calls.fetch.load(ordering: .relaxed) == 0)
         #expect(calls.render.load(ordering: .relaxed) == 1)
     }
 
-    @Test func data_not_in_memory_is_fetched_once_then_rendered_once() async {
+    @Test func data_not_in_memory_is_fetched_once_then_rendered_once() async throws {
         let calls = Calls()
         let plan = Self.plan(calls: calls, inMemory: nil)
-        #expect(plan.now() == nil)
+        #expect(try plan.now() == nil)
         #expect(calls.render.load(ordering: .relaxed) == 0)
-        let reply = await plan.later()
+        let reply = try await plan.later()
         #expect(String(decoding: reply.response.body, as: UTF8.self) == "value 8")
         #expect(calls.inMemory.load(ordering: .relaxed) == 1)
         #expect(calls.fetch.load(ordering: .relaxed) == 1)
         #expect(calls.render.load(ordering: .relaxed) == 1)
     }
 
-    @Test func work_always_waits() async {
+    @Test func work_always_waits() async throws {
         let plan = RoutePlan.work { .text("done") }
-        #expect(plan.now() == nil)
-        #expect(String(decoding: await plan.later().response.body, as: UTF8.self) == "done")
+        #expect(try plan.now() == nil)
+        #expect(String(decoding: try await plan.later().response.body, as: UTF8.self) == "done")
     }
 
     @Test func only_a_reusable_200_to_a_get_or_head_is_kept() {

@@ -15,7 +15,7 @@ extension AnnouncementsAPI {
         do throws(QueryProblem) {
             (location, filters) = try ListFilters.parseWithLocation(request.query, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
-            return .answer(AnnouncementsAPI.parameterError(error, texts: site.texts(.standard), requestID: requestID))
+            return .failed(.parameter(error))
         }
         let key = filters.url(.apiGeoJSON, location: location)
         let render: @Sendable (Fetched<Snapshot>) -> Reply = { [site] snapshot in

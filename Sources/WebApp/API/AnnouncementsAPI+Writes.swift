@@ -19,7 +19,7 @@ struct AnnouncementWrites: Sendable {
     ///   saved `201`; the first still at work → `409`; the same key with another body → `422`;
     /// - without it, the same body from the same address while the announcement has no photo yet → the
     ///   saved `201`: the apps' "Try Again" after a failed upload lands on the announcement already made.
-    func create(_ request: Request, requestID: String) async -> Response {
+    func create(_ request: Request, requestID: String) async throws(HTTPError) -> Response {
         let body = request.body.bytes ?? []
         let today = reports.site.days.reportToday
         let valid: ValidReport
@@ -27,12 +27,11 @@ struct AnnouncementWrites: Sendable {
         case .success(let report): valid = report
         case .failure(let refusal):
             let first = refusal.first
-            return AnnouncementsAPI.error(
+            throw HTTPError.api(
                 400,
                 code: first.code.rawValue,
                 message: first.message,
-                field: first.field.isEmpty ? nil : first.field,
-                requestID: requestID
+                field: first.field.isEmpty ? nil : first.field
             )
         }
         let address = reports.identity.address(peer: request.clientAddress, headers: request.headers)
@@ -40,11 +39,10 @@ struct AnnouncementWrites: Sendable {
         switch AnnouncementWrites.idempotencyKey(request) {
         case .absent: key = .apiRetry(address: address, body: body)
         case .invalid:
-            return AnnouncementsAPI.error(
+            throw HTTPError.api(
                 400,
                 code: "INVALID_IDEMPOTENCY_KEY",
-                message: "Idempotency-Key must be 1 to 255 visible characters.",
-                requestID: requestID
+                message: "Idempotency-Key must be 1 to 255 visible characters."
             )
         case .given(let text): key = .idempotency(text)
         }
@@ -56,32 +54,32 @@ struct AnnouncementWrites: Sendable {
                     try await made(valid, key: key, owner: owner, address: address, requestID: requestID)
                 }
             case .created(let record, let saved):
-                guard saved == fingerprint else { return AnnouncementWrites.otherBody(requestID) }
+                guard saved == fingerprint else { throw AnnouncementWrites.otherBody }
                 guard let body = SubmissionSeal.open(record.sealed, for: key) else {
-                    return AnnouncementsAPI.error(409, code: "CONFLICT", message: "This request was already made.", requestID: requestID)
+                    throw HTTPError.api(409, code: "CONFLICT", message: "This request was already made.")
                 }
                 return ReusePolicy.private(Response.json(body, status: .created))
             case .inProgress(let saved):
-                guard saved == fingerprint else { return AnnouncementWrites.otherBody(requestID) }
-                return AnnouncementsAPI.error(
+                guard saved == fingerprint else { throw AnnouncementWrites.otherBody }
+                throw HTTPError.api(
                     409,
                     code: "REQUEST_IN_PROGRESS",
-                    message: "The same request is still being processed. Please retry later.",
-                    requestID: requestID
+                    message: "The same request is still being processed. Please retry later."
                 )
             case .unknownOutcome(let saved):
-                guard saved == fingerprint else { return AnnouncementWrites.otherBody(requestID) }
-                return AnnouncementsAPI.error(
+                guard saved == fingerprint else { throw AnnouncementWrites.otherBody }
+                throw HTTPError.api(
                     409,
                     code: "OUTCOME_UNKNOWN",
-                    message: "The first request timed out upstream: it may have been made. Look at the newest announcements before sending again.",
-                    requestID: requestID
+                    message: "The first request timed out upstream: it may have been made. Look at the newest announcements before sending again."
                 )
             }
+        } catch let error as HTTPError {
+            throw error
         } catch let error as WriteStoreUnavailable {
-            return AnnouncementWrites.storeDown(error, logger: reports.logger, requestID: requestID)
+            throw AnnouncementWrites.storeDown(error, logger: reports.logger, requestID: requestID)
         } catch {
-            return AnnouncementWrites.storeDown(
+            throw AnnouncementWrites.storeDown(
                 WriteStoreUnavailable(operation: "create", detail: "\(error)"),
                 logger: reports.logger,
                 requestID: requestID
@@ -89,7 +87,8 @@ struct AnnouncementWrites: Sendable {
         }
     }
 
-    /// The create itself, owning `key`: a refusal frees the key and gives the limit's slot back.
+    /// The create itself, owning `key`: a refusal (an `HTTPError`) frees the key and gives the limit's
+    /// slot back; the store's own errors are thrown as they come.
     private func made(_ valid: ValidReport, key: SubmissionKey, owner: String, address: String, requestID: String) async throws -> Response {
         let store = reports.store
         let token: String
@@ -98,12 +97,12 @@ struct AnnouncementWrites: Sendable {
         switch try await store.take(reports.rules.apiReports, key: address) {
         case .refused(let seconds):
             try await store.release(key, owner: owner)
-            return AnnouncementWrites.tooMany(seconds, message: "Too many reports from this address. Please try again later.", requestID: requestID)
+            throw AnnouncementWrites.tooMany(seconds, message: "Too many reports from this address. Please try again later.")
         case .granted(let granted): token = granted
         }
         guard try await store.markSending(key, owner: owner) else {
             try await store.refund(reports.rules.apiReports, key: address, token: token)
-            return AnnouncementsAPI.error(409, code: "REQUEST_IN_PROGRESS", message: "The same request is being processed.", requestID: requestID)
+            throw HTTPError.api(409, code: "REQUEST_IN_PROGRESS", message: "The same request is being processed.")
         }
         switch await reports.service.create(json: valid.upstreamJSON(), requestID: requestID) {
         case .created(let id, _, let upstreamBody):
@@ -116,14 +115,14 @@ struct AnnouncementWrites: Sendable {
         case .refused(let status, let error):
             try await store.release(key, owner: owner)
             try await store.refund(reports.rules.apiReports, key: address, token: token)
-            return AnnouncementsAPI.error(status, code: error.code, message: error.message ?? error.code, field: error.field, requestID: requestID)
+            throw HTTPError.api(status, code: error.code, message: error.message ?? error.code, field: error.field)
         case .failed(let failure) where failure == .timeout:
             try await store.markUnknown(key, owner: owner)
-            return AnnouncementsAPI.upstreamError(failure, requestID: requestID)
+            throw HTTPError.upstream(failure)
         case .failed(let failure):
             try await store.release(key, owner: owner)
             try await store.refund(reports.rules.apiReports, key: address, token: token)
-            return AnnouncementsAPI.upstreamError(failure, requestID: requestID)
+            throw HTTPError.upstream(failure)
         }
     }
 
@@ -144,84 +143,69 @@ struct AnnouncementWrites: Sendable {
     }
 
     /// `422`: the key was used with another body.
-    static func otherBody(_ requestID: String) -> Response {
-        AnnouncementsAPI.error(
-            422,
-            code: "IDEMPOTENCY_KEY_REUSED",
-            message: "This Idempotency-Key was already used with a different request body.",
-            requestID: requestID
-        )
-    }
+    static let otherBody = HTTPError.api(
+        422,
+        code: "IDEMPOTENCY_KEY_REUSED",
+        message: "This Idempotency-Key was already used with a different request body."
+    )
 
     /// `503` with `Retry-After`: the write store is down or slow; nothing was sent upstream.
-    static func storeDown(_ error: WriteStoreUnavailable, logger: Logger, requestID: String) -> Response {
+    static func storeDown(_ error: WriteStoreUnavailable, logger: Logger, requestID: String) -> HTTPError {
         logger.error(
             "write store unavailable",
             metadata: ["operation": "\(error.operation)", "detail": "\(error.detail)", "request_id": "\(requestID)"]
         )
-        var response = AnnouncementsAPI.error(
-            503,
-            code: "SERVICE_UNAVAILABLE",
-            message: "Reports cannot be accepted at the moment. Please try again later.",
-            requestID: requestID
-        )
-        response.headers[.retryAfter] = String(Limits.storeRetryAfterSeconds)
-        return response
+        return .storeDown
     }
 
     /// `POST /api/v1/announcements/{id}/photos`: the `photo` part made safe, then sent with the
     /// client's own HTTP Basic credentials; wrong codes count toward the limits.
-    func photo(_ request: Request, id: String, requestID: String) async -> Response {
+    func photo(_ request: Request, id: String, requestID: String) async throws(HTTPError) -> Response {
         guard let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("basic ") else {
-            return AnnouncementsAPI.error(401, code: "UNAUTHENTICATED", message: "Authorization header is missing.", requestID: requestID)
+            throw HTTPError.api(401, code: "UNAUTHENTICATED", message: "Authorization header is missing.")
         }
         let address = reports.identity.address(peer: request.clientAddress, headers: request.headers)
         let slots: ReportHandlers.GuessSlots
         do {
             switch try await reports.takeGuessSlots(address: address, id: id) {
             case .refused(let seconds):
-                return AnnouncementWrites.tooMany(
-                    seconds,
-                    message: "Too many wrong management passwords. Please try again later.",
-                    requestID: requestID
-                )
+                throw AnnouncementWrites.tooMany(seconds, message: "Too many wrong management passwords. Please try again later.")
             case .granted(let granted): slots = granted
             }
+        } catch let error as HTTPError {
+            throw error
         } catch let error as WriteStoreUnavailable {
-            return AnnouncementWrites.storeDown(error, logger: reports.logger, requestID: requestID)
+            throw AnnouncementWrites.storeDown(error, logger: reports.logger, requestID: requestID)
         } catch {
-            return AnnouncementWrites.storeDown(.init(operation: "take", detail: "\(error)"), logger: reports.logger, requestID: requestID)
+            throw AnnouncementWrites.storeDown(.init(operation: "take", detail: "\(error)"), logger: reports.logger, requestID: requestID)
         }
         var wrongCode = false
         defer { if !wrongCode { Task { [reports] in await reports.giveBack(slots, address: address, id: id) } } }
         guard let file = request.body.form?.file("photo"), file.byteCount > 0 else {
-            return AnnouncementsAPI.error(400, code: "MISSING_FILE", message: "Photo file is required.", field: "photo", requestID: requestID)
+            throw HTTPError.api(400, code: "MISSING_FILE", message: "Photo file is required.", field: "photo")
         }
         let safe: ReportPhotos.SafePhoto
         switch await reports.photos.makeSafe(file) {
         case .success(let photo): safe = photo
         case .failure(.tooLarge):
-            return AnnouncementsAPI.error(
+            throw HTTPError.api(
                 413,
                 code: "PAYLOAD_TOO_LARGE",
                 message: "The photo is larger than 20 MB.",
-                field: "photo",
-                requestID: requestID
+                field: "photo"
             )
         case .failure(.busy):
-            return AnnouncementsAPI.error(
+            throw HTTPError.api(
                 503,
                 code: "SERVICE_BUSY",
-                message: "Too many photos are being processed. Please try again shortly.",
-                requestID: requestID
+                message: "Too many photos are being processed. Please try again shortly."
             )
         case .failure(let refusal):
-            return AnnouncementsAPI.error(
+            throw HTTPError.api(
                 400,
                 code: "INVALID_FILE_FORMAT",
                 message: "The file is not a photo we can read (\(refusal.label)).",
-                field: "file",
-                requestID: requestID
+                field: "file"
             )
         }
         switch await reports.service.upload(id: id, authorization: authorization, photo: safe, requestID: requestID) {
@@ -232,16 +216,16 @@ struct AnnouncementWrites: Sendable {
             return ReusePolicy.private(Response.json(Array("{}".utf8), status: .created))
         case .refused(let status, let error):
             wrongCode = status == .forbidden
-            return AnnouncementsAPI.error(status, code: error.code, message: error.message ?? error.code, field: error.field, requestID: requestID)
+            throw HTTPError.api(status, code: error.code, message: error.message ?? error.code, field: error.field)
         case .failed(let failure):
-            return AnnouncementsAPI.upstreamError(failure, requestID: requestID)
+            throw HTTPError.upstream(failure)
         }
     }
 
     /// A 429 in the backend's error shape with `Retry-After`.
-    static func tooMany(_ seconds: Int, message: String, requestID: String) -> Response {
-        var response = AnnouncementsAPI.error(429, code: "TOO_MANY_REQUESTS", message: message, requestID: requestID)
-        response.headers[.retryAfter] = String(seconds)
-        return response
+    static func tooMany(_ seconds: Int, message: String) -> HTTPError {
+        var error = HTTPError.api(429, code: "TOO_MANY_REQUESTS", message: message)
+        error.retryAfter = seconds
+        return error
     }
 }

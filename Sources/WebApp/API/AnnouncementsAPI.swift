@@ -38,7 +38,7 @@ struct AnnouncementsAPI: Sendable {
         let location: VisitorLocation
         switch AnnouncementsAPI.location(of: request) {
         case .success(let parsed): location = parsed
-        case .failure(let problem): return .answer(AnnouncementsAPI.parameterError(problem, texts: site.texts(.standard), requestID: requestID))
+        case .failure(let problem): return .failed(.parameter(problem))
         }
         let key = QueryString.url(Route.apiList.path, location.linkItems)
         let render: @Sendable (Fetched<Snapshot>) -> Reply = { [site, wholeList] snapshot in
@@ -65,13 +65,13 @@ struct AnnouncementsAPI: Sendable {
         return fromSnapshot(requestID: requestID, render: render)
     }
 
-    /// Answered by `render` from the snapshot, waiting for it when not in memory; the JSON error
-    /// when the upstream fails.
-    func fromSnapshot(requestID: String, render: @escaping @Sendable (Fetched<Snapshot>) -> Reply) -> RoutePlan {
-        .needs(.snapshot(gateway, requestID: requestID)) { fetched in
+    /// Answered by `render` from the snapshot, waiting for it when not in memory; the upstream's
+    /// error when it fails.
+    func fromSnapshot(requestID: String, render: @escaping @Sendable (Fetched<Snapshot>) throws(HTTPError) -> Reply) -> RoutePlan {
+        .needs(.snapshot(gateway, requestID: requestID)) { fetched throws(HTTPError) in
             switch fetched {
-            case .success(let snapshot): render(snapshot)
-            case .failure(let error): Reply(AnnouncementsAPI.upstreamError(error, requestID: requestID))
+            case .success(let snapshot): try render(snapshot)
+            case .failure(let error): throw .upstream(error)
             }
         }
     }
@@ -82,10 +82,10 @@ struct AnnouncementsAPI: Sendable {
         let location: VisitorLocation
         switch AnnouncementsAPI.location(of: request) {
         case .success(let parsed): location = parsed
-        case .failure(let problem): return .answer(AnnouncementsAPI.parameterError(problem, texts: site.texts(.standard), requestID: requestID))
+        case .failure(let problem): return .failed(.parameter(problem))
         }
         let key = QueryString.url(Route.apiDetails(id: id).path, location.linkItems)
-        return .needs(.announcement(id: id, gateway, requestID: requestID)) { [site] source in
+        return .needs(.announcement(id: id, gateway, requestID: requestID)) { [site] source throws(HTTPError) in
             switch source {
             case .listed(let pet, let snapshot):
                 var reply = site.cachedPage(request, key: key, snapshot: snapshot) {
@@ -99,7 +99,7 @@ struct AnnouncementsAPI: Sendable {
                 self.markAge(&reply, fetched.fetchedAt, stale: fetched.isStale)
                 return reply
             case .failed(let error):
-                return Reply(AnnouncementsAPI.upstreamError(error, requestID: requestID))
+                throw .upstream(error)
             }
         }
     }
@@ -108,66 +108,6 @@ struct AnnouncementsAPI: Sendable {
     static func location(of request: Request) -> Result<VisitorLocation, QueryProblem> {
         Result { () throws(QueryProblem) in
             try VisitorLocation.parse(request.query, defaultRangeKm: AnnouncementsAPI.defaultRangeKm)
-        }
-    }
-
-    /// `{"error":{"code","message","requestId","field"?}}` with a status, the backend's error body
-    /// (docs/upstream.md §1): `requestId` is this request's `X-Request-Id`, so a client's log line leads
-    /// to ours and on to the upstream's. Never stored: the id belongs to one request.
-    static func error(_ status: HTTPResponse.Status, code: String, message: String, field: String? = nil, requestID: String) -> Response {
-        let body = AnnouncementJSON.encodeError(code: code, message: message, requestID: requestID, field: field)
-        var response = Response.json(Array(body), status: status)
-        response.headers[.cacheControl] = "no-store"
-        return response
-    }
-
-    /// An answer the server made itself (an undecodable URL, a refused method, shutting down) for a
-    /// path below `/api/`: its HTML body becomes the API's JSON error, its other headers (`Allow`,
-    /// `Retry-After`, security headers) stay.
-    static func makeServerAnswerJSON(_ response: inout Response, requestID: String) {
-        let (code, message): (String, String) =
-            switch response.status.code {
-            case 400: ("INVALID_REQUEST", "The request URL is malformed.")
-            case 405: ("METHOD_NOT_ALLOWED", "This method is not allowed here.")
-            case 414: ("URI_TOO_LONG", "The address is too long.")
-            case 503: ("SERVICE_UNAVAILABLE", "The server is shutting down. Please try again shortly.")
-            default: ("INTERNAL_SERVER_ERROR", "Something went wrong on our side.")
-            }
-        response.body = Array(AnnouncementJSON.encodeError(code: code, message: message, requestID: requestID, field: nil))
-        response.compressed = nil
-        response.headers[.contentType] = "application/json; charset=utf-8"
-        response.headers[.cacheControl] = "no-store"
-    }
-
-    /// The 400 for a bad `lat`, `lng` or `range`, naming it in `field` like the backend; always in
-    /// English, `texts`, as the API speaks no page language.
-    static func parameterError(_ problem: QueryProblem, texts: Texts, requestID: String) -> Response {
-        error(400, code: "INVALID_PARAMETER", message: problem.message(texts), field: problem.parameter, requestID: requestID)
-    }
-
-    /// The JSON error for an upstream failure; details stay in the log.
-    static func upstreamError(_ failure: UpstreamFailure, requestID: String) -> Response {
-        switch failure {
-        case .notFound:
-            return error(404, code: "NOT_FOUND", message: "Announcement not found.", requestID: requestID)
-        case .busy:
-            return error(
-                503,
-                code: "SERVICE_BUSY",
-                message: "Too many requests for announcements right now. Please try again shortly.",
-                requestID: requestID
-            )
-        case .timeout:
-            return error(
-                504,
-                code: "UPSTREAM_TIMEOUT",
-                message: "The announcements service did not answer in time. Please try again later.",
-                requestID: requestID
-            )
-        case .invalidAnnouncement:
-            return error(502, code: "INVALID_UPSTREAM_DATA", message: "The announcement data is invalid.", requestID: requestID)
-        default:
-            return error(502, code: "UPSTREAM_UNAVAILABLE", message: "Unable to load data. Please try again later.", requestID: requestID)
         }
     }
 

@@ -108,8 +108,8 @@ final class ImageProxy: Sendable {
         return .photo(kept)
     }
 
-    /// The answer for an outcome: the variant (reusable while fresh), the placeholder's 404, or the error page.
-    func answer(_ outcome: Outcome, request: Request, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Reply {
+    /// The answer for an outcome: the variant (reusable while fresh), the placeholder's 404, or the error.
+    func answer(_ outcome: Outcome, request: Request) throws(HTTPError) -> Reply {
         let now = clock.date
         switch outcome {
         case .photo(let entry):
@@ -128,7 +128,7 @@ final class ImageProxy: Sendable {
                 reusableUntil: left >= 1 ? clock.now() + .milliseconds(Int64(left * 1000)) : nil
             )
         case .missing:
-            guard let placeholder else { return Reply(errorPage(404, .errorPhotoNotFound)) }
+            guard let placeholder else { throw HTTPError(404, .errorPhotoNotFound) }
             // Still a 404 (the photo is gone), but with a picture as its body. The miss is kept for
             // the photo TTL (`PhotoCache`), so caches may keep this answer as long.
             var response = Response(status: .notFound, body: placeholder)
@@ -136,9 +136,10 @@ final class ImageProxy: Sendable {
             response.headers[.cacheControl] = cacheControl
             return Reply(response)
         case .failed(let status):
-            var response = errorPage(status, .errorPhotoFailed)
-            if status == 503 { response.headers[.retryAfter] = "1" }
-            return Reply(response)
+            // A full conversion queue (503) is over in a moment.
+            var error = HTTPError(status, .errorPhotoFailed)
+            if status == 503 { error.retryAfter = 1 }
+            throw error
         }
     }
 

@@ -15,7 +15,7 @@ extension PageHandlers {
         do {
             (location, filters) = try ListFilters.parseWithLocation(request, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
-            return .answer(site.badQuery(error, path: Route.feed.path, query: request.query))
+            return .failed(.badQuery(error, path: Route.feed.path, query: request.query))
         }
         let search = FeedSearch(filters: filters, location: location)
         // The canonical path joins every spelling; whether the header chose the language changes

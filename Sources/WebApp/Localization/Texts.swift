@@ -82,6 +82,15 @@ struct Texts: Sendable {
         return message.filled([("count", String(count))] + values)
     }
 
+    /// The text of `key` with `values` filled in; its counted form for `count` when given (an error's
+    /// message, `HTTPError`).
+    func text(_ key: TextKey, count: Int?, values: [(String, String)]) -> String {
+        guard let count else { return messages[key]?.filled(values) ?? key.rawValue }
+        let forms = countedMessages[key]
+        guard let message = forms?[rules.category(count)] ?? forms?[.other] else { return key.rawValue }
+        return message.filled([("count", String(count))] + values)
+    }
+
     /// Every key of this language's catalog, plain and counted.
     var keySet: Set<String> { catalog.keys }
 

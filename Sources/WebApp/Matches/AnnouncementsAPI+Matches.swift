@@ -10,7 +10,7 @@ extension AnnouncementsAPI {
     /// the details endpoint's 404; a report with no match is `{"data":[]}`.
     func matches(_ request: Request, id: String, requestID: String) -> RoutePlan {
         let key = Route.apiMatches(id: id).path
-        return .needs(.announcement(id: id, gateway, requestID: requestID)) { [site, gateway] source in
+        return .needs(.announcement(id: id, gateway, requestID: requestID)) { [site, gateway] source throws(HTTPError) in
             switch source {
             case .listed(let pet, let snapshot):
                 var reply = site.cachedPage(request, key: key, snapshot: snapshot) {
@@ -24,7 +24,7 @@ extension AnnouncementsAPI {
                 self.markAge(&reply, fetched.fetchedAt, stale: fetched.isStale)
                 return reply
             case .failed(let error):
-                return Reply(AnnouncementsAPI.upstreamError(error, requestID: requestID))
+                throw .upstream(error)
             }
         }
     }

@@ -27,7 +27,7 @@ extension PageHandlers {
         do {
             language = try PageLanguage.of(request)
         } catch {
-            return .answer(site.badQuery(LocatedProblem(problem: error, language: .standard), path: path, query: request.query))
+            return .failed(.badQuery(LocatedProblem(problem: error, language: .standard), path: path, query: request.query))
         }
         // The page does not depend on where the visitor is: one kept page per language.
         let location = VisitorLocation.unknown(language)
@@ -75,15 +75,13 @@ extension PageHandlers {
         do {
             language = try PageLanguage.of(request)
         } catch {
-            return .answer(
-                site.badQuery(LocatedProblem(problem: error, language: .standard), path: Route.matchesFeed(id: id).path, query: request.query)
-            )
+            return .failed(.badQuery(LocatedProblem(problem: error, language: .standard), path: Route.matchesFeed(id: id).path, query: request.query))
         }
         let stated = PageLanguage(language: language.language, explicit: true)
         let key = "matchfeed|" + VisitorLocation.unknown(stated).pageKey(Route.matchesFeed(id: id).path) + (language.explicit ? "" : "|vary")
         let location = VisitorLocation.unknown(language)
         let pageURL: @Sendable (VisitorLocation) -> String = { QueryString.url(Route.details(id: id).path, $0.language.linkItems) }
-        return .needs(.announcement(id: id, gateway, requestID: requestID)) { [site, gateway] source in
+        return .needs(.announcement(id: id, gateway, requestID: requestID)) { [site, gateway] source throws(HTTPError) in
             switch source {
             case .listed(let pet, let snapshot):
                 return site.cachedPage(request, key: key, snapshot: snapshot) {
@@ -98,7 +96,7 @@ extension PageHandlers {
                 )
                 return Reply(site.finish(feed, request: request, stale: fetched.isStale))
             case .failed(let error):
-                return petUnavailable(error, request: request, location: location, pageURL: pageURL)
+                throw petUnavailable(error, request: request, location: location, pageURL: pageURL)
             }
         }
     }

@@ -13,7 +13,7 @@ extension PageHandlers {
         do {
             location = try VisitorLocation.parse(request, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
-            return .answer(site.badQuery(error, path: Route.details(id: id).path, query: request.query))
+            return .failed(.badQuery(error, path: Route.details(id: id).path, query: request.query))
         }
         let pageURL: @Sendable (VisitorLocation) -> String = { QueryString.url(Route.details(id: id).path, $0.linkItems) }
         let key = location.pageKey(QueryString.url(Route.details(id: id).path, location.linkItems))
@@ -44,7 +44,7 @@ extension PageHandlers {
         template: String,
         model: @escaping @Sendable (_ pet: Announcement, _ generation: Int?, _ staleNotice: String?, _ day: Int) -> Model
     ) -> RoutePlan {
-        .needs(.announcement(id: id, gateway, requestID: requestID)) { source in
+        .needs(.announcement(id: id, gateway, requestID: requestID)) { source throws(HTTPError) in
             switch source {
             case .listed(let pet, let snapshot):
                 return site.cachedPage(request, key: key, snapshot: snapshot) { day in
@@ -63,32 +63,24 @@ extension PageHandlers {
                 )
                 return Reply(site.finish(page, request: request, stale: fetched.isStale))
             case .failed(let error):
-                return petUnavailable(error, request: request, location: location, pageURL: pageURL)
+                throw petUnavailable(error, request: request, location: location, pageURL: pageURL)
             }
         }
     }
 
-    /// The page for a pet the details endpoint could not give: 404 for an unknown id, else the
+    /// The error for a pet the details endpoint could not give: 404 for an unknown id, else the
     /// upstream's failure with a "Try again" link.
     func petUnavailable(
         _ error: UpstreamFailure,
         request: Request,
         location: VisitorLocation,
         pageURL: @escaping @Sendable (VisitorLocation) -> String
-    ) -> Reply {
-        let texts = site.texts(location.language)
+    ) -> HTTPError {
         if case .notFound = error {
-            return Reply(site.errorPage(status: 404, message: texts(.errorPetNotFound), location: location, pageURL: pageURL))
+            return HTTPError(404, .errorPetNotFound, api: HTTPError.upstream(error).api).on(location, pageURL: pageURL)
         }
-        return Reply(
-            site.errorPage(
-                status: error.visitorStatus,
-                message: texts(.errorPetFailed),
-                retryURL: Self.sameURL(request),
-                location: location,
-                pageURL: pageURL
-            )
-        )
+        return HTTPError(error.visitorStatus, .errorPetFailed, api: HTTPError.upstream(error).api)
+            .on(location, retryURL: Self.sameURL(request), pageURL: pageURL)
     }
 
     private func detailsModel(_ pet: Announcement, staleNotice: String?, location: VisitorLocation, day: Int) -> DetailsPageModel {

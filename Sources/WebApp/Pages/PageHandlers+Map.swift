@@ -15,7 +15,7 @@ extension PageHandlers {
         do {
             (location, filters) = try ListFilters.parseWithLocation(request, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
-            return .answer(site.badQuery(error, path: Route.map.path, query: request.query))
+            return .failed(.badQuery(error, path: Route.map.path, query: request.query))
         }
         let key = location.pageKey(filters.url(.map, location: location))
         return listPlan(request, requestID: requestID, location: location) { snapshot in

@@ -13,7 +13,7 @@ extension PageHandlers {
         do {
             location = try VisitorLocation.parse(request, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
-            return .answer(site.badQuery(error, path: Route.poster(id: id).path, query: request.query))
+            return .failed(.badQuery(error, path: Route.poster(id: id).path, query: request.query))
         }
         let pageURL: @Sendable (VisitorLocation) -> String = { QueryString.url(Route.poster(id: id).path, $0.language.linkItems) }
         let key = location.pageKey(pageURL(location))

@@ -30,7 +30,7 @@ struct PageHandlers: Sendable {
         do {
             location = try VisitorLocation.parse(request, defaultRangeKm: PageHandlers.landingRangeKm)
         } catch {
-            return .answer(site.badQuery(error, path: Route.landing.path, query: request.query))
+            return .failed(.badQuery(error, path: Route.landing.path, query: request.query))
         }
         let key = location.pageKey(QueryString.url(Route.landing.path, location.linkItems))
         return listPlan(request, requestID: requestID, location: location) { snapshot in
@@ -99,17 +99,17 @@ struct PageHandlers: Sendable {
         do {
             (location, filters) = try ListFilters.parseWithLocation(request, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
-            return .answer(site.badQuery(error, path: Route.list.path, query: request.query))
+            return .failed(.badQuery(error, path: Route.list.path, query: request.query))
         }
         let key = location.pageKey(filters.url(page: filters.page, location: location))
-        return listPlan(request, requestID: requestID, location: location) { snapshot in
-            site.cachedPage(request, key: key, snapshot: snapshot) { day in
-                listPage(snapshot, filters: filters, location: location, day: day)
+        return listPlan(request, requestID: requestID, location: location) { snapshot throws(HTTPError) in
+            try site.cachedPage(request, key: key, snapshot: snapshot) { (day: Int) throws(HTTPError) in
+                try listPage(snapshot, filters: filters, location: location, day: day)
             }
         }
     }
 
-    private func listPage(_ snapshot: Fetched<Snapshot>, filters: ListFilters, location: VisitorLocation, day: Int) -> Response {
+    private func listPage(_ snapshot: Fetched<Snapshot>, filters: ListFilters, location: VisitorLocation, day: Int) throws(HTTPError) -> Response {
         let query = AnnouncementQuery(
             status: filters.status,
             species: filters.species,
@@ -121,13 +121,9 @@ struct PageHandlers: Sendable {
         let pageCount = max(1, (found.total + PageHandlers.pageSize - 1) / PageHandlers.pageSize)
         let texts = site.texts(location.language)
         guard filters.page <= pageCount else {
-            return site.errorPage(
-                status: 404,
-                message: texts.counted(.listNoSuchPage, pageCount, ("page", String(filters.page))),
-                retryURL: filters.url(page: 1, location: location),
-                location: location,
-                pageURL: { filters.url(page: filters.page, location: $0) }
-            )
+            var error = HTTPError(404, .listNoSuchPage, ("page", String(filters.page)))
+            error.count = pageCount
+            throw error.on(location, retryURL: filters.url(page: 1, location: location), pageURL: { filters.url(page: filters.page, location: $0) })
         }
         let summary = filters.summary(count: found.total, location: location, texts: texts)
         let pageSummary = texts(.paginationSummary, ("page", String(filters.page)), ("count", String(pageCount)))
@@ -241,22 +237,16 @@ struct PageHandlers: Sendable {
         _ request: Request,
         requestID: String,
         location: VisitorLocation,
-        render: @escaping @Sendable (Fetched<Snapshot>) -> Reply
+        render: @escaping @Sendable (Fetched<Snapshot>) throws(HTTPError) -> Reply
     ) -> RoutePlan {
-        .needs(.snapshot(gateway, requestID: requestID)) { [site] fetched in
+        .needs(.snapshot(gateway, requestID: requestID)) { fetched throws(HTTPError) in
             switch fetched {
             case .success(let snapshot):
-                return render(snapshot)
+                return try render(snapshot)
             case .failure(let error):
-                return Reply(
-                    site.errorPage(
-                        status: error.visitorStatus == 404 ? 502 : error.visitorStatus,
-                        message: site.texts(location.language)(.errorUpstream),
-                        retryURL: Self.sameURL(request),
-                        location: location,
-                        pageURL: SiteContext.sameURL(request)
-                    )
-                )
+                // The list has no 404 of its own: an upstream that has no list is a bad gateway.
+                throw HTTPError(error.visitorStatus == 404 ? 502 : error.visitorStatus, .errorUpstream)
+                    .on(location, retryURL: Self.sameURL(request), pageURL: SiteContext.sameURL(request))
             }
         }
     }

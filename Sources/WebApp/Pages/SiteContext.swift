@@ -5,7 +5,7 @@ import PetAPIClient
 import PetDomain
 import Synchronization
 
-/// What every page handler shares: the renderer, the public base URL, the layout and error pages,
+/// What every page handler shares: the renderer, the public base URL, the layout,
 /// the rendered-page cache and the card fragments of the current snapshot.
 final class SiteContext: Sendable {
     let configuration: AppConfiguration
@@ -118,16 +118,28 @@ final class SiteContext: Sendable {
     }
 
     /// The page for `key` from `snapshot` (see the variant whose `build` takes the day).
-    func cachedPage(_ request: Request, key: String, snapshot: Fetched<Snapshot>, build: () -> Response) -> Reply {
-        cachedPage(request, key: key, snapshot: snapshot) { (_: Int) in build() }
+    func cachedPage<Failure: Error>(
+        _ request: Request,
+        key: String,
+        snapshot: Fetched<Snapshot>,
+        build: () throws(Failure) -> Response
+    ) throws(Failure) -> Reply {
+        try cachedPage(request, key: key, snapshot: snapshot) { (_: Int) throws(Failure) in try build() }
     }
 
     /// The page for `key` from `snapshot`: reused when rendered from the same snapshot generation
     /// on the same day (`DayClock.reuseKey`: report ages say "today"), else made by `build` for
-    /// that day and kept (a 200 from fresh data only), then answered conditionally.
-    func cachedPage(_ request: Request, key: String, snapshot: Fetched<Snapshot>, build: (_ day: Int) -> Response) -> Reply {
+    /// that day and kept (a 200 from fresh data only), then answered conditionally. An error `build`
+    /// throws (a page number past the last) is never kept. Generic over the error so that a `build`
+    /// that cannot fail needs no `try`.
+    func cachedPage<Failure: Error>(
+        _ request: Request,
+        key: String,
+        snapshot: Fetched<Snapshot>,
+        build: (_ day: Int) throws(Failure) -> Response
+    ) throws(Failure) -> Reply {
         let day = days.today
-        guard !snapshot.isStale else { return Reply(finish(build(day), request: request, stale: true)) }
+        guard !snapshot.isStale else { return Reply(finish(try build(day), request: request, stale: true)) }
         let reuse = DayClock.reuseKey(generation: snapshot.value.generation, day: day)
         if let kept = rendered.cached(key, generation: reuse) {
             // Asked for again: the same bytes are right for this exact URL while the snapshot is
@@ -138,7 +150,7 @@ final class SiteContext: Sendable {
                 reusableUntil: self.reuse.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
             )
         }
-        let made = rendered.keep(prepared(build(day), stale: false), for: key, generation: reuse)
+        let made = rendered.keep(prepared(try build(day), stale: false), for: key, generation: reuse)
         return Reply(ConditionalGet.answer(made, request: request))
     }
 
@@ -169,7 +181,7 @@ final class SiteContext: Sendable {
             response.headers[.eTag] = ConditionalGet.etag(for: response.body)
             response.headers[.cacheControl] = stale ? "no-cache" : cacheControl
         } else {
-            response.headers[.cacheControl] = "no-store"
+            response.headers[.cacheControl] = ErrorRenderer.cacheControl
         }
         SecurityHeaders.apply(to: &response)
         return response
@@ -203,96 +215,12 @@ final class SiteContext: Sendable {
         )
     }
 
-    /// The error page for `status` (docs/upstream.md §4 "Errors the visitor can see") in the page's
-    /// language: a heading by status, the message, and a retry link for upstream failures.
-    /// `pageURL` writes the failed page's URL for a visitor state (for the language switch and the
-    /// alternates); without it (answers the server makes itself) they lead to the landing page.
-    func errorPage(
-        status: HTTPResponse.Status,
-        message: String,
-        retryURL: String? = nil,
-        location: VisitorLocation = .unknown,
-        pageURL: ((VisitorLocation) -> String)? = nil
-    ) -> Response {
-        let texts = self.texts(location.language)
-        let heading: String
-        switch status {
-        case 400: heading = texts(.errorHeading400)
-        case 404: heading = texts(.errorHeading404)
-        case 405: heading = texts(.errorHeading405)
-        case 502, 504: heading = texts(.errorHeading502)
-        case 503: heading = texts(.errorHeading503)
-        default: heading = texts(.errorHeadingOther)
-        }
-        let model = ErrorPageModel(
-            layout: layout(
-                title: texts(.pageTitle, ("title", heading)),
-                description: message,
-                canonicalPath: nil,
-                location: location,
-                pageURL: pageURL ?? { QueryString.url(Route.landing.path, $0.linkItems) }
-            ),
-            status: status.code,
-            heading: heading,
-            message: message,
-            retryURL: retryURL,
-            listURL: QueryString.url(Route.list.path, location.linkItems),
-            homeURL: QueryString.url(Route.landing.path, location.linkItems)
-        )
-        var response = page(model, template: "error", language: location.language, status: status)
-        if status == 405 { response.headers[.allow] = "GET, HEAD" }
-        return prepared(response, stale: false)
-    }
-
-    /// The error page for `request` whose message is `key`'s text, in the request's page language
-    /// (its `lang`, else `Accept-Language`), with links in that language.
-    func errorPage(status: HTTPResponse.Status, _ key: TextKey, _ values: (String, String)..., for request: Request) -> Response {
-        let language = (try? PageLanguage.of(request)) ?? PageLanguage.fromHeader(request)
-        let location = VisitorLocation.unknown(language)
-        let texts = self.texts(language)
-        var message = texts(key)
-        for (name, value) in values { message = message.replacingOccurrences(of: "{" + name + "}", with: value) }
-        return errorPage(status: status, message: message, location: location, pageURL: SiteContext.sameURL(request))
-    }
-
-    /// The text of an answer the server makes itself (`ServerMadeAnswer`), by status; `{method}`
-    /// is the request's method.
-    static func serverAnswerText(_ status: HTTPResponse.Status) -> TextKey? {
-        switch status {
-        case 400: .errorBadURL
-        case 405: .errorMethod
-        case 414: .errorLongURL
-        case 500: .errorInternal
-        case 503: .errorStopping
-        default: nil
-        }
-    }
-
     /// Writes the request's own path and query (without `lang`) for a visitor state: its page in
     /// another language.
-    static func sameURL(_ request: Request) -> (VisitorLocation) -> String {
+    static func sameURL(_ request: Request) -> @Sendable (VisitorLocation) -> String {
         let kept = request.query.items.filter { $0.name != "lang" }.map { ($0.name, Optional($0.value)) }
         let path = request.rawPath
         return { location in QueryString.url(path, kept + location.language.linkItems) }
-    }
-
-    /// The 400 page for a bad query parameter, in the page's language, linking to the same page
-    /// (its other parameters kept) without location and without the bad parameter.
-    func badQuery(_ problem: LocatedProblem, path: String, query: QueryItems) -> Response {
-        let dropped: Set<String> = ["lat", "lng", "range", "location", "lang", problem.problem.parameter]
-        let kept = query.items.filter { !dropped.contains($0.name) }.map { ($0.name, Optional($0.value)) }
-        let language = problem.language
-        let texts = self.texts(language)
-        let message = texts(.errorParameter, ("name", problem.problem.parameter), ("reason", problem.problem.message(texts)))
-        let withoutLocation = query.items.filter { $0.name != "lang" && !["lat", "lng", "range", "location"].contains($0.name) }
-            .map { ($0.name, Optional($0.value)) }
-        return errorPage(
-            status: 400,
-            message: message,
-            retryURL: QueryString.url(path, kept + language.linkItems),
-            location: .unknown(language),
-            pageURL: { QueryString.url(path, withoutLocation + $0.language.linkItems) }
-        )
     }
 
     /// The public URL of a photo: our `/images/` proxy for upstream paths, the URL itself otherwise.

@@ -139,15 +139,16 @@ extension ReportHandlers {
         QueryString.url(Route.list.path, [("sort", Optional("newest"))] + language.linkItems)
     }
 
-    /// The store is down or too slow: 503 with `Retry-After`, the form back with every value, nothing
-    /// sent upstream (the write path fails closed).
+    /// The store is down or too slow (`HTTPError.storeDown`: 503 with `Retry-After`), the form back with
+    /// every value, nothing sent upstream (the write path fails closed): a page, not the error page.
     func storeDown(_ error: WriteStoreUnavailable, form: FormBody, submission: String, language: PageLanguage, requestID: String) -> Response {
         logger.error(
             "write store unavailable",
             metadata: ["operation": "\(error.operation)", "detail": "\(error.detail)", "request_id": "\(requestID)"]
         )
-        var response = problemPage(form: form, submission: submission, language: language, key: .reportProblemStore, status: .serviceUnavailable)
-        response.headers[.retryAfter] = String(Limits.storeRetryAfterSeconds)
+        let down = HTTPError.storeDown
+        var response = problemPage(form: form, submission: submission, language: language, key: .reportProblemStore, status: down.status)
+        if let seconds = down.retryAfter { response.headers[.retryAfter] = String(seconds) }
         return response
     }
 

@@ -53,9 +53,7 @@ extension ReportHandlers {
             }
         } catch {
             logger.error("write store unavailable", metadata: ["operation": "take", "detail": "\(error)", "request_id": "\(requestID)"])
-            var response = photoPage(id: id, language: language, status: .serviceUnavailable, problem: texts(.reportProblemStore))
-            response.headers[.retryAfter] = String(Limits.storeRetryAfterSeconds)
-            return response
+            return storeDownPage(id: id, language: language, texts: texts)
         }
         var wrongCode = false
         defer { if !wrongCode { Task { [self] in await giveBack(slots, address: address, id: id) } } }
@@ -63,9 +61,7 @@ extension ReportHandlers {
         do {
             photo = try await self.photo(from: form, texts: texts, state: &state)
         } catch {
-            var response = photoPage(id: id, language: language, status: .serviceUnavailable, problem: texts(.reportProblemStore))
-            response.headers[.retryAfter] = String(Limits.storeRetryAfterSeconds)
-            return response
+            return storeDownPage(id: id, language: language, texts: texts)
         }
         guard let photo else {
             return photoPage(
@@ -141,6 +137,14 @@ extension ReportHandlers {
     func giveBack(_ slots: GuessSlots, address: String, id: String) async {
         try? await store.refund(rules.guessesByAddress, key: address, token: slots.address)
         try? await store.refund(rules.guessesByPet, key: id, token: slots.pet)
+    }
+
+    /// The photo form again for a write store that is down or slow (`HTTPError.storeDown`).
+    private func storeDownPage(id: String, language: PageLanguage, texts: Texts) -> Response {
+        let down = HTTPError.storeDown
+        var response = photoPage(id: id, language: language, status: down.status, problem: texts(.reportProblemStore))
+        if let seconds = down.retryAfter { response.headers[.retryAfter] = String(seconds) }
+        return response
     }
 
     private func photoPage(

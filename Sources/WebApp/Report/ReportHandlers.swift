@@ -32,12 +32,12 @@ struct ReportHandlers: Sendable {
     // MARK: - GET /report
 
     /// The empty form: `?status=found` preselects a found-pet report; `lat`/`lng` prefill the place.
-    func form(_ request: Request) -> Response {
+    func form(_ request: Request) throws(HTTPError) -> Response {
         let location: VisitorLocation
         do {
             location = try VisitorLocation.parse(request, defaultRangeKm: PageHandlers.listRangeKm)
         } catch {
-            return site.badQuery(error, path: Route.report.path, query: request.query)
+            throw .badQuery(error, path: Route.report.path, query: request.query)
         }
         var draft = ReportDraft()
         draft.status = request.query["status"]?.lowercased() == "found" ? "FOUND" : "MISSING"
@@ -154,7 +154,7 @@ struct ReportHandlers: Sendable {
             )
             try? await giveBack(key: key, owner: owner, address: address, slot: slot)
             state.problem = texts(.reportProblemStore)
-            return .refused(.serviceUnavailable, state, retryAfter: Limits.storeRetryAfterSeconds)
+            return .refused(HTTPError.storeDown.status, state, retryAfter: HTTPError.storeDown.retryAfter)
         } catch {
             try? await giveBack(key: key, owner: owner, address: address, slot: slot)
             state.problem = texts(.reportProblemUpstream)

@@ -6,7 +6,8 @@ import MicroHTTP
 /// (MicroHTTP's `bodyPolicy`; docs/report-flow.md "Abuse"): the routes whose rule declares a body
 /// (`RouteRule`: the report form and the two API writes), within its limits; a write from another
 /// site's page is refused (403) and nothing is sent upstream; every other method and path gets the
-/// site's one 405 with `Allow` (`SiteContext.methodNotAllowed`).
+/// site's one 405 with `Allow` (`HTTPError.methodNotAllowed`); each written by `ErrorRenderer`
+/// in the route's format.
 struct WritePolicy: Sendable {
     let site: SiteContext
     let identity: ClientIdentity
@@ -18,24 +19,23 @@ struct WritePolicy: Sendable {
         let requestID = RequestID.choose(from: head.headers[.xRequestID])
         let route = head.path.flatMap(Route.init(path:))
         guard head.method == "POST", let route, let limits = route.rule.limits else {
-            let response = site.methodNotAllowed(head.method, route: route, path: head.path ?? "/", for: request(head), requestID: requestID)
+            let error = HTTPError.methodNotAllowed(head.method, route: route)
+            // A path the site does not have answers in the API's form below `/api/`.
+            let format = route?.rule.format ?? ((head.path ?? "/").hasPrefix("/api/") ? .api : .page)
             // Counted as the server's own answer, as every refused method was before bodies existed.
-            return .refuse(finish(response, head, "server", requestID))
+            return .refuse(finish(render(error, format: format, head, requestID), head, "server", requestID))
         }
-        let isAPI = route.rule.format == .api
         if identity.isCrossSite(headers: head.headers, authority: head.authority) {
-            let response =
-                isAPI
-                ? AnnouncementsAPI.error(403, code: "FORBIDDEN", message: "Writes from another site are not accepted.", requestID: requestID)
-                : site.errorPage(status: 403, .reportCrossSite, for: request(head))
-            return .refuse(finish(response, head, route.metricName, requestID))
+            let error = HTTPError(403, .reportCrossSite, api: .init(code: "FORBIDDEN", message: "Writes from another site are not accepted."))
+            return .refuse(finish(render(error, format: route.rule.format, head, requestID), head, route.metricName, requestID))
         }
         guard route.rule.takes(contentType: head.headers[.contentType]) else {
-            let response =
-                isAPI
-                ? AnnouncementsAPI.error(415, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the photo as multipart/form-data.", requestID: requestID)
-                : site.errorPage(status: 415, .reportNotAForm, for: request(head))
-            return .refuse(finish(response, head, route.metricName, requestID))
+            let error = HTTPError(
+                415,
+                .reportNotAForm,
+                api: .init(code: "UNSUPPORTED_MEDIA_TYPE", message: "Send the photo as multipart/form-data.")
+            )
+            return .refuse(finish(render(error, format: route.rule.format, head, requestID), head, route.metricName, requestID))
         }
         return .accept(limits)
     }
@@ -44,27 +44,26 @@ struct WritePolicy: Sendable {
     func refusal(_ problem: BodyProblem, _ head: RequestHead) -> Response {
         let requestID = RequestID.choose(from: head.headers[.xRequestID])
         let route = head.path.flatMap(Route.init(path:))
-        let isAPI = head.path?.hasPrefix("/api/") ?? false
-        let response: Response
-        switch (problem, isAPI) {
-        case (.tooLarge, true):
-            response = AnnouncementsAPI.error(413, code: "PAYLOAD_TOO_LARGE", message: "The request body is too large.", requestID: requestID)
-        case (.tooLarge, false):
-            response = site.errorPage(status: 413, .reportTooLarge, for: request(head))
-        case (.malformed, true):
-            response = AnnouncementsAPI.error(400, code: "INVALID_BODY", message: "The request body could not be read.", requestID: requestID)
-        case (.malformed, false):
-            response = site.errorPage(status: 400, .reportUnreadable, for: request(head))
-        case (.storageFailed, true):
-            response = AnnouncementsAPI.error(500, code: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side.", requestID: requestID)
-        case (.storageFailed, false):
-            response = site.errorPage(status: 500, .errorInternal, for: request(head))
-        }
-        return finish(response, head, route?.metricName ?? "not_found", requestID)
+        let error: HTTPError =
+            switch problem {
+            case .tooLarge: HTTPError(413, .reportTooLarge, api: .init(code: "PAYLOAD_TOO_LARGE", message: "The request body is too large."))
+            case .malformed: HTTPError(400, .reportUnreadable, api: .init(code: "INVALID_BODY", message: "The request body could not be read."))
+            case .storageFailed:
+                HTTPError(500, .errorInternal, api: .init(code: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side."))
+            }
+        let format = route?.rule.format ?? ((head.path ?? "/").hasPrefix("/api/") ? .api : .page)
+        return finish(render(error, format: format, head, requestID), head, route?.metricName ?? "not_found", requestID)
     }
 
-    /// A request value for the error pages (their language comes from `lang` and `Accept-Language`).
-    private func request(_ head: RequestHead) -> Request {
-        Request(method: .post, path: head.path ?? "/", headers: head.headers, authority: head.authority, clientAddress: head.clientAddress)
+    /// `error` in `format`, for the head's request (a page's language comes from `lang` and `Accept-Language`).
+    private func render(_ error: HTTPError, format: RouteRule.Format, _ head: RequestHead, _ requestID: String) -> Response {
+        let request = Request(
+            method: .post,
+            path: head.path ?? "/",
+            headers: head.headers,
+            authority: head.authority,
+            clientAddress: head.clientAddress
+        )
+        return ErrorRenderer(site: site).response(error, format: format, for: request, requestID: requestID)
     }
 }

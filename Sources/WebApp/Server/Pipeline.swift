@@ -4,7 +4,8 @@ import Logging
 import MicroHTTP
 
 /// What wraps every request (function wrapping, docs/style.md): one request id, the route's plan
-/// (made once), security headers, one log line and the metrics.
+/// (made once), its errors written in the route's format (`ErrorRenderer`), security headers, one
+/// log line and the metrics.
 struct Pipeline: Sendable {
     let router: Router
     let metrics: Metrics
@@ -18,12 +19,23 @@ struct Pipeline: Sendable {
     func handle(_ request: Request) -> Answer {
         let started = ContinuousClock.now
         let requestID = RequestID.choose(from: request.headers[.xRequestID])
-        let (routeName, plan) = router.plan(for: request, requestID: requestID)
-        if let reply = plan.now() {
-            return .now(finish(reply, request: request, routeName: routeName, requestID: requestID, started: started))
+        let (routeName, format, plan) = router.plan(for: request, requestID: requestID)
+        do throws(HTTPError) {
+            if let reply = try plan.now() {
+                return .now(finish(reply, request: request, routeName: routeName, requestID: requestID, started: started))
+            }
+        } catch {
+            let response = router.errors.response(error, format: format, for: request, requestID: requestID)
+            return .now(finish(Reply(response), request: request, routeName: routeName, requestID: requestID, started: started))
         }
         return .later { [self] in
-            finish(await plan.later(), request: request, routeName: routeName, requestID: requestID, started: started)
+            let reply: Reply
+            do throws(HTTPError) {
+                reply = try await plan.later()
+            } catch {
+                reply = Reply(router.errors.response(error, format: format, for: request, requestID: requestID))
+            }
+            return finish(reply, request: request, routeName: routeName, requestID: requestID, started: started)
         }
     }
 

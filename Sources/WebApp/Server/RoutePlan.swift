@@ -18,12 +18,13 @@ struct Need<Data: Sendable>: Sendable {
 /// otherwise with one suspend and resume of the connection. Handlers never know which thread they
 /// run on: they only describe the need and render the data.
 struct RoutePlan: Sendable {
-    /// The answer when everything it needs is in memory; nil when the request must wait.
-    let now: @Sendable () -> Reply?
+    /// The answer when everything it needs is in memory; nil when the request must wait. An error
+    /// (`HTTPError`) is written by the pipeline in the route's format (`ErrorRenderer`).
+    let now: @Sendable () throws(HTTPError) -> Reply?
     /// The answer after waiting; called only when `now` gave nil.
-    let later: @Sendable () async -> Reply
+    let later: @Sendable () async throws(HTTPError) -> Reply
 
-    /// An answer known already (a static file, a 400, a redirect).
+    /// An answer known already (a static file, a redirect).
     static func answer(_ response: Response) -> RoutePlan {
         answer(Reply(response))
     }
@@ -33,15 +34,35 @@ struct RoutePlan: Sendable {
         RoutePlan(now: { reply }, later: { reply })
     }
 
+    /// The answer `make` gives now, or its error.
+    static func making(_ make: () throws(HTTPError) -> Response) -> RoutePlan {
+        do throws(HTTPError) {
+            return .answer(try make())
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// An error known already (a 400 for the query, a 404).
+    static func failed(_ error: HTTPError) -> RoutePlan {
+        RoutePlan(now: { () throws(HTTPError) -> Reply? in throw error }, later: { () throws(HTTPError) -> Reply in throw error })
+    }
+
     /// The answer `render` makes from what `need` gives.
-    static func needs<Data>(_ need: Need<Data>, render: @escaping @Sendable (Data) -> Reply) -> RoutePlan {
-        RoutePlan(now: { need.inMemory().map(render) }, later: { render(await need.fetch()) })
+    static func needs<Data>(_ need: Need<Data>, render: @escaping @Sendable (Data) throws(HTTPError) -> Reply) -> RoutePlan {
+        RoutePlan(
+            now: { () throws(HTTPError) -> Reply? in
+                guard let data = need.inMemory() else { return nil }
+                return try render(data)
+            },
+            later: { () async throws(HTTPError) -> Reply in try render(await need.fetch()) }
+        )
     }
 
     /// An answer that is all waiting: an upstream write with the request's body (the report form,
     /// the API's writes), or a readiness probe. The work renders its own answer.
-    static func work(_ body: @escaping @Sendable () async -> Response) -> RoutePlan {
-        RoutePlan(now: { nil }, later: { Reply(await body()) })
+    static func work(_ body: @escaping @Sendable () async throws(HTTPError) -> Response) -> RoutePlan {
+        RoutePlan(now: { nil }, later: { () async throws(HTTPError) -> Reply in Reply(try await body()) })
     }
 }
 

@@ -14,7 +14,7 @@ struct RouteRule: Sendable, Equatable {
         case form(urlEncoded: Bool)
     }
 
-    /// How a refusal on this route is written: an error page, or the API's JSON error.
+    /// How an error on this route is written (`ErrorRenderer`): an error page, or the API's JSON error.
     enum Format: Sendable, Equatable {
         case page
         case api
@@ -97,17 +97,17 @@ extension Route {
     var allowedMethods: String { rule.allow }
 }
 
-extension SiteContext {
+extension HTTPError {
     /// The one 405 of the site: `method` is not one `route` answers (nil: a path the site does not
-    /// have, which answers GET and HEAD with its 404), as an API error on API paths and an error
-    /// page elsewhere, with the route's `Allow`.
-    func methodNotAllowed(_ method: String, route: Route?, path: String, for request: Request, requestID: String) -> Response {
-        let isAPI = route.map { $0.rule.format == .api } ?? path.hasPrefix("/api/")
-        var response =
-            isAPI
-            ? AnnouncementsAPI.error(405, code: "METHOD_NOT_ALLOWED", message: "Method \(method) is not allowed here.", requestID: requestID)
-            : errorPage(status: 405, .errorMethod, ("method", method), for: request)
-        response.headers[.allow] = (route?.rule ?? .page).allow
-        return response
+    /// have, which answers GET and HEAD with its 404), with the route's `Allow`.
+    static func methodNotAllowed(_ method: String, route: Route?) -> HTTPError {
+        var error = HTTPError(
+            405,
+            .errorMethod,
+            ("method", method),
+            api: API(code: "METHOD_NOT_ALLOWED", message: "Method \(method) is not allowed here.")
+        )
+        error.allow = (route?.rule ?? .page).allow
+        return error
     }
 }

@@ -22,24 +22,23 @@ struct Router: Sendable {
     let reports: ReportHandlers
     /// The JSON API's writes.
     let writes: AnnouncementWrites
+    /// Writes every plan's error in its route's format.
+    var errors: ErrorRenderer { ErrorRenderer(site: site) }
 
-    /// The route's metric name and its plan for this request: the route, the query and the
-    /// language are parsed here, once per request (`Pipeline.handle` runs the plan).
-    func plan(for request: Request, requestID: String) -> (String, RoutePlan) {
+    /// The route's metric name, the format of its errors and its plan for this request: the route,
+    /// the query and the language are parsed here, once per request (`Pipeline.handle` runs the plan).
+    func plan(for request: Request, requestID: String) -> (String, RouteRule.Format, RoutePlan) {
         guard let route = Route(path: request.path) else {
-            return ("not_found", .answer(site.errorPage(status: 404, .errorNoPage, for: request)))
+            // A path the site does not have is a page's 404, below `/api/` too.
+            return ("not_found", .page, .failed(HTTPError(404, .errorNoPage)))
         }
         // The route's rule decides its methods (`WritePolicy` refuses a body the rule does not take
         // before reading it; this answers the rest, e.g. a GET of the photo upload).
         guard route.rule.accepts(request.method) else {
-            let refused = site.methodNotAllowed(request.method.rawValue, route: route, path: request.path, for: request, requestID: requestID)
-            return (route.metricName, .answer(refused))
+            return (route.metricName, route.rule.format, .failed(.methodNotAllowed(request.method.rawValue, route: route)))
         }
         let isPost = request.method == .post
         let plan: RoutePlan
-        let errorPage: @Sendable (HTTPResponse.Status, TextKey) -> Response = { [site] status, key in
-            site.errorPage(status: status, key, for: request)
-        }
         switch route {
         case .landing:
             plan = pages.landing(request, requestID: requestID)
@@ -64,44 +63,34 @@ struct Router: Sendable {
         case .image(let path):
             guard let variant = PhotoVariant(parameter: request.query["w"]) else {
                 let widths = PhotoVariant.allowedWidths.sorted().map(String.init).joined(separator: ", ")
-                let texts = site.texts((try? PageLanguage.of(request)) ?? PageLanguage.fromHeader(request))
-                plan = .answer(
-                    site.errorPage(
-                        status: 400,
-                        .errorParameter,
-                        ("name", "w"),
-                        ("reason", texts(.queryWidth, ("widths", widths))),
-                        for: request
-                    )
-                )
+                var error = HTTPError(400, .errorParameter, ("name", "w"))
+                error.values.append(("reason", .text(.queryWidth, [("widths", widths)])))
+                plan = .failed(error)
                 break
             }
             let format = PhotoFormat.preferred(accept: request.headers[.accept])
-            plan = .needs(images.need(path: path, variant: variant, format: format, requestID: requestID)) { [images] outcome in
-                images.answer(outcome, request: request, errorPage: errorPage)
+            plan = .needs(images.need(path: path, variant: variant, format: format, requestID: requestID)) { [images] outcome throws(HTTPError) in
+                try images.answer(outcome, request: request)
             }
         case .tile(let tile):
-            plan = .needs(tiles.need(tile, requestID: requestID)) { [tiles] outcome in
-                Reply(tiles.answer(outcome, request: request, errorPage: errorPage))
+            plan = .needs(tiles.need(tile, requestID: requestID)) { [tiles] outcome throws(HTTPError) in
+                Reply(try tiles.answer(outcome, request: request))
             }
         case .staticFile(let path):
-            plan = .answer(
-                staticFiles.response(for: path, request: request)
-                    ?? site.errorPage(status: 404, .errorNoFile, for: request)
-            )
+            plan = staticFiles.response(for: path, request: request).map(RoutePlan.answer) ?? .failed(HTTPError(404, .errorNoFile))
         case .favicon:
-            plan = .answer(
-                staticFiles.response(for: "favicon.svg", request: request)
-                    ?? site.errorPage(status: 404, .errorNoFile, for: request)
-            )
+            plan = staticFiles.response(for: "favicon.svg", request: request).map(RoutePlan.answer) ?? .failed(HTTPError(404, .errorNoFile))
         case .apiList where isPost:
-            plan = .work { [writes] in await writes.create(request, requestID: requestID) }
+            plan = .work { [writes] () async throws(HTTPError) in try await writes.create(request, requestID: requestID) }
         case .apiList:
             plan = api.list(request, requestID: requestID)
         case .apiPhotos(let id):
-            plan = .work { [writes] in await writes.photo(request, id: id, requestID: requestID) }
+            plan = .work { [writes] () async throws(HTTPError) in try await writes.photo(request, id: id, requestID: requestID) }
         case .report:
-            plan = isPost ? .work { [reports] in await reports.submit(request, requestID: requestID) } : .answer(reports.form(request))
+            plan =
+                isPost
+                ? .work { [reports] in await reports.submit(request, requestID: requestID) }
+                : .making { () throws(HTTPError) in try reports.form(request) }
         case .reportPhoto:
             plan = isPost ? .work { [reports] in await reports.sendPhoto(request, requestID: requestID) } : .answer(reports.photoForm(request))
         case .apiDetails(let id):
@@ -111,10 +100,9 @@ struct Router: Sendable {
         case .apiDocument:
             // docs/openapi.yaml as JSON (scripts/openapi.sh makes it), read at startup with the other
             // public files: ETag, 304 and its compressed forms come with it.
-            plan = .answer(
-                staticFiles.response(for: AnnouncementsAPI.documentAsset, request: request)
-                    ?? AnnouncementsAPI.error(404, code: "NOT_FOUND", message: "The API document is not installed.", requestID: requestID)
-            )
+            plan =
+                staticFiles.response(for: AnnouncementsAPI.documentAsset, request: request).map(RoutePlan.answer)
+                ?? .failed(.api(404, code: "NOT_FOUND", message: "The API document is not installed."))
         case .apiMatches(let id):
             plan = api.matches(request, id: id, requestID: requestID)
         case .healthz:
@@ -124,7 +112,7 @@ struct Router: Sendable {
         case .metrics:
             plan = .answer(Router.noStore(metricsEndpoint.scrape()))
         }
-        return (route.metricName, plan)
+        return (route.metricName, route.rule.format, plan)
     }
 
     /// Ready when the upstream answered recently (or the cache is warm); otherwise one probe call.

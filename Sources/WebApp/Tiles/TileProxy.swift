@@ -60,8 +60,8 @@ final class TileProxy: Sendable {
         )
     }
 
-    /// The answer for an outcome: the tile with the freshness the tile server gave, or the error page.
-    func answer(_ outcome: Outcome, request: Request, errorPage: (HTTPResponse.Status, TextKey) -> Response) -> Response {
+    /// The answer for an outcome: the tile with the freshness the tile server gave, or the error.
+    func answer(_ outcome: Outcome, request: Request) throws(HTTPError) -> Response {
         let now = clock.date
         switch outcome {
         case .tile(let entry, let kept):
@@ -73,9 +73,9 @@ final class TileProxy: Sendable {
             response.headers[.cacheControl] = !kept ? "no-store" : left > 0 ? "public, max-age=\(left)" : "no-cache"
             return ConditionalGet.answer(response, request: request)
         case .missing:
-            return errorPage(404, .errorNoTile)
+            throw HTTPError(404, .errorNoTile)
         case .failed(let status):
-            return errorPage(status, .errorTileFailed)
+            throw HTTPError(status, .errorTileFailed)
         }
     }
 
