@@ -121,11 +121,14 @@ public final class AnnouncementIndex: Sendable {
         case .nearest: positions = plan.nearest(wanted)
         }
         let slice = positions.dropFirst(offset).map(Int.init)
+        // The points first, then the distances: the loads do not wait for each other's Haversine,
+        // so their cache misses overlap (a point is rarely in cache at 50,000 items).
+        let slicePoints = slice.map { points[$0] }
         return IndexPage(
             total: plan.total,
             all: items,
             positions: slice,
-            distancesKm: slice.map { points[$0]?.distanceKm(to: origin) }
+            distancesKm: slicePoints.map { $0?.distanceKm(to: origin) }
         )
     }
 }

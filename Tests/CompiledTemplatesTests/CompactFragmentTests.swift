@@ -177,3 +177,29 @@ private func plainCard(_ index: Int, name: String = "Max", photo: Bool = true) -
     let otherShape = marked(plainCard(21, photo: false))
     #expect(CompactFragment(trusting: otherShape.bytes, values: otherShape.values, markup: markup) == nil)
 }
+
+/// A fragment kept in a `FragmentArena` writes the same bytes as the one it was copied from, after
+/// that one is gone, for fragments of every size (one larger than a quarter chunk gets a chunk of its
+/// own) and for thousands of them across chunks; the arena's chunks hold what was kept.
+@Test func fragments_kept_in_an_arena_write_what_they_were_made_from() {
+    let arena = FragmentArena()
+    let markup = SharedMarkup()
+    var keptFragments: [(CompactFragment, [UInt8])] = []
+    var keptBytes = 0
+    for index in 0..<3_000 {
+        let size = index == 1_500 ? FragmentArena.chunkBytes : (index * 37) % 900
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
+        let reference = SlottedBytes(bytes: bytes, holes: index % 3 == 0 ? [SlottedBytes.Hole(offset: size / 2, slot: 1)] : [])
+        let made = CompactFragment(plain: reference)
+        let expected = written(made, markup)
+        let kept = made.kept(in: arena)
+        keptBytes += made.storageBytes
+        #expect(kept.storageBytes == made.storageBytes && kept.size == made.size)
+        keptFragments.append((kept, expected))
+    }
+    for (index, (kept, expected)) in keptFragments.enumerated() {
+        #expect(written(kept, markup) == expected, "fragment \(index)")
+    }
+    #expect(arena.bytes.kept == keptBytes)
+    #expect(arena.bytes.reserved >= keptBytes && arena.bytes.reserved < keptBytes + 2 * FragmentArena.chunkBytes)
+}

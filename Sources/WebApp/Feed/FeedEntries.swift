@@ -18,6 +18,14 @@ final class FeedEntries: Sendable {
         /// `created` as RFC 3339, for the feed's `updated` when this entry is its newest.
         var createdText: String { AtomDate.string(created) }
 
+        /// This entry with its bytes in `arena` (`FragmentArena`).
+        func kept(in arena: FragmentArena) -> Fragment { Fragment(entry: entry.kept(in: arena), created: created) }
+
+        private init(entry: CompactFragment, created: Int64) {
+            self.entry = entry
+            self.created = created
+        }
+
         /// The entry of `values`, taken apart against `markup` (kept whole if it does not rebuild
         /// exactly); `itemPart` is the item's id as its links spell it.
         init(_ values: Values, itemPart: String, created: Int64, markup: SharedMarkup) {
@@ -93,6 +101,8 @@ final class FeedEntries: Sendable {
         let markup: SharedMarkup
         /// `markup.pieces` as of the last fragment kept, read under this lock with the fragments.
         var pieces = MarkupPieces()
+        /// Where the kept entries' bytes live.
+        let arena = FragmentArena()
     }
 
     private let kept = Mutex<[Language: Kept]>([:])
@@ -104,27 +114,29 @@ final class FeedEntries: Sendable {
         authority = FeedSearch.authority(ofBaseURL: baseURL)
     }
 
-    /// The fragments of the items of `all` at `positions`, in that order, in `language`, and the
-    /// markup they share; those not written yet for this generation are made by `make` (outside
-    /// the lock) against that markup and kept.
+    /// The fragments of the items of `all` at `positions`, in that order, in `language`, the
+    /// markup they share, and the arena holding the kept ones' bytes (keep it alive while writing
+    /// them: `FragmentArena`); those not written yet for this generation are made by `make`
+    /// (outside the lock) against that markup and kept.
     func fragments(
         generation: Int,
         language: Language,
         all: [Announcement],
         positions: [Int],
         make: (Announcement, SharedMarkup) -> Fragment
-    ) -> (fragments: [Fragment], markup: MarkupPieces) {
+    ) -> (fragments: [Fragment], markup: MarkupPieces, owner: FragmentArena?) {
         // The generation's markup is made with its kept entries, so every entry kept names pieces of it.
-        let (found, markup, keptPieces): ([Fragment?], SharedMarkup, MarkupPieces) = kept.withLock { state in
+        let (found, markup, keptPieces, arena): ([Fragment?], SharedMarkup, MarkupPieces, FragmentArena?) = kept.withLock { state in
             if let current = state[language], current.generation == generation {
-                return (positions.map { current.fragments[$0] }, current.markup, current.pieces)
+                return (positions.map { current.fragments[$0] }, current.markup, current.pieces, current.arena)
             }
             if let current = state[language], current.generation > generation {
-                return (Array(repeating: nil, count: positions.count), SharedMarkup(), MarkupPieces())  // a request still on an older snapshot
+                // A request still on an older snapshot.
+                return (Array(repeating: nil, count: positions.count), SharedMarkup(), MarkupPieces(), nil)
             }
             let fresh = Kept(generation: generation, fragments: Array(repeating: nil, count: all.count), markup: SharedMarkup())
             state[language] = fresh
-            return (Array(repeating: nil, count: positions.count), fresh.markup, MarkupPieces())
+            return (Array(repeating: nil, count: positions.count), fresh.markup, MarkupPieces(), fresh.arena)
         }
         var result = found
         var made: [(position: Int, fragment: Fragment)] = []
@@ -133,14 +145,15 @@ final class FeedEntries: Sendable {
             result[slot] = fragment
             made.append((positions[slot], fragment))
         }
-        guard !made.isEmpty else { return (result.compactMap { $0 }, keptPieces) }
+        guard !made.isEmpty, let arena else { return (result.compactMap { $0 }, made.isEmpty ? keptPieces : markup.pieces, arena) }
         let pieces = markup.pieces
+        let keeping = made.map { ($0.position, $0.fragment.kept(in: arena)) }
         kept.withLock { state in
             guard state[language]?.generation == generation, state[language]?.markup === markup else { return }
-            for (position, fragment) in made { state[language]?.fragments[position] = fragment }
+            for (position, fragment) in keeping { state[language]?.fragments[position] = fragment }
             if (state[language]?.pieces.count ?? 0) < pieces.count { state[language]?.pieces = pieces }
         }
-        return (result.compactMap { $0 }, pieces)
+        return (result.compactMap { $0 }, pieces, arena)
     }
 }
 

@@ -34,7 +34,7 @@ extension PageHandlers {
         let authority = site.feedEntries.authority
         let index = snapshot.value.index
         let found = index.page(search.filters.query(location: search.location), offset: 0, limit: FeedSearch.maxEntries)
-        let (fragments, markup) = site.feedEntries.fragments(
+        let (fragments, markup, owner) = site.feedEntries.fragments(
             generation: snapshot.value.generation,
             language: language,
             all: found.all,
@@ -72,6 +72,7 @@ extension PageHandlers {
             }
         }
         body += "</feed>\n".utf8
+        withExtendedLifetime(owner) {}  // the kept entries' bytes live in it (`FragmentArena`)
         var headers: HTTPFields = [
             .contentType: "application/atom+xml; charset=utf-8", .contentLanguage: language.rawValue,
             .lastModified: HTTPDate.format(updated),

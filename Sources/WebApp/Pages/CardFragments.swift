@@ -55,6 +55,8 @@ final class CardFragments: Sendable {
     private let stripes: Shards<Kept>
     /// The markup the kept cards share (`CompactFragment`).
     private let markup = SharedMarkup()
+    /// Where the kept cards' bytes live (a page holds it while it writes them: `CardSet.owner`).
+    private let arena = FragmentArena()
 
     /// Room for the cards of a snapshot of `count` items.
     init(generation: Int, day: Int, count: Int) {
@@ -116,7 +118,7 @@ final class CardFragments: Sendable {
             cards.append(.compact(card))
         }
         keep(made, &pieces) { kept, index, card in kept.plain[variant][index] = card }
-        return CardSet(cards: cards, markup: pieces, escapedQuery: [], distancesKm: [], texts: texts)
+        return CardSet(cards: cards, markup: pieces, escapedQuery: [], distancesKm: [], texts: texts, owner: arena)
     }
 
     /// The cards of `page` for a located visitor: `linkQuery` is the query of the details links
@@ -162,7 +164,7 @@ final class CardFragments: Sendable {
         keep(made, &pieces) { kept, index, card in kept.located[language][index] = card }
         var escapedQuery: [UInt8] = []
         HTMLText.escape(linkQuery, into: &escapedQuery)
-        return CardSet(cards: cards, markup: pieces, escapedQuery: escapedQuery, distancesKm: page.distancesKm, texts: texts)
+        return CardSet(cards: cards, markup: pieces, escapedQuery: escapedQuery, distancesKm: page.distancesKm, texts: texts, owner: arena)
     }
 
     /// Keeps the cards just made with `store`, and the markup they name with them; `pieces`
@@ -176,9 +178,10 @@ final class CardFragments: Sendable {
         let current = markup.pieces
         pieces = current
         for (position, card) in made {
-            withKept(position) { kept, index in
-                store(&kept, index, card)
-                if kept.markup.count < current.count { kept.markup = current }
+            let kept = card.kept(in: arena)
+            withKept(position) { stripe, index in
+                store(&stripe, index, kept)
+                if stripe.markup.count < current.count { stripe.markup = current }
             }
         }
     }
@@ -218,6 +221,8 @@ struct CardSet {
     /// The distance of each card (nil without coordinates), written in `texts`' words.
     let distancesKm: [Double?]
     let texts: Texts?
+    /// Keeps the kept cards' bytes alive while the page is written (`FragmentArena`).
+    let owner: FragmentArena?
 
     /// Cards that are finished HTML each.
     init(whole: [[UInt8]]) {
@@ -226,14 +231,16 @@ struct CardSet {
         escapedQuery = []
         distancesKm = []
         texts = nil
+        owner = nil
     }
 
-    init(cards: [Card], markup: MarkupPieces, escapedQuery: [UInt8], distancesKm: [Double?], texts: Texts) {
+    init(cards: [Card], markup: MarkupPieces, escapedQuery: [UInt8], distancesKm: [Double?], texts: Texts, owner: FragmentArena) {
         self.cards = cards
         self.markup = markup
         self.escapedQuery = escapedQuery
         self.distancesKm = distancesKm
         self.texts = texts
+        self.owner = owner
     }
 
     var count: Int { cards.count }

@@ -11,10 +11,17 @@ import Synchronization
 /// `Templates/partials/card.mustache` alone, and a fragment is kept this way only when putting it
 /// back together gives exactly the bytes made normally; otherwise its bytes are kept as they are.
 ///
-/// One array per fragment: an 8-byte header (size, part count), the parts (4 bytes each: kind in
-/// the top two bits, payload below) and the values. Optional in the kept arrays at no extra size.
-struct CompactFragment: Sendable {
-    private let storage: [UInt8]
+/// One sequence of bytes per fragment: an 8-byte header (size, part count), the parts (4 bytes
+/// each: kind in the top two bits, payload below) and the values; in its own array while it is
+/// made, in its snapshot's `FragmentArena` once kept (`kept(in:)`).
+struct CompactFragment: @unchecked Sendable {
+    private enum Storage {
+        case array([UInt8])
+        /// Bytes in a `FragmentArena`, valid while it lives: never changed, so safe to share.
+        case arena(UnsafeRawBufferPointer)
+    }
+
+    private let storage: Storage
 
     private enum Kind {
         static let markup: UInt32 = 0
@@ -43,7 +50,26 @@ struct CompactFragment: Sendable {
             }
         }
         storage += values
-        self.storage = storage
+        self.storage = .array(storage)
+    }
+
+    private init(arena bytes: UnsafeRawBufferPointer) {
+        storage = .arena(bytes)
+    }
+
+    /// This fragment with its bytes copied into `arena`: reading it then retains nothing, and it is
+    /// valid while `arena` lives.
+    func kept(in arena: FragmentArena) -> CompactFragment {
+        CompactFragment(arena: withBytes { arena.keep($0) })
+    }
+
+    /// Calls `body` with the fragment's bytes.
+    @inline(__always)
+    private func withBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+        switch storage {
+        case .array(let bytes): bytes.withUnsafeBytes(body)
+        case .arena(let bytes): body(bytes)
+        }
     }
 
     private static func append(_ word: UInt32, to bytes: inout [UInt8]) {
@@ -51,11 +77,11 @@ struct CompactFragment: Sendable {
     }
 
     /// Bytes this card keeps of its own (its values and the list of its parts).
-    var storageBytes: Int { storage.count }
+    var storageBytes: Int { withBytes(\.count) }
 
     /// Bytes of the card without its slots' values (a size hint).
     var size: Int {
-        storage.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
+        withBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
     }
 
     /// One byte of each cache line of the fragment, summed. A page reads every card's lines this way
@@ -63,7 +89,7 @@ struct CompactFragment: Sendable {
     /// processor waits for the misses of all cards at once instead of card after card (a card kept
     /// since the snapshot came is rarely in cache at 50,000 items; docs/performance.md "Located pages").
     func touchLines() -> UInt8 {
-        storage.withUnsafeBytes { raw in
+        withBytes { raw in
             var sum: UInt8 = 0
             var offset = 0
             while offset < raw.count {
@@ -78,7 +104,7 @@ struct CompactFragment: Sendable {
     @inline(__always)
     func write(into output: inout [UInt8], markup: MarkupPieces, _ slot: (_ slot: Int, _ output: inout [UInt8]) -> Void) {
         markup.withPieces { piece in
-            storage.withUnsafeBytes { raw in
+            withBytes { raw in
                 write(raw, piece, into: &output, slot)
             }
         }
