@@ -178,7 +178,8 @@ final class SiteContext: Sendable {
     }
 
     /// Lets go of what is kept for snapshot generations before `generation`, which a new snapshot
-    /// replaces (`AnnouncementGateway.whenReplaced`): the cards and the feed entries, and keeps none
+    /// replaces (`AnnouncementGateway.whenReplaced`): the cards, the feed entries and the matches
+    /// (whose profiles hold the whole old snapshot), and keeps none
     /// for those generations from now on (a request still on the old snapshot renders its own).
     func retire(below generation: Int) {
         cardFloor.max(generation, ordering: .releasing)
@@ -186,6 +187,7 @@ final class SiteContext: Sendable {
             if let cards = current, cards.generation < DayClock.reuseKey(generation: generation, day: 0) { current = nil }
         }
         feedEntries.retire(below: generation)
+        matchMemo.retire(below: generation)
     }
 
     /// Whether cards are kept, and for which reuse key (tests).
