@@ -190,9 +190,6 @@ final class SiteContext: Sendable {
         matchMemo.retire(below: generation)
     }
 
-    /// Whether cards are kept, and for which reuse key (tests).
-    var keptCardsGeneration: Int? { fragments.withLock { $0?.generation } }
-
     /// The HTML of each card of one index page for this visitor (card fragments of the snapshot).
     /// Cards say how old each report is on `day`, so they are kept per snapshot generation and day.
     func cardHTML(_ found: IndexPage, location: VisitorLocation, generation snapshotGeneration: Int, day: Int) -> CardSet {
