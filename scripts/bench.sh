@@ -43,6 +43,7 @@
 #                              JPEG end to end and its photo step, warm /pets while 4 reports upload,
 #                              RSS growth with 8 concurrent 20 MB uploads; on the demo upstream)
 #   REPORTS_ONLY=1             only the report rows (no item sizes, no photo rows)
+#   SMAPS_DIR=dir              save /proc/PID/smaps of our server after each size's whole run as dir/smaps-N
 #   DATABASE=0                 skip the rows on a second server whose write store is PostgreSQL (reads
 #                              must not touch it: warm /pets and a random location, against the same nginx)
 set -euo pipefail
@@ -389,6 +390,14 @@ for items in $SIZES; do
   if [ "${COMPRESSION:-1}" != 0 ]; then compression_rows; fi
   if [ "${DATABASE:-1}" != 0 ]; then database_rows; fi
 
+  if [ -n "${SMAPS_DIR:-}" ]; then  # the server's mappings after the whole run (docs/performance.md "Memory")
+    mkdir -p "$SMAPS_DIR"; cp "/proc/$server/smaps" "$SMAPS_DIR/smaps-$items" 2>/dev/null || true
+    # glibc's own account of its arenas (in use vs held), printed by the server to its log.
+    if command -v gdb >/dev/null; then
+      timeout 60 gdb -p "$server" -batch -ex 'call (void) malloc_stats()' >/dev/null 2>&1 || true
+      sleep 0.5; grep -E '^(Arena|system bytes|in use bytes|Total|max mmap)' "$work/server-$items.log" >"$SMAPS_DIR/malloc-$items" || true
+    fi
+  fi
   stop_pid "$server"; server=""
   stop_pid "$nginx_pid"; nginx_pid=""
   stop_pid "$upstream"; upstream=""

@@ -108,6 +108,9 @@ public enum BodyCompression {
                 if forms?[coding] == nil { coding = .identity }
             }
             chosen = representation(response, coding: coding, forms: forms ?? CompressedForms())
+        } else if let token = response.headers[.contentEncoding] {
+            // A form its handler already chose (the whole API list): counted as that coding.
+            coding = ContentCoding.allCases.first { $0.token == token } ?? .identity
         }
         chosen.compressed = nil
         let lastModified = ifModifiedSince == nil ? nil : chosen.headers[.lastModified].flatMap(HTTPDate.parse)

@@ -101,6 +101,8 @@ public final class AnnouncementGateway: Sendable {
     private let detailsInFlight = Atomic<Int>(0)
     /// The monotonic time: `ContinuousClock.now` in production, a manual clock in tests.
     private let clock: @Sendable () -> ContinuousClock.Instant
+    /// Told the generation of each new snapshot as it replaces the one before (`whenReplaced`).
+    private let replacedListeners = Mutex<[@Sendable (Int) -> Void]>([])
 
     /// The cache key of the one snapshot.
     static let snapshotKey = "list"
@@ -139,6 +141,14 @@ public final class AnnouncementGateway: Sendable {
             date: date,
             onEvent: cacheEvent
         )
+    }
+
+    /// Calls `retire` with the generation of every new snapshot, as it is about to replace the one
+    /// before (a 304 revalidation keeps the old one and calls nothing): data kept per snapshot
+    /// generation (cards, feed entries, the encoded list) is let go then, not when the next request
+    /// of its own kind comes, which may be much later (docs/performance.md "Memory").
+    public func whenReplaced(_ retire: @escaping @Sendable (_ newGeneration: Int) -> Void) {
+        replacedListeners.withLock { $0.append(retire) }
     }
 
     /// How long ago the upstream last confirmed the snapshot held (fresh or stale); nil before the first.
@@ -180,6 +190,7 @@ public final class AnnouncementGateway: Sendable {
             self.report(outcome, requestID: requestID)
             let snapshot = Snapshot(outcome)  // places already given while decoding
             self.onEvent(.snapshot(items: snapshot.index.count))
+            for retire in self.replacedListeners.withLock({ $0 }) { retire(snapshot.generation) }
             return .fresh(snapshot, etag: response.headers[.eTag], cost: cost)
         }
     }

@@ -183,11 +183,17 @@ public final class PetSpotApp: Sendable {
             clock: days,
             placeholder: staticFiles.assets[AnnouncementsAPI.placeholderAsset]?.body
         )
+        let api = AnnouncementsAPI(gateway: gateway, site: site)
+        // What is kept per snapshot goes when a new snapshot replaces it (docs/performance.md "Memory").
+        gateway.whenReplaced { [site, wholeList = api.wholeList] generation in
+            site.retire(below: generation)
+            wholeList.retire(below: generation)
+        }
         let router = Router(
             site: site,
             staticFiles: staticFiles,
             pages: PageHandlers(site: site, gateway: gateway),
-            api: AnnouncementsAPI(gateway: gateway, site: site),
+            api: api,
             images: images,
             tiles: tiles,
             gateway: gateway,

@@ -168,6 +168,29 @@ final class FakeTransport: Sendable {
         #expect(!revalidated.isStale)
     }
 
+    @Test func whenReplaced_is_told_each_new_snapshots_generation_and_nothing_on_a_304() async throws {
+        let changed = Switch()
+        let fake = FakeTransport { request in
+            if changed.isOn { return Self.json(#"{"data":[]}"#) }
+            return request.headers[.ifNoneMatch] == "\"list-1\"" ? UpstreamResponse(status: 304, headers: [:], body: []) : Self.emptyList
+        }
+        let gateway = gateway(fake)
+        let told = Mutex<[Int]>([])
+        gateway.whenReplaced { generation in told.withLock { $0.append(generation) } }
+
+        let first = try await gateway.snapshot(requestID: "req-1")
+        #expect(told.withLock { $0 } == [first.value.generation])
+        clock.advance(by: .seconds(30))
+        _ = try await gateway.snapshot(requestID: "req-2")  // 304: the same snapshot
+        #expect(told.withLock { $0 } == [first.value.generation])
+
+        changed.turnOn()
+        clock.advance(by: .seconds(30))
+        let second = try await gateway.snapshot(requestID: "req-3")
+        #expect(second.value.generation > first.value.generation)
+        #expect(told.withLock { $0 } == [first.value.generation, second.value.generation])
+    }
+
     @Test func a_failing_list_within_staleMax_serves_the_old_snapshot_marked_stale() async throws {
         let failing = Switch()
         let fake = FakeTransport { _ throws(UpstreamFailure) in

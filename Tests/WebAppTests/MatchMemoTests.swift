@@ -31,6 +31,26 @@ import Testing
         #expect(memo.keptCount == 1)
     }
 
+    @Test func a_replaced_snapshots_matches_and_profiles_are_let_go_and_not_kept_again() throws {
+        let memo = MatchMemo()
+        let first = Self.snapshot()
+        let pet = try #require(first.index.items.first { $0.status != .closed })
+        let found = memo.matches(for: pet, in: first)
+        #expect(memo.keptCount == 1)
+        #expect(memo.holdsProfiles)
+
+        let second = Self.snapshot()
+        memo.retire(below: second.generation)
+        #expect(memo.keptCount == 0)
+        #expect(!memo.holdsProfiles)
+        // A request still on the old snapshot gets its matches, which are not kept.
+        #expect(memo.matches(for: pet, in: first) == found)
+        #expect(memo.keptCount == 0)
+        #expect(!memo.holdsProfiles)
+        #expect(memo.matches(for: pet, in: second) == found)
+        #expect(memo.keptCount == 1)
+    }
+
     @Test func a_report_not_in_the_snapshot_is_searched_each_time_and_not_kept() throws {
         let memo = MatchMemo()
         let snapshot = Self.snapshot()

@@ -43,10 +43,10 @@ struct AnnouncementsAPI: Sendable {
         let key = QueryString.url(Route.apiList.path, location.linkItems)
         let render: @Sendable (Fetched<Snapshot>) -> Reply = { [site, wholeList] snapshot in
             if location.origin == nil, !snapshot.isStale {
-                let kept = wholeList.response(generation: snapshot.value.generation) {
+                let kept = wholeList.response(generation: snapshot.value.generation, acceptEncoding: request.headers[.acceptEncoding]) {
                     let newestFirst = snapshot.value.index.page(AnnouncementQuery(sort: .newest), offset: 0, limit: .max).items
                     return site.prepared(
-                        Response.json(Array(AnnouncementJSON.encodeList(newestFirst, origin: nil, photos: AnnouncementsAPI.photoLinks))),
+                        Response.json(AnnouncementJSON.encodeListBytes(newestFirst, origin: nil, photos: AnnouncementsAPI.photoLinks)),
                         stale: false
                     )
                 }
@@ -117,33 +117,6 @@ struct AnnouncementsAPI: Sendable {
         // The Age changes every second: this answer is for this request only.
         reply.reusableUntil = nil
         if stale { reply.response.headers[.xPetSpotStale] = "true" }
-    }
-}
-
-/// The encoded whole list of one snapshot generation. Encoding holds the lock, so requests that
-/// arrive meanwhile wait for that one encoding instead of each making their own. Its gzip and br
-/// forms are made once per generation on the background compression thread (28 MB at 50,000
-/// items takes seconds); answers go uncompressed until they are ready.
-final class WholeListBody: Sendable {
-    private let kept = Mutex<(generation: Int, response: Response)?>(nil)
-
-    /// The kept response for `generation`, or `make`'s, kept.
-    func response(generation: Int, make: () -> Response) -> Response {
-        let (response, made) = kept.withLock { current -> (Response, Bool) in
-            if let current, current.generation == generation { return (current.response, false) }
-            let made = make()
-            current = (generation, made)
-            return (made, true)
-        }
-        if made, BodyCompression.isCompressible(response) {
-            BodyCompression.inBackground(response.body, effort: .background) { [self] forms in
-                kept.withLock { current in
-                    guard current?.generation == generation else { return }
-                    current?.response.compressed = forms
-                }
-            }
-        }
-        return response
     }
 }
 

@@ -106,6 +106,8 @@ final class FeedEntries: Sendable {
     }
 
     private let kept = Mutex<[Language: Kept]>([:])
+    /// The oldest snapshot generation whose entries may still be kept (`retire(below:)`).
+    private let floor = Atomic<Int>(Int.min)
     /// The tag URI authority of the public base URL (`FeedSearch.authority(ofBaseURL:)`), found once.
     let authority: String
 
@@ -113,6 +115,17 @@ final class FeedEntries: Sendable {
     init(baseURL: String) {
         authority = FeedSearch.authority(ofBaseURL: baseURL)
     }
+
+    /// Lets go of the entries of generations before `generation` (a new snapshot replaces theirs) and
+    /// keeps none for them from now on: without this, a replaced snapshot's entries stayed until the
+    /// next feed request in their language.
+    func retire(below generation: Int) {
+        floor.max(generation, ordering: .releasing)
+        kept.withLock { state in state = state.filter { $0.value.generation >= generation } }
+    }
+
+    /// Languages whose entries are kept, with their generation (tests).
+    var keptGenerations: [Language: Int] { kept.withLock { $0.mapValues(\.generation) } }
 
     /// The fragments of the items of `all` at `positions`, in that order, in `language`, the
     /// markup they share, and the arena holding the kept ones' bytes (keep it alive while writing
@@ -133,6 +146,9 @@ final class FeedEntries: Sendable {
             if let current = state[language], current.generation > generation {
                 // A request still on an older snapshot.
                 return (Array(repeating: nil, count: positions.count), SharedMarkup(), MarkupPieces(), nil)
+            }
+            if generation < floor.load(ordering: .acquiring) {
+                return (Array(repeating: nil, count: positions.count), SharedMarkup(), MarkupPieces(), nil)  // a snapshot already replaced
             }
             let fresh = Kept(generation: generation, fragments: Array(repeating: nil, count: all.count), markup: SharedMarkup())
             state[language] = fresh

@@ -49,6 +49,19 @@ final class MatchMemo: Sendable {
         return made
     }
 
+    /// Lets go of what was kept for generations before `generation` (a new snapshot replaces theirs)
+    /// and keeps nothing for them from now on. The profiles hold the whole snapshot they were read
+    /// from (its items and index, ~45 MB at 50,000 items): without this, a replaced snapshot stayed
+    /// alive until the next request that looked for matches (docs/performance.md "Memory").
+    func retire(below generation: Int) {
+        kept.withLock { state in
+            if state.generation < generation { state = Kept(generation: generation, byID: [:], profiles: nil) }
+        }
+    }
+
+    /// Whether profiles of a snapshot are kept (tests read it).
+    var holdsProfiles: Bool { kept.withLock { $0.profiles != nil } }
+
     /// Reports whose matches are kept now (tests read it).
     var keptCount: Int { kept.withLock { $0.byID.count } }
 }

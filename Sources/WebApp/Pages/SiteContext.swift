@@ -14,6 +14,8 @@ final class SiteContext: Sendable {
     let rendered: RenderedPages
     /// Cards of the current snapshot, rendered once each.
     private let fragments = Mutex<CardFragments?>(nil)
+    /// The oldest snapshot generation whose cards may still be kept (`retire(below:)`).
+    private let cardFloor = Atomic<Int>(Int.min)
     /// Located pages by shape, rendered once each with markers (they hold no upstream data).
     let shells: PageShells
     /// Atom entries of the current snapshot, written once per language (`/pets.atom`).
@@ -187,6 +189,19 @@ final class SiteContext: Sendable {
         return response
     }
 
+    /// Lets go of what is kept for snapshot generations before `generation`, which a new snapshot
+    /// replaces (`AnnouncementGateway.whenReplaced`): the cards, the feed entries and the matches
+    /// (whose profiles hold the whole old snapshot), and keeps none
+    /// for those generations from now on (a request still on the old snapshot renders its own).
+    func retire(below generation: Int) {
+        cardFloor.max(generation, ordering: .releasing)
+        fragments.withLock { current in
+            if let cards = current, cards.generation < DayClock.reuseKey(generation: generation, day: 0) { current = nil }
+        }
+        feedEntries.retire(below: generation)
+        matchMemo.retire(below: generation)
+    }
+
     /// The HTML of each card of one index page for this visitor (card fragments of the snapshot).
     /// Cards say how old each report is on `day`, so they are kept per snapshot generation and day.
     func cardHTML(_ found: IndexPage, location: VisitorLocation, generation snapshotGeneration: Int, day: Int) -> CardSet {
@@ -194,13 +209,14 @@ final class SiteContext: Sendable {
         let texts = self.texts(location.language)
         let language = location.language.language
         let render: (CardModel) -> [UInt8] = { self.renderer.render($0, template: "partials/card", language: language) ?? [] }
-        let cards = fragments.withLock { current -> CardFragments in
+        let cards = fragments.withLock { current -> CardFragments? in
             if let current, current.generation >= generation { return current }
+            if snapshotGeneration < cardFloor.load(ordering: .acquiring) { return nil }
             let fresh = CardFragments(generation: generation, day: day, count: found.all.count)
             current = fresh
             return fresh
         }
-        guard cards.generation == generation else {
+        guard let cards, cards.generation == generation else {
             // A request still on an older snapshot than the kept cards: render its cards whole.
             return CardSet(whole: found.items.map { render($0.card(origin: location.origin, location: location, texts: texts, day: day)) })
         }

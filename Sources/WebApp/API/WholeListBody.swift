@@ -1,0 +1,158 @@
+import Dispatch
+import Foundation
+import HTTPTypes
+import MicroHTTP
+import Synchronization
+
+/// The encoded whole list of one snapshot generation (docs/performance.md "Memory"). Encoding
+/// holds the lock, so requests that arrive meanwhile wait for that one encoding instead of each
+/// making their own. Its gzip and br forms are made once per generation on the background
+/// compression thread (30 MB at 50,000 items takes seconds); answers go uncompressed until they
+/// are ready.
+///
+/// Once the forms are made, a client that accepts one of them gets it without the plain form, and
+/// the plain form (30 MB, three times the two forms together) is let go when no client has asked
+/// for it for `keepPlainFor`: the apps send `Accept-Encoding`, so it is rarely asked. A client
+/// that takes no coding then has it encoded again from the same snapshot, the same bytes, and kept
+/// again while it is asked.
+final class WholeListBody: Sendable {
+    private struct Kept {
+        var generation: Int
+        /// The answer with its headers and, once made, its compressed forms; its body is empty
+        /// while `plainReleased`.
+        var response: Response
+        var plainReleased = false
+        /// When a client last got the plain form (or it was made).
+        var lastPlainUse: ContinuousClock.Instant
+        /// True while a release check is scheduled (one at a time).
+        var releaseScheduled = false
+    }
+
+    private let kept = Mutex<Kept?>(nil)
+    /// The oldest snapshot generation whose list may still be kept (`retire(below:)`).
+    private let floor = Atomic<Int>(Int.min)
+    /// How long the plain form stays after a client last asked for it.
+    let keepPlainFor: Duration
+    private let now: @Sendable () -> ContinuousClock.Instant
+    /// Runs `check` after about `delay` (a dispatch timer; tests pass one that never runs).
+    private let schedule: @Sendable (_ delay: Duration, _ check: @escaping @Sendable () -> Void) -> Void
+    /// Times the plain form was made (tests: a form made again, not kept).
+    private let plainMade = Atomic<Int>(0)
+
+    /// A kept list whose plain form goes `keepPlainFor` after its last use; `now` is the
+    /// monotonic clock, `schedule` runs the release check later.
+    init(
+        keepPlainFor: Duration = .seconds(10),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        schedule: @escaping @Sendable (_ delay: Duration, _ check: @escaping @Sendable () -> Void) -> Void = WholeListBody.dispatchAfter
+    ) {
+        self.keepPlainFor = keepPlainFor
+        self.now = now
+        self.schedule = schedule
+    }
+
+    /// Runs `check` on a global queue after `delay`.
+    static func dispatchAfter(_ delay: Duration, _ check: @escaping @Sendable () -> Void) {
+        let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds)), execute: check)
+    }
+
+    /// The answer for `generation` and a request whose `Accept-Encoding` is `acceptEncoding`:
+    /// a kept compressed form as its representation (`BodyCompression.representation`, so the
+    /// pipeline sends it as it is), or the plain answer, made by `make` when none is kept.
+    func response(generation: Int, acceptEncoding: String?, make: () -> Response) -> Response {
+        let (response, made) = kept.withLock { current -> (Response, Bool) in
+            if var state = current, state.generation == generation {
+                if let forms = state.response.compressed {
+                    let coding = ContentCoding.choose(acceptEncoding, available: forms.available)
+                    if coding != .identity { return (BodyCompression.representation(state.response, coding: coding, forms: forms), false) }
+                }
+                if state.plainReleased {
+                    let again = make()
+                    plainMade.add(1, ordering: .relaxed)
+                    guard again.status == state.response.status, again.headers[.eTag] == state.response.headers[.eTag] else {
+                        // Not the bytes the forms were made of: start over with this answer.
+                        current = Kept(generation: generation, response: again, lastPlainUse: now())
+                        return (again, true)
+                    }
+                    state.response.body = again.body
+                    state.plainReleased = false
+                }
+                state.lastPlainUse = now()
+                let answer = state.response
+                current = state
+                if state.response.compressed != nil { scheduleRelease(&current) }
+                return (answer, false)
+            }
+            let made = make()
+            plainMade.add(1, ordering: .relaxed)
+            // A request still on a replaced snapshot (or older than the kept one) gets its own, not kept.
+            if generation < floor.load(ordering: .acquiring) || (current?.generation ?? .min) > generation { return (made, false) }
+            current = Kept(generation: generation, response: made, lastPlainUse: now())
+            return (made, true)
+        }
+        if made, BodyCompression.isCompressible(response) {
+            BodyCompression.inBackground(response.body, effort: .background) { [self] forms in
+                kept.withLock { current in
+                    guard current?.generation == generation, current?.response.headers[.eTag] == response.headers[.eTag] else { return }
+                    current?.response.compressed = forms
+                    scheduleRelease(&current)
+                }
+            }
+        }
+        return response
+    }
+
+    /// Lets go of the list of generations before `generation` (a new snapshot replaces theirs) and
+    /// keeps none for them from now on: without this, a replaced snapshot's list (30 MB plain at
+    /// 50,000 items, with its forms) stayed until the next request for the whole list.
+    func retire(below generation: Int) {
+        floor.max(generation, ordering: .releasing)
+        kept.withLock { current in
+            if let state = current, state.generation < generation { current = nil }
+        }
+    }
+
+    /// Schedules one release check for when the plain form will have been idle `keepPlainFor`.
+    private func scheduleRelease(_ current: inout Kept?) {
+        guard var state = current, !state.releaseScheduled, !state.plainReleased else { return }
+        state.releaseScheduled = true
+        current = state
+        let delay = max(.zero, state.lastPlainUse + keepPlainFor - now())
+        schedule(delay) { [self] in
+            let later = kept.withLock { current -> Bool in
+                current?.releaseScheduled = false
+                return !releasePlainIfIdle(&current)
+            }
+            if later { kept.withLock { scheduleRelease(&$0) } }
+        }
+    }
+
+    /// Lets the plain form go when its compressed forms are kept and no client has asked for it
+    /// for `keepPlainFor`; true when it is gone (or there is none to keep).
+    @discardableResult
+    func releasePlainIfIdle() -> Bool {
+        kept.withLock { releasePlainIfIdle(&$0) }
+    }
+
+    private func releasePlainIfIdle(_ current: inout Kept?) -> Bool {
+        guard var state = current, !state.plainReleased else { return true }
+        guard let forms = state.response.compressed, forms.gzip != nil, forms.brotli != nil else { return false }
+        guard now() - state.lastPlainUse >= keepPlainFor else { return false }
+        state.response.body = []
+        state.plainReleased = true
+        current = state
+        return true
+    }
+
+    /// Bytes kept: the plain form (when kept) and the compressed forms.
+    var keptBytes: Int {
+        kept.withLock { ($0?.response.body.count ?? 0) + ($0?.response.compressed?.byteCount ?? 0) }
+    }
+
+    /// Whether the compressed forms of the kept list are made.
+    var hasForms: Bool { kept.withLock { $0?.response.compressed != nil } }
+
+    /// Times the plain form was encoded (tests).
+    var plainMadeCount: Int { plainMade.load(ordering: .relaxed) }
+}
