@@ -6,7 +6,9 @@ import PetDomain
 /// every visible word of a page comes from here or from the catalog through the templates.
 ///
 /// With the English catalog these give exactly `Format`'s English text (CatalogTests compare them).
-struct Texts: Sendable {
+/// A class: a page hands its texts to cards, lists and closures, and each copy of a struct of a
+/// dozen tables retained every table (a tenth of a located page's retains, docs/performance.md).
+final class Texts: Sendable {
     let language: Language
     let rules: PluralRules
     private let catalog: MessageCatalog
