@@ -91,32 +91,41 @@ final class RevalidatingProxy<Key: Hashable & Sendable>: Sendable {
         entry.lifetime ?? rules.ttlSeconds
     }
 
+    /// What the cache holds for a request.
+    private enum Found {
+        /// A fresh answer or remembered miss: no origin call.
+        case fresh(Outcome)
+        /// An answer past its freshness: revalidated with its validators.
+        case stale(PhotoEntry)
+        case nothing
+    }
+
     /// The outcome when it is fresh in memory; nil otherwise. Called on a server thread: it only
     /// looks at the memory part of the cache.
     func inMemory(_ key: Key) -> Outcome? {
-        kept(key, lookUp: cache.memoryEntry)?.outcome
+        guard case .fresh(let outcome) = found(key, lookUp: cache.memoryEntry) else { return nil }
+        return outcome
     }
 
     /// The answer from the cache when fresh, else from the origin (one call per key at a time).
     func outcome(_ key: Key, requestID: String) async -> Outcome {
-        guard let found = kept(key, lookUp: cache.entry) else {
-            return await refresh(key, kept: nil, requestID: requestID)
+        switch found(key, lookUp: cache.entry) {
+        case .fresh(let outcome): return outcome
+        case .stale(let kept): return await refresh(key, kept: kept, requestID: requestID)
+        case .nothing: return await refresh(key, kept: nil, requestID: requestID)
         }
-        if let outcome = found.outcome { return outcome }
-        return await refresh(key, kept: found.stale, requestID: requestID)
     }
 
-    /// A fresh remembered miss or answer (`outcome`), else the stale answer kept for `key`.
-    private func kept(_ key: Key, lookUp: (PhotoKey) -> PhotoEntry?) -> (outcome: Outcome?, stale: PhotoEntry?)? {
+    private func found(_ key: Key, lookUp: (PhotoKey) -> PhotoEntry?) -> Found {
         let now = clock.date
         if let statusKey = rules.statusKey(key), let status = lookUp(statusKey), status.isFresh(ttl: rules.ttlSeconds, now: now) {
             metrics.increment(rules.metric, labels: ["outcome": "hit"])
-            return (status.kind == .missing ? .missing : .failed(status: .badGateway), nil)
+            return .fresh(status.kind == .missing ? .missing : .failed(status: .badGateway))
         }
-        guard let entry = lookUp(rules.cacheKey(key)) else { return nil }
-        guard entry.isFresh(ttl: rules.ttlSeconds, now: now) else { return (nil, entry) }
+        guard let entry = lookUp(rules.cacheKey(key)) else { return .nothing }
+        guard entry.isFresh(ttl: rules.ttlSeconds, now: now) else { return .stale(entry) }
         metrics.increment(rules.metric, labels: ["outcome": "hit"])
-        return (.entry(entry, kept: true), nil)
+        return .fresh(.entry(entry, kept: true))
     }
 
     private func refresh(_ key: Key, kept: PhotoEntry?, requestID: String) async -> Outcome {
