@@ -13,11 +13,12 @@ import PetAPIClient
 ///   orientation applied, all metadata stripped. The plain URL gives the "full" variant (longest
 ///   side 2048); an original is never served as it came. SVG is never rasterized: it passes as
 ///   it came, under a sandboxing Content-Security-Policy.
-/// - Variants are kept (`PhotoCache`) for the photo TTL: a warm photo costs no upstream call, not
-///   even a revalidation, and is answered on the server thread. After the TTL one conditional call
-///   (the upstream's ETag/Last-Modified) revalidates it; a 304 keeps the variant without
-///   converting again. An upstream failure serves the kept variant (stale on error). A missing
-///   photo (404) and an unusable one (a bomb, a truncated or lying file) are remembered for the TTL.
+/// - A user of the one `RevalidatingProxy`: variants are kept for the photo TTL, so a warm photo
+///   costs no upstream call, not even a revalidation, and is answered on the server thread. After
+///   the TTL one conditional call (the upstream's ETag/Last-Modified) revalidates it; a 304 keeps
+///   the variant without converting again. An upstream failure serves the kept variant (stale on
+///   error). A missing photo (404) and an unusable one (a bomb, a truncated or lying file) are
+///   remembered for the TTL under the photo's status key, shared by its variants.
 /// - One upstream call and one conversion per path and variant at a time (single flight);
 ///   conversions run on the bounded `ConversionPool`, never on a request thread.
 final class ImageProxy: Sendable {
@@ -33,18 +34,19 @@ final class ImageProxy: Sendable {
         var retryAfterFailureSeconds: Double = 60
     }
 
-    /// What a request for a photo comes to.
-    enum Outcome: Sendable {
-        case photo(PhotoEntry)
-        case missing
-        case failed(status: HTTPResponse.Status)
+    /// One variant of one photo: what the proxy keeps and fetches by.
+    struct Wanted: Hashable, Sendable {
+        let path: String
+        let variant: PhotoVariant
+        let format: PhotoFormat
     }
+
+    /// What a request for a photo comes to.
+    typealias Outcome = RevalidatingProxy<Wanted>.Outcome
 
     /// Opened directly, an SVG must not run script or load anything in our origin.
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 
-    let gateway: AnnouncementGateway
-    let cache: PhotoCache
     let pool: ConversionPool
     let settings: Settings
     let metrics: Metrics
@@ -56,8 +58,11 @@ final class ImageProxy: Sendable {
     /// The body of a missing photo's 404: `Public/img/photo-placeholder.png`, so an `<img>` or an
     /// app shows a neutral picture instead of a broken image; nil answers the HTML 404 page.
     let placeholder: [UInt8]?
-    /// One upstream call and one conversion per path and variant at a time.
-    private let flights = SingleFlight<PhotoKey, Outcome, Never>()
+    /// The kept variants, their revalidation and the single flight.
+    let proxy: RevalidatingProxy<Wanted>
+
+    /// Variants by path and variant, in memory and optionally on disk.
+    var cache: PhotoCache { proxy.cache }
 
     init(
         gateway: AnnouncementGateway,
@@ -71,48 +76,46 @@ final class ImageProxy: Sendable {
     ) {
         self.clock = clock
         self.placeholder = placeholder
-        self.gateway = gateway
-        self.cache = cache
         self.pool = pool
         self.settings = settings
         self.metrics = metrics
         self.logger = logger
         // Browsers and CDNs may keep a variant as long as we do: a photo does not change under its name.
         cacheControl = "public, max-age=\(max(0, Int(settings.ttlSeconds)))"
+        let converter = Converter(pool: pool, settings: settings, metrics: metrics, logger: logger, clock: clock)
+        let rules = RevalidatingProxy<Wanted>.Rules(
+            metric: "petspot_photo_cache_total",
+            ttlSeconds: settings.ttlSeconds,
+            retryAfterFailureSeconds: min(settings.retryAfterFailureSeconds, settings.ttlSeconds),
+            cacheKey: { PhotoKey(path: $0.path, variant: $0.variant, format: $0.format) },
+            statusKey: { .status(of: $0.path) },
+            fetch: { wanted, validators, requestID throws(UpstreamFailure) in
+                try await gateway.image(path: wanted.path, requestID: requestID, validators: validators)
+            },
+            transform: { wanted, response, requestID in
+                switch await converter.make(wanted.variant, format: wanted.format, from: response, path: wanted.path, requestID: requestID) {
+                case .success(let entry): return .entry(entry)
+                case .failure(.busy): return .failed(status: .serviceUnavailable, unusable: false)
+                case .failure(.image(let failure)): return .failed(status: .badGateway, unusable: failure != .unavailable)
+                }
+            }
+        )
+        proxy = RevalidatingProxy(cache: cache, rules: rules, metrics: metrics, clock: clock)
     }
 
     // MARK: Answers
 
     /// What a photo request needs: the variant (or the remembered miss) when it is in memory and
-    /// fresh, else the upstream and a conversion (`photo`).
+    /// fresh, else the upstream and a conversion.
     func need(path: String, variant: PhotoVariant, format: PhotoFormat = .webp, requestID: String) -> Need<Outcome> {
-        Need(
-            inMemory: { self.inMemory(path: path, variant: variant, format: format) },
-            fetch: { await self.photo(path: path, variant: variant, format: format, requestID: requestID) }
-        )
-    }
-
-    /// The outcome when it is in memory and fresh; nil otherwise. Called on a server thread: it
-    /// only looks at the memory part of the cache.
-    private func inMemory(path: String, variant: PhotoVariant, format: PhotoFormat) -> Outcome? {
-        let now = clock.date
-        if let status = cache.memoryEntry(.status(of: path)), status.isFresh(ttl: settings.ttlSeconds, now: now) {
-            metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
-            return status.kind == .missing ? .missing : .failed(status: 502)
-        }
-        guard let kept = cache.memoryEntry(PhotoKey(path: path, variant: variant, format: format)), kept.isFresh(ttl: settings.ttlSeconds, now: now)
-        else {
-            return nil
-        }
-        metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
-        return .photo(kept)
+        proxy.need(Wanted(path: path, variant: variant, format: format), requestID: requestID)
     }
 
     /// The answer for an outcome: the variant (reusable while fresh), the placeholder's 404, or the error.
     func answer(_ outcome: Outcome, request: Request) throws(HTTPError) -> Reply {
         let now = clock.date
         switch outcome {
-        case .photo(let entry):
+        case .entry(let entry, _):
             var response = Response(status: .ok, body: entry.bytes)
             response.headers[.contentType] = entry.contentType
             response.headers[.eTag] = entry.etag
@@ -122,7 +125,7 @@ final class ImageProxy: Sendable {
             if entry.contentType != "image/svg+xml" { response.headers[.vary] = "Accept" }
             // While fresh, the same bytes are right for every request of this URL: the server
             // may answer them itself (`ReusePolicy`).
-            let left = settings.ttlSeconds - now.timeIntervalSince(entry.checkedAt)
+            let left = proxy.lifetime(of: entry) - now.timeIntervalSince(entry.checkedAt)
             return Reply(
                 ConditionalGet.answer(response, request: request),
                 reusableUntil: left >= 1 ? clock.now() + .milliseconds(Int64(left * 1000)) : nil
@@ -130,7 +133,7 @@ final class ImageProxy: Sendable {
         case .missing:
             guard let placeholder else { throw HTTPError(404, .errorPhotoNotFound) }
             // Still a 404 (the photo is gone), but with a picture as its body. The miss is kept for
-            // the photo TTL (`PhotoCache`), so caches may keep this answer as long.
+            // the photo TTL (`RevalidatingProxy.Rules.statusKey`), so caches may keep this answer as long.
             var response = Response(status: .notFound, body: placeholder)
             response.headers[.contentType] = "image/png"
             response.headers[.cacheControl] = cacheControl
@@ -142,78 +145,23 @@ final class ImageProxy: Sendable {
             throw error
         }
     }
+}
 
-    // MARK: The cache and the upstream
+/// Makes a variant of an upstream answer (the proxy's transform for photos).
+private struct Converter: Sendable {
+    let pool: ConversionPool
+    let settings: ImageProxy.Settings
+    let metrics: Metrics
+    let logger: Logger
+    let clock: DayClock
 
-    /// The variant from the cache when fresh, else from the upstream (one flight per key).
-    func photo(path: String, variant: PhotoVariant, format: PhotoFormat = .webp, requestID: String) async -> Outcome {
-        let now = clock.date
-        let key = PhotoKey(path: path, variant: variant, format: format)
-        if let status = cache.entry(.status(of: path)), status.isFresh(ttl: settings.ttlSeconds, now: now) {
-            metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
-            return status.kind == .missing ? .missing : .failed(status: 502)
-        }
-        let kept = cache.entry(key)
-        if let kept, kept.isFresh(ttl: settings.ttlSeconds, now: now) {
-            metrics.increment("petspot_photo_cache_total", labels: ["outcome": "hit"])
-            return .photo(kept)
-        }
-        return await flights.value(for: key) {
-            await self.refresh(key: key, variant: variant, format: format, kept: kept, requestID: requestID)
-        }
-    }
-
-    /// Asks the upstream (conditionally when a variant is kept) and makes the variant.
-    private func refresh(key: PhotoKey, variant: PhotoVariant, format: PhotoFormat, kept: PhotoEntry?, requestID: String) async -> Outcome {
-        let response: UpstreamResponse
-        do {
-            response = try await gateway.image(path: key.path, requestID: requestID, validators: kept?.validators)
-        } catch .notFound {
-            metrics.increment("petspot_photo_cache_total", labels: ["outcome": "missing"])
-            cache.remove(key)
-            cache.keep(.status(.missing, at: clock.date), for: .status(of: key.path))
-            return .missing
-        } catch {
-            guard var stale = kept else {
-                metrics.increment("petspot_photo_cache_total", labels: ["outcome": "failed"])
-                return .failed(status: error.visitorStatus)
-            }
-            // Stale on error: the kept variant, asked again after a short pause, not per request.
-            metrics.increment("petspot_photo_cache_total", labels: ["outcome": "stale"])
-            stale.checkedAt = clock.date.addingTimeInterval(min(settings.retryAfterFailureSeconds, settings.ttlSeconds) - settings.ttlSeconds)
-            cache.keep(stale, for: key)
-            return .photo(stale)
-        }
-        if response.status == 304, var revalidated = kept {
-            metrics.increment("petspot_photo_cache_total", labels: ["outcome": "revalidated"])
-            revalidated.checkedAt = clock.date
-            cache.keep(revalidated, for: key)
-            return .photo(revalidated)
-        }
-        metrics.increment("petspot_photo_cache_total", labels: ["outcome": "miss"])
-        switch await make(variant, format: format, from: response, path: key.path, requestID: requestID) {
-        case .success(let entry):
-            cache.keep(entry, for: key)
-            cache.remove(.status(of: key.path))
-            return .photo(entry)
-        case .failure(.busy):
-            return .failed(status: 503)
-        case .failure(.image(let failure)):
-            if failure != .unavailable {
-                cache.remove(key)
-                cache.keep(.status(.unusable, at: clock.date), for: .status(of: key.path))
-            }
-            return .failed(status: 502)
-        }
-    }
-
-    private enum MakeFailure: Error {
+    enum MakeFailure: Error {
         case busy
         case image(ImageFailure)
     }
 
     /// The variant of an upstream answer: SVG as it came, anything else converted on the pool.
-    private func make(
+    func make(
         _ variant: PhotoVariant,
         format: PhotoFormat,
         from response: UpstreamResponse,
@@ -244,7 +192,9 @@ final class ImageProxy: Sendable {
             do throws(ImageFailure) {
                 switch format {
                 case .webp:
-                    return .success(try ImageResizer.webp(source, maxWidth: box.width, maxHeight: box.height, quality: quality, maxPixels: maxPixels))
+                    return .success(
+                        try ImageResizer.webp(source, maxWidth: box.width, maxHeight: box.height, quality: quality, maxPixels: maxPixels)
+                    )
                 case .jpeg:
                     // JPEG needs a higher quality than WebP for the same look (libvips's default is 75 for both).
                     return .success(
@@ -266,7 +216,8 @@ final class ImageProxy: Sendable {
             logger.debug(
                 "photo variant made",
                 metadata: [
-                    "path": "\(path)", "variant": "\(variant)\(format.keySuffix)", "source_bytes": "\(source.count)", "bytes": "\(image.bytes.count)",
+                    "path": "\(path)", "variant": "\(variant)\(format.keySuffix)", "source_bytes": "\(source.count)",
+                    "bytes": "\(image.bytes.count)",
                     "ms": "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)",
                 ]
             )
