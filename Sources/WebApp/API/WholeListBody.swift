@@ -119,7 +119,10 @@ final class WholeListBody: Sendable {
         state.releaseScheduled = true
         current = state
         let delay = max(.zero, state.lastPlainUse + keepPlainFor - now())
-        schedule(delay) { [self] in
+        // Weak: a list let go (a new snapshot) needs no check, and a scheduler that keeps its checks
+        // (the tests') must not keep the list alive through them.
+        schedule(delay) { [weak self] in
+            guard let self else { return }
             let later = kept.withLock { current -> Bool in
                 current?.releaseScheduled = false
                 return !releasePlainIfIdle(&current)
