@@ -25,52 +25,30 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the site (the default). Every flag also reads its environment variable; the flag wins.",
-        discussion: "Settings (flag <value>, or --flag=value):\n"
-            + AppConfiguration.settings.map { setting in
-                "  --\(setting.flag) <value>\n      \(setting.help) [env: \(setting.environment)] (default: "
-                    + setting.documentedDefault.replacingOccurrences(of: "`", with: "") + ")"
-            }.joined(separator: "\n")
+        // One line, not the 35 settings: they are listed below it.
+        usage: "petspot-web [serve] [--<setting> <value> ...] [--settings-markdown]"
     )
 
-    /// The settings as given (`--flag value` or `--flag=value`), read against
-    /// `AppConfiguration.settings`: each setting is declared once there, not here again.
-    @Argument(parsing: .allUnrecognized, help: "Settings; see below.") var settingArguments: [String] = []
+    /// Every setting, as declared once in `AppConfiguration.settings`.
+    @OptionGroup(title: "Settings") var settings: SettingOptions
 
-    /// The flags given, by name; unknown ones and missing values are usage errors.
-    private func givenFlags() throws -> [String: String?] {
-        let known = Set(AppConfiguration.settings.map(\.flag))
-        var flags: [String: String?] = [:]
-        var index = 0
-        while index < settingArguments.count {
-            let argument = settingArguments[index]
-            guard argument.hasPrefix("--") else { throw ValidationError("unexpected argument '\(argument)'") }
-            var name = String(argument.dropFirst(2))
-            var value: String?
-            if let equals = name.firstIndex(of: "=") {
-                value = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
-            }
-            guard known.contains(name) else { throw ValidationError("unknown option '--\(name)' (see --help)") }
-            if value == nil {
-                index += 1
-                guard index < settingArguments.count else { throw ValidationError("missing value for '--\(name)'") }
-                value = settingArguments[index]
-            }
-            flags[name] = value
-            index += 1
-        }
-        return flags
-    }
+    @Flag(help: "Print the settings table of docs/settings.md (made from the settings' declarations) and exit.")
+    var settingsMarkdown = false
 
     func run() async throws {
+        if settingsMarkdown {
+            print(AppConfiguration.settingsTable)
+            return
+        }
         // A few malloc arenas keep the resident size down (docs/performance.md "Memory"); applies to every arena made from here on.
         ProcessMemory.limitArenas(2)
         ProcessMemory.setThresholds()
         ProcessMemory.trimPeriodically(every: 10)
         let configuration: AppConfiguration
         do {
-            configuration = try AppConfiguration.resolve(flags: try givenFlags(), environment: ProcessInfo.processInfo.environment)
-        } catch let error as ConfigurationError {
+            configuration = try AppConfiguration.resolve(flags: settings.given, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            // `resolve` throws only `ConfigurationError`, which names the setting.
             throw ValidationError(error.description)
         }
         let logger = bootstrapLogging(configuration)

@@ -52,6 +52,31 @@ struct ExecutableTests {
         }
     }
 
+    @Test func help_shows_each_settings_range_value_name_and_default() async throws {
+        let (status, output) = try await run(["serve", "--help"])
+        #expect(status == 0)
+        // Single words and the option column only: ArgumentParser wraps the help text at spaces.
+        for text in ["--port <number>", "0-65535", "--cache-ttl <seconds>", "0.1-120", "trace|debug|info|notice|warning|error|critical"] {
+            #expect(output.contains(text), "\(text)")
+        }
+    }
+
+    /// docs/settings.md's table is what the binary prints (scripts/settings-table.sh writes it).
+    @Test func the_settings_markdown_the_binary_prints_is_the_committed_table() async throws {
+        let (status, output) = try await run(["--settings-markdown"])
+        #expect(status == 0)
+        let document = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/settings.md"), encoding: .utf8)
+        #expect(output.hasPrefix("| flag | environment | default |\n"))
+        #expect(document.contains(output), "run scripts/settings-table.sh")
+    }
+
+    @Test func a_flag_value_that_starts_with_a_dash_is_a_bad_value_not_a_missing_one() async throws {
+        let (status, output) = try await run(["--stale-max", "-1"])
+        #expect(status != 0)
+        #expect(output.contains("--stale-max / PETSPOT_STALE_MAX"))
+        #expect(output.contains("'-1' is not a number of seconds"))
+    }
+
     @Test func sigterm_stops_the_server_gracefully_with_exit_code_0() async throws {
         let (process, base) = try await launchServer(["--port", "0", "--log-level", "info"])
         defer { if process.isRunning { process.terminate() } }

@@ -6,57 +6,59 @@ extension AppConfiguration {
         Setting(
             "tile-url",
             "PETSPOT_TILE_URL",
-            "`\(openStreetMapTiles)` (the OpenStreetMap standard layer; a template with `{z}`, `{x}`, `{y}`)",
-            "Map tile server URL template with {z}, {x} and {y}."
-        ) { text, name, configuration in
-            configuration.tileURLTemplate = try tileTemplate(text, setting: name)
-        },
+            \.tileURLTemplate,
+            SettingKind(valueName: "url-template", show: { $0 }) { text, name in try tileTemplate(text, setting: name) },
+            help: "Map tile server URL template with {z}, {x} and {y}.",
+            about: " (the OpenStreetMap standard layer; a template with `{z}`, `{x}`, `{y}`)"
+        ),
         Setting(
             "tile-contact",
             "PETSPOT_TILE_CONTACT",
-            "the public base URL — set it in production: the tile server's operators read it in our User-Agent "
-                + "`PetSpot-Web/1.0 (+CONTACT)`",
-            "URL or e-mail address sent to the tile server in the User-Agent."
-        ) { text, name, configuration in
-            let contact = text.trimmingCharacters(in: .whitespaces)
-            // A header value: printable ASCII only, so nothing can break the header line.
-            guard !contact.isEmpty, contact.count <= 200, contact.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
-                throw ConfigurationError(setting: name, problem: "must be a URL or e-mail address in printable ASCII, at most 200 characters")
-            }
-            configuration.tileContact = contact
-        },
+            \.tileContact,
+            SettingKind<String>(valueName: "contact", show: { $0 }) { text, name in
+                let contact = text.trimmingCharacters(in: .whitespaces)
+                // A header value: printable ASCII only, so nothing can break the header line.
+                guard !contact.isEmpty, contact.count <= 200, contact.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
+                    throw ConfigurationError(setting: name, problem: "must be a URL or e-mail address in printable ASCII, at most 200 characters")
+                }
+                return contact
+            }.optional,
+            help: "URL or e-mail address sent to the tile server in the User-Agent.",
+            about: "the public base URL — set it in production: the tile server's operators read it in our User-Agent "
+                + "`PetSpot-Web/1.0 (+CONTACT)`"
+        ),
         Setting(
             "tile-cache-mb",
             "PETSPOT_TILE_CACHE_MB",
-            "`64` MiB of map tiles in memory (least recently used out first)",
-            "Memory for map tiles, in MiB."
-        ) { text, name, configuration in
-            configuration.tileCacheMegabytes = try integer(text, in: 1...65536, setting: name)
-        },
+            \.tileCacheMegabytes,
+            .megabytes(1...65536),
+            help: "Memory for map tiles, in MiB.",
+            about: " MiB of map tiles in memory (least recently used out first)"
+        ),
         Setting(
             "tile-cache-dir",
             "PETSPOT_TILE_CACHE_DIR",
-            "none: map tiles are kept in memory only; a folder keeps them across restarts too (created when missing)",
-            "Folder that keeps map tiles across restarts."
-        ) { text, name, configuration in
-            configuration.tileCacheDirectory = try folder(text, setting: name)
-        },
+            \.tileCacheDirectory,
+            SettingKind<String>.folder.optional,
+            help: "Folder that keeps map tiles across restarts.",
+            about: "none: map tiles are kept in memory only; a folder keeps them across restarts too (created when missing)"
+        ),
         Setting(
             "tile-cache-disk-mb",
             "PETSPOT_TILE_CACHE_DISK_MB",
-            "`1024` MiB in `--tile-cache-dir` (least recently used out first)",
-            "Disk space for map tiles in --tile-cache-dir, in MiB."
-        ) { text, name, configuration in
-            configuration.tileCacheDiskMegabytes = try integer(text, in: 1...1_048_576, setting: name)
-        },
+            \.tileCacheDiskMegabytes,
+            .megabytes(1...1_048_576),
+            help: "Disk space for map tiles in --tile-cache-dir, in MiB.",
+            about: " MiB in `--tile-cache-dir` (least recently used out first)"
+        ),
         Setting(
             "javascript-dir",
             "PETSPOT_JAVASCRIPT_DIR",
-            "`/usr/share/javascript` (Debian's `libjs-leaflet` and `libjs-leaflet.markercluster` install there)",
-            "Folder holding Debian's leaflet/ browser libraries."
-        ) { text, name, configuration in
-            configuration.javascriptDirectory = try folder(text, setting: name)
-        },
+            \.javascriptDirectory,
+            .folder,
+            help: "Folder holding Debian's leaflet/ browser libraries.",
+            about: " (Debian's `libjs-leaflet` and `libjs-leaflet.markercluster` install there)"
+        ),
     ]
 
     /// A tile URL template: an absolute http(s) URL holding `{z}`, `{x}` and `{y}`.
