@@ -58,7 +58,13 @@ func withReplicas(
             let replica = "test-\(name)-\(UUID().uuidString.prefix(6))"
             let store = PostgresWriteStore(url: url, photoBytes: 16 << 20, replica: replica, logger: logger)
             let clock = ManualClock()
-            let app = try await PetSpotApp.build(configuration: configuration, logger: logger, writeStore: store, now: clock.reading)
+            let app = try await PetSpotApp.build(
+                configuration: configuration,
+                files: TestSiteFiles.files(for: configuration),
+                logger: logger,
+                writeStore: store,
+                now: clock.reading
+            )
             let feed = ChangeFeed(url: url, replica: replica, logger: logger, onConnected: { feeds.change($0) }) { _ in await app.dataChanged() }
             services.append(Task { try await store.run() })
             services.append(Task { try await feed.run() })

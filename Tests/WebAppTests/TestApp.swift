@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import MicroHTTP
+import Synchronization
 import TestSupport
 import Testing
 import WebApp
@@ -64,6 +65,7 @@ func withApp<T>(
     do {
         app = try await PetSpotApp.build(
             configuration: configuration,
+            files: TestSiteFiles.files(for: configuration),
             logger: logger,
             embeddedUpstream: DemoUpstream.embedded,
             now: clock.reading,
@@ -110,7 +112,22 @@ final class LogCapture: LogHandler, @unchecked Sendable {
     }
 }
 
-/// The committed place-name data (the app keeps it parsed per path, so the tests' apps share one copy).
+/// The committed place-name data (`TestSiteFiles` keeps it parsed, so the tests' apps share one copy).
 enum TestPlaces {
     static let file = repositoryRoot.appendingPathComponent("Data/places.tsv").path
+}
+
+/// The site files (static files with their compressed forms, place names) loaded once per set of
+/// folders for every app the tests build: parsing 4 MB of places and compressing Leaflet at Brotli 11
+/// take seconds, and the tests build hundreds of apps.
+enum TestSiteFiles {
+    private static let loaded = Mutex<[[String]: SiteFiles]>([:])
+
+    static func files(for configuration: AppConfiguration) throws -> SiteFiles {
+        let key = SiteFiles.key(configuration)
+        if let files = loaded.withLock({ $0[key] }) { return files }
+        let files = try SiteFiles.load(configuration, logger: Logger(label: "webapp-test"))
+        loaded.withLock { $0[key] = files }
+        return files
+    }
 }

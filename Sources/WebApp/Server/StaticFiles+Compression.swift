@@ -1,19 +1,11 @@
 import HTTPTypes
 import MicroHTTP
-import Synchronization
 
 extension StaticFiles {
-    /// Forms already made in this process, by ETag: Brotli 11 takes a few hundred milliseconds for
-    /// Leaflet, and every app the tests start reads the same files.
-    private static let madeForms = Mutex<[String: CompressedForms]>([:])
-
     /// The gzip and br forms of a file's `body` at the startup levels; nil when not compressible.
     static func forms(of body: [UInt8], contentType: String, etag: String) -> CompressedForms? {
         let probe = Response(status: .ok, headers: [.contentType: contentType], body: body)
         guard BodyCompression.isCompressible(probe) else { return nil }
-        if let made = madeForms.withLock({ $0[etag] }) { return made }
-        let made = BodyCompression.forms(of: body, effort: .startup)
-        madeForms.withLock { $0[etag] = made }
-        return made
+        return BodyCompression.forms(of: body, effort: .startup)
     }
 }
