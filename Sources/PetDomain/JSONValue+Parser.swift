@@ -364,9 +364,9 @@ struct JSONParser {
 
 /// The decoder's JSON parser as the domain benchmark sees it: the hand-written parser is kept only while
 /// it earns it, measured against `JSONSerialization` and `JSONDecoder` (docs/performance.md).
-public enum JSONParsing {
+package enum JSONParsing {
     /// True when `data` is one JSON document; builds the whole value tree like the decoder does.
-    public static func parses(_ data: Data) -> Bool {
+    package static func parses(_ data: Data) -> Bool {
         JSONValue.parse(data) != nil
     }
 }

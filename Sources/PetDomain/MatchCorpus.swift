@@ -6,15 +6,15 @@ import Foundation
 /// details, a guessed age, an unknown sex, "mieszaniec" for a breed), among many near misses of
 /// the same species, in the same cities, in the same weeks. The tests assert a floor on how often
 /// the true match ranks first; the domain benchmark uses it for the matching figures. Not used
-/// by the server.
-public struct MatchCorpus: Sendable {
+/// by the server: package access, so PetDomain's public API does not carry it.
+package struct MatchCorpus: Sendable {
     /// Every report, pairs and near misses shuffled together.
-    public let items: [Announcement]
+    package let items: [Announcement]
     /// For each pair, the ids of the missing report and of the found one.
-    public let pairs: [(missing: String, found: String)]
+    package let pairs: [(missing: String, found: String)]
 
     /// `pairCount` pairs among `decoyCount` other reports, the same for the same `seed`.
-    public init(pairCount: Int, decoyCount: Int, seed: UInt64) {
+    package init(pairCount: Int, decoyCount: Int, seed: UInt64) {
         var random = SplitMix(state: seed)
         var items: [Announcement] = []
         var pairs: [(String, String)] = []
@@ -61,11 +61,11 @@ public struct MatchCorpus: Sendable {
     }
 
     /// A seeded generator (SplitMix64), so every run builds the same set.
-    public struct SplitMix: RandomNumberGenerator, Sendable {
+    package struct SplitMix: RandomNumberGenerator, Sendable {
         var state: UInt64
         /// Starts from `state`.
-        public init(state: UInt64) { self.state = state }
-        public mutating func next() -> UInt64 {
+        package init(state: UInt64) { self.state = state }
+        package mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -245,18 +245,18 @@ extension Coordinate {
 }
 
 /// How often the true match of a corpus's pairs ranks first and in the top 3 (docs/matching.md).
-public struct MatchQuality: Sendable {
+package struct MatchQuality: Sendable {
     /// Lookups made: each pair's missing report looks for its found one and the other way round.
-    public var lookups = 0
+    package var lookups = 0
     /// Lookups whose true match is first, and in the first three.
-    public var first = 0
-    public var topThree = 0
+    package var first = 0
+    package var topThree = 0
 
-    public var firstShare: Double { lookups == 0 ? 0 : Double(first) / Double(lookups) }
-    public var topThreeShare: Double { lookups == 0 ? 0 : Double(topThree) / Double(lookups) }
+    package var firstShare: Double { lookups == 0 ? 0 : Double(first) / Double(lookups) }
+    package var topThreeShare: Double { lookups == 0 ? 0 : Double(topThree) / Double(lookups) }
 
     /// Measures `corpus` in one snapshot of its items.
-    public static func measure(_ corpus: MatchCorpus) -> MatchQuality {
+    package static func measure(_ corpus: MatchCorpus) -> MatchQuality {
         let index = AnnouncementIndex(items: corpus.items)
         let profiles = MatchProfiles(index)
         var quality = MatchQuality()

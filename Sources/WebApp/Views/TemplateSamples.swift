@@ -1,22 +1,23 @@
 // Representative view models of every page template, filled as the pages fill them (20 cards on a
 // list page, 5 on the landing page, a located visitor, a full details page), so the template
 // benchmark (Sources/template-benchmark, scripts/bench/templates.sh) and CompiledTemplatesTests
-// render what the site renders without reaching WebApp's internal model types.
+// render what the site renders without reaching WebApp's internal model types. Package access: the
+// benchmark and the tests of this package see them; WebApp's public API does not (docs/architecture.md).
 
 /// A page template and a view model of the shape the site renders it with.
-public struct TemplateSample: Sendable {
+package struct TemplateSample: Sendable {
     /// What the sample is, e.g. "list (20 cards)".
-    public let label: String
+    package let label: String
     /// The template's name below Templates/, e.g. `list` or `partials/card`.
-    public let template: String
+    package let template: String
     /// The view model, as both renderers take it.
-    public let model: any Sendable
+    package let model: any Sendable
 }
 
 /// Sample view models for every page template (see `TemplateSample`).
-public enum TemplateSamples {
+package enum TemplateSamples {
     /// One sample per page template, the list page with `listCards` cards and the map with `mapPlaces` places.
-    public static func all(listCards: Int = 20, mapPlaces: Int = 20) -> [TemplateSample] {
+    package static func all(listCards: Int = 20, mapPlaces: Int = 20) -> [TemplateSample] {
         [
             TemplateSample(label: "list (\(listCards) cards)", template: "list", model: list(cards: listCards)),
             TemplateSample(label: "details", template: "details", model: details()),
