@@ -169,11 +169,8 @@ extension AppConfiguration {
             ),
         ] + mapSettings + reportSettings
 
-    /// Environment variable of each flag.
-    public static let environmentNames: [String: String] = Dictionary(uniqueKeysWithValues: settings.map { ($0.flag, $0.environment) })
-
     /// The setting name of the upstream body limit, as error messages and the log name it.
-    public static let upstreamMaxBodySetting = settings.first { $0.flag == "upstream-max-body-mb" }!.name
+    static let upstreamMaxBodySetting = settings.first { $0.flag == "upstream-max-body-mb" }!.name
 
     /// The settings table rows of docs/settings.md, from `settings`.
     public static var settingsTable: String {

@@ -95,7 +95,7 @@ public struct AppConfiguration: Sendable, Equatable {
     public init() {}
 
     /// The base URL used for absolute links.
-    public var effectivePublicBaseURL: String {
+    var effectivePublicBaseURL: String {
         if let publicBaseURL {
             let text = publicBaseURL.absoluteString
             return text.hasSuffix("/") ? String(text.dropLast()) : text
