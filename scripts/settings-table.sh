@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# Writes the settings table of docs/settings.md from the settings' declarations
-# (`petspot-web --settings-markdown`, made from AppConfiguration.settings). SettingsTableTests and
-# ExecutableTests fail while the committed table differs; run this after changing a setting.
-# PETSPOT_BIN: a built petspot-web (default: `swift run petspot-web`).
+# Writes the settings tables from the settings' declarations (AppConfiguration.settings): docs/settings.md's
+# table of every setting (`petspot-web --settings-markdown`) and the README's key settings
+# (`petspot-web --key-settings-markdown`). SettingsTableTests and ExecutableTests fail while a committed
+# table differs; run this after changing a setting. PETSPOT_BIN: a built petspot-web (default: `swift run`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ -n "${PETSPOT_BIN:-}" ]; then
-  table=$("$PETSPOT_BIN" --settings-markdown)
-else
-  table=$(swift run --quiet petspot-web --settings-markdown)
-fi
-TABLE="$table" python3 - docs/settings.md <<'PY'
+petspot() {
+  if [ -n "${PETSPOT_BIN:-}" ]; then "$PETSPOT_BIN" "$@"; else swift run --quiet petspot-web "$@"; fi
+}
+# replace FILE HEADING TABLE: the first table after the line HEADING (the whole file when empty) becomes TABLE.
+replace() {
+  TABLE="$3" python3 - "$1" "$2" <<'PY'
 import os, sys
-path = sys.argv[1]
+path, heading = sys.argv[1], sys.argv[2]
 lines = open(path, encoding="utf-8").read().split("\n")
-start = next(i for i, line in enumerate(lines) if line.startswith("| flag | environment |"))
+after = lines.index(heading) if heading else 0
+start = next(i for i in range(after, len(lines)) if lines[i].startswith("| flag | environment |"))
 end = next(i for i in range(start, len(lines)) if not lines[i].startswith("|"))
 lines[start:end] = os.environ["TABLE"].split("\n")
 open(path, "w", encoding="utf-8").write("\n".join(lines))
 PY
-echo "docs/settings.md: settings table written"
+  echo "$1: settings table written"
+}
+replace docs/settings.md "" "$(petspot --settings-markdown)"
+replace README.md "## Key settings" "$(petspot --key-settings-markdown)"

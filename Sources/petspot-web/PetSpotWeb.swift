@@ -26,7 +26,7 @@ struct Serve: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the site (the default). Every flag also reads its environment variable; the flag wins.",
         // One line, not the 35 settings: they are listed below it.
-        usage: "petspot-web [serve] [--<setting> <value> ...] [--settings-markdown]"
+        usage: "petspot-web [serve] [--<setting> <value> ...] [--settings-markdown | --key-settings-markdown]"
     )
 
     /// Every setting, as declared once in `AppConfiguration.settings`.
@@ -35,9 +35,12 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Print the settings table of docs/settings.md (made from the settings' declarations) and exit.")
     var settingsMarkdown = false
 
+    @Flag(help: "Print the README's table of the key settings (made from the same declarations) and exit.")
+    var keySettingsMarkdown = false
+
     func run() async throws {
-        if settingsMarkdown {
-            print(AppConfiguration.settingsTable)
+        if settingsMarkdown || keySettingsMarkdown {
+            print(settingsMarkdown ? AppConfiguration.settingsTable : AppConfiguration.keySettingsTable)
             return
         }
         // A few malloc arenas keep the resident size down (docs/performance.md "Memory"); applies to every arena made from here on.

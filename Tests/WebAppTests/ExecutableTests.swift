@@ -61,13 +61,18 @@ struct ExecutableTests {
         }
     }
 
-    /// docs/settings.md's table is what the binary prints (scripts/settings-table.sh writes it).
+    /// docs/settings.md's table and the README's key settings are what the binary prints (scripts/settings-table.sh writes them).
     @Test func the_settings_markdown_the_binary_prints_is_the_committed_table() async throws {
         let (status, output) = try await run(["--settings-markdown"])
         #expect(status == 0)
         let document = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/settings.md"), encoding: .utf8)
         #expect(output.hasPrefix("| flag | environment | default |\n"))
         #expect(document.contains(output), "run scripts/settings-table.sh")
+        let (keyStatus, keyOutput) = try await run(["--key-settings-markdown"])
+        #expect(keyStatus == 0)
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(keyOutput.contains("| `--database-url` | `PETSPOT_DATABASE_URL` |"))
+        #expect(readme.contains(keyOutput), "run scripts/settings-table.sh")
     }
 
     @Test func a_flag_value_that_starts_with_a_dash_is_a_bad_value_not_a_missing_one() async throws {

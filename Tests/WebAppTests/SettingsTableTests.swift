@@ -14,6 +14,15 @@ struct SettingsTableTests {
         )
     }
 
+    @Test func the_readmes_key_settings_are_the_declared_key_settings() throws {
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(
+            readme.contains(AppConfiguration.keySettingsTable + "\n"),
+            "README.md's key settings differ from AppConfiguration.keySettingsTable (scripts/settings-table.sh):\n\(AppConfiguration.keySettingsTable)"
+        )
+        #expect(AppConfiguration.keySettingsTable.contains("`--port` | `PORT` | `8080`"))
+    }
+
     @Test func every_setting_has_one_flag_one_variable_and_help() {
         let flags = AppConfiguration.settings.map(\.flag)
         let variables = AppConfiguration.settings.map(\.environment)

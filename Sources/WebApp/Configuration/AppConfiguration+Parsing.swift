@@ -9,15 +9,16 @@ extension AppConfiguration {
     /// by a test) all come from here.
     public static let settings: [Setting] =
         [
-            Setting("host", "HOST", \.host, .text("address", trimmed: true), help: "Address to bind, e.g. 127.0.0.1 or 0.0.0.0."),
-            Setting("port", "PORT", \.port, .integer(0...65535), help: "Port to bind; 0 picks a free one.", about: " (0 picks a free port)"),
+            Setting("host", "HOST", \.host, .text("address", trimmed: true), help: "Address to bind, e.g. 127.0.0.1 or 0.0.0.0.", key: ""),
+            Setting("port", "PORT", \.port, .integer(0...65535), help: "Port to bind; 0 picks a free one.", about: " (0 picks a free port)", key: ""),
             Setting(
                 "upstream",
                 "PETSPOT_UPSTREAM_URL",
                 \.upstreamURL,
                 SettingKind<URL>.httpURL.optional,
                 help: "PetSpot backend base URL; without it the embedded demo upstream runs.",
-                about: "none: the embedded demo upstream starts in-process"
+                about: "none: the embedded demo upstream starts in-process",
+                key: "none: the embedded demo upstream starts in-process"
             ),
             Setting(
                 "public-base-url",
@@ -25,7 +26,8 @@ extension AppConfiguration {
                 \.publicBaseURL,
                 SettingKind<URL>.httpURL.optional,
                 help: "Absolute base URL for share links.",
-                about: "`http://HOST:PORT` (`localhost` for `0.0.0.0`) — set it in production: share links and `og:url` use it"
+                about: "`http://HOST:PORT` (`localhost` for `0.0.0.0`) — set it in production: share links and `og:url` use it",
+                key: "`http://HOST:PORT` — set it in production: share links use it"
             ),
             Setting(
                 "upstream-timeout",
@@ -41,7 +43,8 @@ extension AppConfiguration {
                 \.cacheTTLSeconds,
                 .seconds(0...3600),
                 help: "Seconds a validated result stays fresh.",
-                about: " seconds: the whole upstream list is fetched at most once per TTL (fractions such as `3` or `0.5` are fine for tests)"
+                about: " seconds: the whole upstream list is fetched at most once per TTL (fractions such as `3` or `0.5` are fine for tests)",
+                key: " s: the upstream list is fetched at most once per TTL"
             ),
             Setting(
                 "stale-max",
@@ -58,7 +61,8 @@ extension AppConfiguration {
                 \.logFormat,
                 .oneOf(LogFormat.allCases),
                 help: "Format of the log lines.",
-                about: " (`json` for collectors)"
+                about: " (`json` for collectors)",
+                key: " (`json` for collectors)"
             ),
             Setting("public-dir", "PETSPOT_PUBLIC_DIR", \.publicDirectory, .text("folder"), help: "Static files folder."),
             Setting("templates-dir", "PETSPOT_TEMPLATES_DIR", \.templatesDirectory, .text("folder"), help: "Templates folder."),
@@ -70,7 +74,7 @@ extension AppConfiguration {
                 help: "Place names data file.",
                 about: " (GeoNames places, CC BY 4.0, made by `scripts/geonames/make-places.py`); empty: no place names"
             ),
-            Setting("threads", "PETSPOT_THREADS", \.threadCount, .integer(1...64), help: "Server threads."),
+            Setting("threads", "PETSPOT_THREADS", \.threadCount, .integer(1...64), help: "Server threads.", key: ""),
             Setting(
                 "upstream-max-body-mb",
                 "PETSPOT_UPSTREAM_MAX_BODY_MB",
@@ -172,10 +176,19 @@ extension AppConfiguration {
     /// The setting name of the upstream body limit, as error messages and the log name it.
     static let upstreamMaxBodySetting = settings.first { $0.flag == "upstream-max-body-mb" }!.name
 
-    /// The settings table rows of docs/settings.md, from `settings`.
+    /// The settings table of docs/settings.md, from `settings`.
     public static var settingsTable: String {
+        table(settings.map { ($0, $0.documentedDefault) })
+    }
+
+    /// The README's table of the key settings, from `settings`.
+    public static var keySettingsTable: String {
+        table(settings.compactMap { setting in setting.keyDefault.map { (setting, $0) } })
+    }
+
+    private static func table(_ rows: [(setting: Setting, shownDefault: String)]) -> String {
         (["| flag | environment | default |", "|---|---|---|"]
-            + settings.map { "| `--\($0.flag)` | `\($0.environment)` | \($0.documentedDefault) |" }).joined(separator: "\n")
+            + rows.map { "| `--\($0.setting.flag)` | `\($0.setting.environment)` | \($0.shownDefault) |" }).joined(separator: "\n")
     }
 
     /// Builds the configuration from flags (wins) and environment; throws the first bad setting.

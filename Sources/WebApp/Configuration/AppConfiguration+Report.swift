@@ -57,7 +57,8 @@ extension AppConfiguration {
             }.optional,
             help: "PostgreSQL URL of the write store shared by every replica; without it, one replica only.",
             about: "none: submissions, kept photos and limits live in this process's memory — right for **one replica only**; "
-                + "`postgres://user:password@host:port/database` shares them between replicas (docs/replicas.md)"
+                + "`postgres://user:password@host:port/database` shares them between replicas (docs/replicas.md)",
+            key: "none: one replica only; PostgreSQL shares reports between replicas"
         ),
     ]
 }

@@ -12,6 +12,9 @@ public struct Setting: Sendable {
     public let environment: String
     /// The default as docs/settings.md shows it (Markdown): the default value, then what it means.
     public let documentedDefault: String
+    /// The default as the README's key settings show it, shorter; nil for a setting only
+    /// docs/settings.md lists.
+    public let keyDefault: String?
     /// One line for `--help`.
     public let help: String
     /// What the value is, as `--help` names it: `--port <number>`.
@@ -24,14 +27,16 @@ public struct Setting: Sendable {
     let apply: @Sendable (_ text: String, _ name: String, _ configuration: inout AppConfiguration) throws -> Void
 
     /// A setting of `kind` stored at `property`; `about` follows the default in docs/settings.md (the
-    /// whole documented default when the default is none).
+    /// whole documented default when the default is none), `key` in the README's key settings (nil:
+    /// not a key setting).
     init<Value>(
         _ flag: String,
         _ environment: String,
         _ property: WritableKeyPath<AppConfiguration, Value> & Sendable,
         _ kind: SettingKind<Value>,
         help: String,
-        about: String = ""
+        about: String = "",
+        key: String? = nil
     ) {
         self.flag = flag
         self.environment = environment
@@ -40,6 +45,7 @@ public struct Setting: Sendable {
         self.range = kind.range
         let shownDefault = kind.show(AppConfiguration()[keyPath: property]).map { "`\($0)`" } ?? ""
         self.documentedDefault = shownDefault + about
+        self.keyDefault = key.map { shownDefault + $0 }
         self.apply = { text, name, configuration in configuration[keyPath: property] = try kind.parse(text, name) }
     }
 
