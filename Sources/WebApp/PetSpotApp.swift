@@ -3,17 +3,17 @@ import HTTPTypes
 import Logging
 import MicroHTTP
 import PetAPIClient
-import PetDomain
 import ReportStore
 import ServiceLifecycle
 
-/// The whole web front, built from a configuration: the composition root shared by the executable
-/// and the integration tests (docs/style.md).
 /// Starts an upstream in-process for a server configured without one, and says where it listens
 /// and how to stop it. The executable passes the demo backend (`DemoUpstream.embedded`); WebApp
 /// itself does not know it (docs/architecture.md).
 public typealias EmbeddedUpstream = @Sendable (_ logger: Logger) throws -> (baseURL: URL, stop: @Sendable () async -> Void)
 
+/// The whole web front, built from a configuration: the composition root shared by the executable
+/// and the integration tests (docs/style.md), wiring the assemblies of `Composition/`
+/// (docs/architecture.md "Composition").
 public final class PetSpotApp: Sendable {
     /// The configuration it was built from.
     public let configuration: AppConfiguration
