@@ -31,7 +31,7 @@ struct CacheBudgets: Sendable, Equatable {
     let photos: Tiered
     /// Map tiles (the tile proxy's `PhotoCache`): `--tile-cache-mb`, `--tile-cache-dir`, `--tile-cache-disk-mb`.
     let tiles: Tiered
-    /// Photos kept while a refused report is corrected (`ExpiringStore`): `--report-photo-cache-mb`.
+    /// Photos kept while a refused report is corrected (`MemoryWriteStore`, on `ExpiringMap`): `--report-photo-cache-mb`.
     let reportPhotos: Int
     /// Upstream details answers (`ResultCache` in PetAPIClient): a constant (`CacheLimits.upstreamDetailsBytes`).
     let upstreamDetails: Int
