@@ -61,14 +61,14 @@ final class WholeListBody: Sendable {
     /// pipeline sends it as it is), or the plain answer, made by `make` when none is kept.
     func response(generation: Int, acceptEncoding: String?, make: () -> Response) -> Response {
         var isNew = false
-        let makeKept = { () -> Kept in
+        let makeKept = {
             isNew = true
-            let made = make()
             self.plainMade.add(1, ordering: .relaxed)
-            return Kept(response: made, lastPlainUse: self.now())
+            return Kept(response: make(), lastPlainUse: self.now())
         }
         let (response, made) = kept.withValue(for: generation, make: makeKept) { state, isKept -> (Response, Bool) in
-            // A request still on a replaced snapshot (or older than the kept one) gets its own, not kept.
+            // Just made: kept, unless the request is still on a replaced snapshot (or one older than
+            // the kept list), which gets its own.
             if isNew { return (state.response, isKept) }
             if let forms = state.response.compressed {
                 let coding = ContentCoding.choose(acceptEncoding, available: forms.available)
