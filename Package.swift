@@ -78,10 +78,14 @@ let package = Package(
         ),
         // The QR code as a matrix of modules and an SVG path: the only Swift code that calls libqrencode.
         .target(name: "QRCode", dependencies: ["CQREncode"], swiftSettings: strictSettings),
-        // Generic caching parts, no dependencies: single flight, the sharded byte-bounded LRU (docs/caches.md).
+        // The four storage kinds, no dependencies: byte cache, per-snapshot memo, expiring map, single flight (docs/caches.md).
         .target(name: "Caching", swiftSettings: strictSettings),
         // The write path's shared state behind one interface, and its in-memory implementation (docs/replicas.md).
-        .target(name: "ReportStore", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: strictSettings),
+        .target(
+            name: "ReportStore",
+            dependencies: ["Caching", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
         // The write store in PostgreSQL, and the change feed (LISTEN/NOTIFY): the adapter only the executable composes.
         .target(
             name: "PetSpotPostgres",

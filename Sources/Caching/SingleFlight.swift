@@ -10,7 +10,7 @@ import Synchronization
 /// a new run; keep the outcome in a cache to reuse it beyond that.
 ///
 /// ```swift
-/// let flights = SingleFlight<PhotoKey, Outcome, Never>()
+/// let flights = SingleFlight<KeptResourceKey, Outcome, Never>()
 /// let outcome = await flights.value(for: key) { await self.refresh(key) }
 /// ```
 public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable, Failure: Error>: Sendable {

@@ -1,3 +1,4 @@
+import Caching
 import Foundation
 import HTTPTypes
 import Logging
@@ -96,8 +97,8 @@ public final class AnnouncementGateway: Sendable {
     let onEvent: @Sendable (GatewayEvent) -> Void
     let snapshots: ResultCache<Snapshot>
     private let details: ResultCache<Announcement>
-    /// Ids the upstream answered 404 for, with when; each is remembered for one TTL.
-    private let unknownIDs = Mutex<[String: ContinuousClock.Instant]>([:])
+    /// Ids the upstream answered 404 for, each remembered for one TTL.
+    private let unknownIDs: ExpiringMap<String, Bool>
     private let detailsInFlight = Atomic<Int>(0)
     /// The monotonic time: `ContinuousClock.now` in production, a manual clock in tests.
     private let clock: @Sendable () -> ContinuousClock.Instant
@@ -118,6 +119,7 @@ public final class AnnouncementGateway: Sendable {
         onEvent: @escaping @Sendable (GatewayEvent) -> Void = { _ in }
     ) {
         self.clock = now
+        unknownIDs = ExpiringMap(maxEntries: settings.maxRememberedUnknownIDs, now: now)
         self.transport = transport
         self.settings = settings
         self.logger = logger
@@ -255,25 +257,11 @@ public final class AnnouncementGateway: Sendable {
     }
 
     private func isRememberedUnknown(_ id: String) -> Bool {
-        let now = clock()
-        return unknownIDs.withLock { known in
-            guard let since = known[id] else { return false }
-            if now - since < settings.ttl { return true }
-            known[id] = nil
-            return false
-        }
+        unknownIDs.value(for: id) != nil
     }
 
     private func remember(unknown id: String) {
-        let now = clock()
-        unknownIDs.withLock { known in
-            if known.count >= settings.maxRememberedUnknownIDs {
-                // Drop what has expired; if all are fresh, start over (bounded memory wins over recall).
-                known = known.filter { now - $0.value < settings.ttl }
-                if known.count >= settings.maxRememberedUnknownIDs { known.removeAll(keepingCapacity: true) }
-            }
-            known[id] = now
-        }
+        unknownIDs.put(true, for: id, expires: clock() + settings.ttl)
     }
 
     /// A photo from the upstream's `/images/` folder: only `image/*` content passes, size-capped,

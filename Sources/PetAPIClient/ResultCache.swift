@@ -30,24 +30,22 @@ public enum CacheEvent: String, Sendable {
     case hit, miss, revalidated, stale
 }
 
-/// A TTL cache of validated results with single-flight, stale-if-error, ETag revalidation and
-/// bounded memory (docs/scaling.md). Keys are normalized upstream queries.
+/// A TTL cache of validated results: an expiring map (TTL, count and byte bounds) and single flight
+/// (`Sources/Caching`), with stale-if-error and ETag revalidation (docs/scaling.md, docs/caches.md).
+/// Keys are normalized upstream queries.
 final class ResultCache<Value: Sendable>: Sendable {
-    private struct Entry {
+    private struct Entry: Sendable {
         var value: Value
         var confirmedAt: ContinuousClock.Instant
         var wallConfirmedAt: Date
         var etag: String?
-        var cost: Int
-        var lastUsed: ContinuousClock.Instant
+
+        var fetched: Fetched<Value> { Fetched(value: value, fetchedAt: wallConfirmedAt, confirmedAt: confirmedAt, staleBecause: nil) }
     }
 
-    private struct State {
-        var entries: [String: Entry] = [:]
-        var totalCost = 0
-    }
-
-    private let state = Mutex(State())
+    /// The validated results: each fresh for one TTL (its expiry), then kept for a stale answer
+    /// or an `If-None-Match` until the bounds need its room (expired first, then least recently used).
+    private let entries: ExpiringMap<String, Entry>
     /// The upstream calls in flight: one per key at a time.
     private let flights = SingleFlight<String, Fetched<Value>, UpstreamFailure>()
     /// The entry last stored, copied into a few slots each under its own lock, so the
@@ -61,8 +59,6 @@ final class ResultCache<Value: Sendable>: Sendable {
     private let date: @Sendable () -> Date
     private let ttl: Duration
     private let staleMax: Duration
-    private let maxEntries: Int
-    private let maxCost: Int
     private let onEvent: @Sendable (CacheEvent) -> Void
 
     /// Creates an empty cache; `now` tells the time for TTL, stale-if-error and LRU, `date` the
@@ -76,12 +72,11 @@ final class ResultCache<Value: Sendable>: Sendable {
         date: @escaping @Sendable () -> Date = { Date() },
         onEvent: @escaping @Sendable (CacheEvent) -> Void
     ) {
+        self.entries = ExpiringMap(maxEntries: maxEntries, maxBytes: maxCost, now: now)
         self.clock = now
         self.date = date
         self.ttl = ttl
         self.staleMax = staleMax
-        self.maxEntries = maxEntries
-        self.maxCost = maxCost
         self.onEvent = onEvent
     }
 
@@ -94,36 +89,26 @@ final class ResultCache<Value: Sendable>: Sendable {
         refreshing: Bool = false,
         fetch: @escaping @Sendable (_ etag: String?) async throws(UpstreamFailure) -> FetchOutcome<Value>
     ) async throws(UpstreamFailure) -> Fetched<Value> {
-        if !refreshing, let hit = freshEntry(key, now: clock()) {
+        if !refreshing, let hit = entries.value(for: key) {
             onEvent(.hit)
-            return hit
+            return hit.fetched
         }
         return try await flights.value(for: key, restart: refreshing) { () async throws(UpstreamFailure) -> Fetched<Value> in
             // A caller that missed just before the previous call stored its value, and asked just
             // after that call ended, finds the value here instead of calling again.
-            if !refreshing, let hit = self.freshEntry(key, now: self.clock()) {
+            if !refreshing, let hit = self.entries.value(for: key) {
                 self.onEvent(.hit)
-                return hit
+                return hit.fetched
             }
-            let etag = refreshing ? nil : self.state.withLock { $0.entries[key]?.etag }
+            let etag = refreshing ? nil : self.entries.entry(for: key)?.value.etag
             return try await self.refresh(key: key, etag: etag, fetch: fetch)
-        }
-    }
-
-    /// The entry for `key` when it is within the TTL at `now`, marked as the most recently used.
-    private func freshEntry(_ key: String, now: ContinuousClock.Instant) -> Fetched<Value>? {
-        state.withLock { state in
-            guard var entry = state.entries[key], now - entry.confirmedAt < ttl else { return nil }
-            entry.lastUsed = now
-            state.entries[key] = entry
-            return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, confirmedAt: entry.confirmedAt, staleBecause: nil)
         }
     }
 
     /// How long ago the upstream last confirmed the copy of `key` (fresh or not); nil when none is held.
     func age(of key: String) -> Duration? {
         let now = clock()
-        return state.withLock { $0.entries[key].map { now - $0.confirmedAt } }
+        return entries.entry(for: key).map { now - $0.value.confirmedAt }
     }
 
     /// The value for `key` when the cache holds it fresh (within the TTL), without waiting for
@@ -134,10 +119,7 @@ final class ResultCache<Value: Sendable>: Sendable {
             onEvent(.hit)
             return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, confirmedAt: entry.confirmedAt, staleBecause: nil)
         }
-        let fetched = state.withLock { state -> Fetched<Value>? in
-            guard let entry = state.entries[key], now - entry.confirmedAt < ttl else { return nil }
-            return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, confirmedAt: entry.confirmedAt, staleBecause: nil)
-        }
+        let fetched = entries.value(for: key)?.fetched
         if fetched != nil { onEvent(.hit) }
         return fetched
     }
@@ -151,44 +133,39 @@ final class ResultCache<Value: Sendable>: Sendable {
             let outcome = try await fetch(etag)
             let now = clock()
             let wallNow = date()
-            return try state.withLock { state throws(UpstreamFailure) -> Fetched<Value> in
+            // Stored and published in one step under the map's lock, so the slots change in order.
+            return try entries.modify(key) { kept throws(UpstreamFailure) -> Fetched<Value> in
                 switch outcome {
                 case .fresh(let value, let newTag, let cost):
                     onEvent(.miss)
-                    if let old = state.entries[key] { state.totalCost -= old.cost }
-                    state.entries[key] = Entry(value: value, confirmedAt: now, wallConfirmedAt: wallNow, etag: newTag, cost: cost, lastUsed: now)
-                    state.totalCost += cost
-                    evict(&state)
+                    let entry = Entry(value: value, confirmedAt: now, wallConfirmedAt: wallNow, etag: newTag)
+                    kept = .init(value: entry, expires: now + ttl, bytes: cost)
                     publish(PublishedEntry(key: key, value: value, confirmedAt: now, wallConfirmedAt: wallNow))
-                    return Fetched(value: value, fetchedAt: wallNow, confirmedAt: now, staleBecause: nil)
+                    return entry.fetched
                 case .notModified:
-                    guard var entry = state.entries[key] else {
+                    guard var entry = kept else {
                         throw .malformedBody(detail: "304 without a cached copy", upstreamRequestID: nil)
                     }
                     onEvent(.revalidated)
-                    entry.confirmedAt = now
-                    entry.wallConfirmedAt = wallNow
-                    entry.lastUsed = now
-                    state.entries[key] = entry
-                    publish(PublishedEntry(key: key, value: entry.value, confirmedAt: now, wallConfirmedAt: wallNow))
-                    return Fetched(value: entry.value, fetchedAt: wallNow, confirmedAt: now, staleBecause: nil)
+                    entry.value.confirmedAt = now
+                    entry.value.wallConfirmedAt = wallNow
+                    entry.expires = now + ttl
+                    kept = entry
+                    publish(PublishedEntry(key: key, value: entry.value.value, confirmedAt: now, wallConfirmedAt: wallNow))
+                    return entry.value.fetched
                 }
             }
         } catch {
             let now = clock()
-            let stale = state.withLock { state -> Fetched<Value>? in
-                guard let entry = state.entries[key], now - entry.confirmedAt <= staleMax else { return nil }
-                return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, confirmedAt: entry.confirmedAt, staleBecause: error)
-            }
-            if let stale {
+            if let entry = entries.entry(for: key)?.value, now - entry.confirmedAt <= staleMax {
                 onEvent(.stale)
-                return stale
+                return Fetched(value: entry.value, fetchedAt: entry.wallConfirmedAt, confirmedAt: entry.confirmedAt, staleBecause: error)
             }
             throw error
         }
     }
 
-    /// Puts `entry` in every published slot (called under the cache lock, so slots change in order).
+    /// Puts `entry` in every published slot (called under the map's lock, so slots change in order).
     private func publish(_ entry: PublishedEntry) {
         for slot in published { slot.entry.withLock { $0 = entry } }
     }
@@ -204,23 +181,15 @@ final class ResultCache<Value: Sendable>: Sendable {
         let entry = Mutex<PublishedEntry?>(nil)
     }
 
-    /// Drops least-recently-used entries until both bounds hold (the newest entry always stays).
-    private func evict(_ state: inout State) {
-        while state.entries.count > maxEntries || (state.totalCost > maxCost && state.entries.count > 1) {
-            guard let oldest = state.entries.min(by: { $0.value.lastUsed < $1.value.lastUsed }) else { return }
-            state.totalCost -= oldest.value.cost
-            state.entries.removeValue(forKey: oldest.key)
-        }
-    }
-
     /// True when any entry was confirmed within `window` (readiness: "the cache is warm").
     func hasEntry(confirmedWithin window: Duration) -> Bool {
         let now = clock()
-        return state.withLock { $0.entries.values.contains { now - $0.confirmedAt <= window } }
+        return entries.contains { now - $0.value.confirmedAt <= window }
     }
 
     /// Number of entries and their total cost, for tests and metrics.
     var size: (entries: Int, cost: Int) {
-        state.withLock { ($0.entries.count, $0.totalCost) }
+        let size = entries.size
+        return (size.entries, size.bytes)
     }
 }

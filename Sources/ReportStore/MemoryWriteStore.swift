@@ -1,3 +1,4 @@
+import Caching
 import Foundation
 import Synchronization
 
@@ -5,32 +6,33 @@ import Synchronization
 /// default, so the README's first command needs no database; with several replicas each would keep its
 /// own submissions and limits, which is what `--database-url` is for.
 public final class MemoryWriteStore: WriteStore {
-    private struct Submission {
+    private struct Submission: Sendable {
         var phase: Phase
         var owner: String
         var leaseUntil: ContinuousClock.Instant
-        var expires: ContinuousClock.Instant
         var fingerprint: [UInt8]
         var record: SubmissionRecord?
         let isRetry: Bool
-        let order: Int
     }
 
     private enum Phase { case checking, sending, created }
 
     private struct State {
-        var submissions: [[UInt8]: Submission] = [:]
         var counter = 0
         /// Per bucket and key: the instants of the slots taken, with their tokens.
         var hits: [String: [(instant: ContinuousClock.Instant, token: String)]] = [:]
     }
 
+    /// The rate limits' windows.
     private let state = Mutex(State())
-    private let photos: ExpiringStore<StoredPhoto>
+    /// Each submitted form's attempt by the hash of its reference, for one `lifetime` (expired
+    /// first, then the least recently used go when `maxSubmissions` is passed).
+    private let submissions: ExpiringMap<[UInt8], Submission>
+    /// Refused reports' photos by reference, for one `lifetime`, within `photoBytes`.
+    private let photos: ExpiringMap<String, StoredPhoto>
     private let now: @Sendable () -> ContinuousClock.Instant
     private let lease: Duration
     private let lifetime: Duration
-    private let maxSubmissions: Int
     private let maxLimitKeys: Int
 
     /// `photoBytes` is the kept photos' budget (`--report-photo-cache-mb`); `lease`, how long an attempt
@@ -44,113 +46,106 @@ public final class MemoryWriteStore: WriteStore {
         maxLimitKeys: Int = 100_000,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
-        photos = ExpiringStore(lifetime: lifetime, maxBytes: photoBytes, maxEntries: maxPhotos, now: now)
+        photos = ExpiringMap(maxEntries: maxPhotos, maxBytes: photoBytes, now: now)
+        submissions = ExpiringMap(maxEntries: maxSubmissions, now: now)
         self.now = now
         self.lease = lease
         self.lifetime = lifetime
-        self.maxSubmissions = maxSubmissions
         self.maxLimitKeys = maxLimitKeys
     }
 
     public func claim(_ key: SubmissionKey, fingerprint: [UInt8]) async throws -> Claim {
         let instant = now()
-        return state.withLock { state in
-            if let entry = state.submissions[key.hash], entry.expires > instant {
-                switch entry.phase {
+        return submissions.modify(key.hash) { kept -> Claim in
+            if let entry = kept, entry.expires > instant {
+                switch entry.value.phase {
                 case .created:
-                    if let record = entry.record { return .created(record, fingerprint: entry.fingerprint) }
+                    if let record = entry.value.record { return .created(record, fingerprint: entry.value.fingerprint) }
                 case .sending:
-                    return entry.leaseUntil > instant ? .inProgress(fingerprint: entry.fingerprint) : .unknownOutcome(fingerprint: entry.fingerprint)
+                    let fingerprint = entry.value.fingerprint
+                    return entry.value.leaseUntil > instant ? .inProgress(fingerprint: fingerprint) : .unknownOutcome(fingerprint: fingerprint)
                 case .checking:
-                    if entry.leaseUntil > instant { return .inProgress(fingerprint: entry.fingerprint) }
+                    if entry.value.leaseUntil > instant { return .inProgress(fingerprint: entry.value.fingerprint) }
                 }
             }
             let owner = SubmissionSeal.newOwner()
-            state.counter += 1
-            state.submissions[key.hash] = Submission(
+            let submission = Submission(
                 phase: .checking,
                 owner: owner,
                 leaseUntil: instant + lease,
-                expires: instant + lifetime,
                 fingerprint: fingerprint,
                 record: nil,
-                isRetry: key.isRetry,
-                order: state.counter
+                isRetry: key.isRetry
             )
-            evict(&state, at: instant)
+            kept = .init(value: submission, expires: instant + lifetime)
             return .owned(owner: owner)
         }
     }
 
     public func renew(_ key: SubmissionKey, owner: String) async throws -> Bool {
         let instant = now()
-        return state.withLock { state in
-            guard var entry = state.submissions[key.hash], entry.owner == owner, entry.phase != .created, entry.leaseUntil > instant else {
+        return submissions.modify(key.hash) { kept in
+            guard let entry = kept?.value, entry.owner == owner, entry.phase != .created, entry.leaseUntil > instant else {
                 return false
             }
-            entry.leaseUntil = instant + lease
-            state.submissions[key.hash] = entry
+            kept?.value.leaseUntil = instant + lease
             return true
         }
     }
 
     public func markSending(_ key: SubmissionKey, owner: String) async throws -> Bool {
-        state.withLock { state in
-            guard var entry = state.submissions[key.hash], entry.owner == owner, entry.phase == .checking else { return false }
-            entry.phase = .sending
-            state.submissions[key.hash] = entry
+        submissions.modify(key.hash) { kept in
+            guard let entry = kept?.value, entry.owner == owner, entry.phase == .checking else { return false }
+            kept?.value.phase = .sending
             return true
         }
     }
 
     public func markCreated(_ key: SubmissionKey, owner: String, record: SubmissionRecord) async throws {
         let instant = now()
-        state.withLock { state in
-            guard var entry = state.submissions[key.hash], entry.owner == owner else { return }
-            entry.phase = .created
-            entry.record = record
-            entry.expires = instant + lifetime
-            state.submissions[key.hash] = entry
+        submissions.modify(key.hash) { kept in
+            guard let entry = kept?.value, entry.owner == owner else { return }
+            kept?.value.phase = .created
+            kept?.value.record = record
+            kept?.expires = instant + lifetime
         }
     }
 
     public func markUnknown(_ key: SubmissionKey, owner: String) async throws {
         let instant = now()
-        state.withLock { state in
-            guard var entry = state.submissions[key.hash], entry.owner == owner, entry.phase != .created else { return }
-            entry.phase = .sending
-            entry.leaseUntil = instant
-            state.submissions[key.hash] = entry
+        submissions.modify(key.hash) { kept in
+            guard let entry = kept?.value, entry.owner == owner, entry.phase != .created else { return }
+            kept?.value.phase = .sending
+            kept?.value.leaseUntil = instant
         }
     }
 
     public func release(_ key: SubmissionKey, owner: String) async throws {
-        state.withLock { state in
-            guard let entry = state.submissions[key.hash], entry.owner == owner, entry.phase != .created else { return }
-            state.submissions.removeValue(forKey: key.hash)
+        submissions.modify(key.hash) { kept in
+            guard let entry = kept?.value, entry.owner == owner, entry.phase != .created else { return }
+            kept = nil
         }
     }
 
     public func markPhotoUploaded(_ key: SubmissionKey) async throws {
-        state.withLock { state in
-            guard var entry = state.submissions[key.hash], entry.record != nil else { return }
-            entry.record?.photoUploaded = true
-            entry.record?.keptPhoto = nil
-            state.submissions[key.hash] = entry
+        submissions.modify(key.hash) { kept in
+            guard kept?.value.record != nil else { return }
+            kept?.value.record?.photoUploaded = true
+            kept?.value.record?.keptPhoto = nil
         }
     }
 
     public func forgetRetries(petID: String) async throws {
-        state.withLock { state in
-            state.submissions = state.submissions.filter { !($0.value.isRetry && $0.value.record?.petID == petID) }
-        }
+        submissions.removeAll { _, entry in entry.value.isRetry && entry.value.record?.petID == petID }
     }
 
     public func keepPhoto(_ photo: StoredPhoto, reference: String) async throws {
-        photos.put(photo, bytes: photo.jpeg.count, reference: reference)
+        // A photo larger than the whole budget is not kept (the map would keep it alone).
+        guard photo.jpeg.count <= photos.maxBytes else { return }
+        photos.put(photo, for: reference, bytes: photo.jpeg.count, expires: now() + lifetime)
     }
 
-    public func keptPhoto(_ reference: String) async throws -> StoredPhoto? { photos.get(reference) }
+    public func keptPhoto(_ reference: String) async throws -> StoredPhoto? { photos.value(for: reference) }
 
     public func dropPhoto(_ reference: String) async throws { photos.remove(reference) }
 
@@ -185,18 +180,10 @@ public final class MemoryWriteStore: WriteStore {
     public func announce(petID: String) async throws {}
 
     /// Submissions held (for tests).
-    public var submissionCount: Int { state.withLock { $0.submissions.count } }
+    public var submissionCount: Int { submissions.size.entries }
 
     /// Whole seconds for a `Retry-After` header (at least 1).
     public static func seconds(_ duration: Duration) -> Int {
         max(1, Int((Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18).rounded(.up)))
-    }
-
-    private func evict(_ state: inout State, at instant: ContinuousClock.Instant) {
-        guard state.submissions.count > maxSubmissions else { return }
-        state.submissions = state.submissions.filter { $0.value.expires > instant }
-        while state.submissions.count > maxSubmissions, let oldest = state.submissions.min(by: { $0.value.order < $1.value.order }) {
-            state.submissions.removeValue(forKey: oldest.key)
-        }
     }
 }

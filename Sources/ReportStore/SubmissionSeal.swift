@@ -37,5 +37,5 @@ public enum SubmissionSeal {
     public static func fingerprint(_ body: [UInt8]) -> [UInt8] { digest(body) }
 
     /// A new attempt's owner token: 128 random bits as hex, like every reference of the write path.
-    public static func newOwner() -> String { ExpiringStore<Int>.newReference() }
+    public static func newOwner() -> String { FormReference.make() }
 }

@@ -97,7 +97,7 @@ extension ServerIntegration {
         static func form(_ photo: [UInt8]) -> ReportForm {
             var form = ReportForm()
             form.photo = photo
-            form.hidden["submission"] = ExpiringStore<Int>.newReference()
+            form.hidden["submission"] = FormReference.make()
             return form
         }
 

@@ -83,12 +83,12 @@ private final class ScriptedOrigin: Sendable {
             metric: "test_proxy_total",
             ttlSeconds: 60,
             retryAfterFailureSeconds: 10,
-            cacheKey: { PhotoKey(path: $0, variantName: "test") },
+            cacheKey: { KeptResourceKey(path: $0, variantName: "test") },
             statusKey: { remembersMisses ? .status(of: $0) : nil },
             fetch: { _, validators, _ throws(UpstreamFailure) in try await origin.fetch(validators) },
             transform: { _, response, _ in
                 .entry(
-                    PhotoEntry(
+                    KeptResource(
                         kind: .image,
                         bytes: response.body,
                         contentType: "text/plain",
@@ -101,7 +101,7 @@ private final class ScriptedOrigin: Sendable {
                 )
             }
         )
-        return RevalidatingProxy(cache: PhotoCache(maxBytes: 1 << 20, disk: nil), rules: rules, metrics: Metrics(), clock: days)
+        return RevalidatingProxy(cache: KeptResourceCache(maxBytes: 1 << 20, disk: nil), rules: rules, metrics: Metrics(), clock: days)
     }
 
     /// The body of an answer, "missing", or the failure's status.
@@ -153,7 +153,7 @@ private final class ScriptedOrigin: Sendable {
             for _ in 0..<callers {
                 group.addTask { self.text(await proxy.outcome("a", requestID: "r")) }
             }
-            let key = PhotoKey(path: "a", variantName: "test")
+            let key = KeptResourceKey(path: "a", variantName: "test")
             while proxy.flights.callers(of: key) < callers { await Task.yield() }
             origin.open()
             var texts: [String?] = []

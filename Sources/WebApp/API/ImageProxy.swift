@@ -62,11 +62,11 @@ final class ImageProxy: Sendable {
     let proxy: RevalidatingProxy<Wanted>
 
     /// Variants by path and variant, in memory and optionally on disk.
-    var cache: PhotoCache { proxy.cache }
+    var cache: KeptResourceCache { proxy.cache }
 
     init(
         gateway: AnnouncementGateway,
-        cache: PhotoCache,
+        cache: KeptResourceCache,
         pool: ConversionPool,
         settings: Settings,
         metrics: Metrics,
@@ -87,7 +87,7 @@ final class ImageProxy: Sendable {
             metric: "petspot_photo_cache_total",
             ttlSeconds: settings.ttlSeconds,
             retryAfterFailureSeconds: min(settings.retryAfterFailureSeconds, settings.ttlSeconds),
-            cacheKey: { PhotoKey(path: $0.path, variant: $0.variant, format: $0.format) },
+            cacheKey: { KeptResourceKey(path: $0.path, variant: $0.variant, format: $0.format) },
             statusKey: { .status(of: $0.path) },
             fetch: { wanted, validators, requestID throws(UpstreamFailure) in
                 try await gateway.image(path: wanted.path, requestID: requestID, validators: validators)
@@ -167,13 +167,13 @@ private struct Converter: Sendable {
         from response: UpstreamResponse,
         path: String,
         requestID: String
-    ) async -> Result<PhotoEntry, MakeFailure> {
+    ) async -> Result<KeptResource, MakeFailure> {
         let validators = PhotoValidators(headers: response.headers)
         let type = (response.headers[.contentType] ?? "").lowercased()
         if type.hasPrefix("image/svg+xml") {
             // Never rasterized (the resizer decodes raster formats only): served as it came, sandboxed by the CSP.
             return .success(
-                PhotoEntry(
+                KeptResource(
                     kind: .image,
                     bytes: response.body,
                     contentType: "image/svg+xml",
@@ -222,7 +222,7 @@ private struct Converter: Sendable {
                 ]
             )
             return .success(
-                PhotoEntry(
+                KeptResource(
                     kind: .image,
                     bytes: image.bytes,
                     contentType: image.contentType,
@@ -261,7 +261,7 @@ extension ImageProxy {
         guard ImageResizer.start() else {
             throw StartupError(setting: "libvips", problem: "libvips did not start (is libvips42 installed?)")
         }
-        let cache = try PhotoCache.make(CacheBudgets(configuration).photos, setting: "--image-cache-dir / PETSPOT_IMAGE_CACHE_DIR")
+        let cache = try KeptResourceCache.make(CacheBudgets(configuration).photos, setting: "--image-cache-dir / PETSPOT_IMAGE_CACHE_DIR")
         var settings = Settings()
         settings.ttlSeconds = configuration.photoTTLSeconds
         settings.maxPixels = configuration.maxPhotoMegapixels * 1_000_000

@@ -1,11 +1,12 @@
+import Caching
 import Dispatch
 import Foundation
 import HTTPTypes
 import MicroHTTP
 import Synchronization
 
-/// The encoded whole list of one snapshot generation (docs/performance.md "Memory"). Encoding
-/// holds the lock, so requests that arrive meanwhile wait for that one encoding instead of each
+/// The encoded whole list of one snapshot generation (docs/performance.md "Memory"), held in a
+/// per-snapshot memo (`SnapshotMemo`). Encoding holds the memo's lock, so requests that arrive meanwhile wait for that one encoding instead of each
 /// making their own. Its gzip and br forms are made once per generation on the background
 /// compression thread (30 MB at 50,000 items takes seconds); answers go uncompressed until they
 /// are ready.
@@ -16,8 +17,7 @@ import Synchronization
 /// that takes no coding then has it encoded again from the same snapshot, the same bytes, and kept
 /// again while it is asked.
 final class WholeListBody: Sendable {
-    private struct Kept {
-        var generation: Int
+    private struct Kept: Sendable {
         /// The answer with its headers and, once made, its compressed forms; its body is empty
         /// while `plainReleased`.
         var response: Response
@@ -28,9 +28,8 @@ final class WholeListBody: Sendable {
         var releaseScheduled = false
     }
 
-    private let kept = Mutex<Kept?>(nil)
-    /// The oldest snapshot generation whose list may still be kept (`retire(below:)`).
-    private let floor = Atomic<Int>(Int.min)
+    /// The list of the current generation; one made for an older or replaced one is not kept.
+    private let kept = SnapshotMemo<Kept>()
     /// How long the plain form stays after a client last asked for it.
     let keepPlainFor: Duration
     private let now: @Sendable () -> ContinuousClock.Instant
@@ -61,41 +60,41 @@ final class WholeListBody: Sendable {
     /// a kept compressed form as its representation (`BodyCompression.representation`, so the
     /// pipeline sends it as it is), or the plain answer, made by `make` when none is kept.
     func response(generation: Int, acceptEncoding: String?, make: () -> Response) -> Response {
-        let (response, made) = kept.withLock { current -> (Response, Bool) in
-            if var state = current, state.generation == generation {
-                if let forms = state.response.compressed {
-                    let coding = ContentCoding.choose(acceptEncoding, available: forms.available)
-                    if coding != .identity { return (BodyCompression.representation(state.response, coding: coding, forms: forms), false) }
-                }
-                if state.plainReleased {
-                    let again = make()
-                    plainMade.add(1, ordering: .relaxed)
-                    guard again.status == state.response.status, again.headers[.eTag] == state.response.headers[.eTag] else {
-                        // Not the bytes the forms were made of: start over with this answer.
-                        current = Kept(generation: generation, response: again, lastPlainUse: now())
-                        return (again, true)
-                    }
-                    state.response.body = again.body
-                    state.plainReleased = false
-                }
-                state.lastPlainUse = now()
-                let answer = state.response
-                current = state
-                if state.response.compressed != nil { scheduleRelease(&current) }
-                return (answer, false)
+        var isNew = false
+        let makeKept = {
+            isNew = true
+            self.plainMade.add(1, ordering: .relaxed)
+            return Kept(response: make(), lastPlainUse: self.now())
+        }
+        let (response, made) = kept.withValue(for: generation, make: makeKept) { state, isKept -> (Response, Bool) in
+            // Just made: kept, unless the request is still on a replaced snapshot (or one older than
+            // the kept list), which gets its own.
+            if isNew { return (state.response, isKept) }
+            if let forms = state.response.compressed {
+                let coding = ContentCoding.choose(acceptEncoding, available: forms.available)
+                if coding != .identity { return (BodyCompression.representation(state.response, coding: coding, forms: forms), false) }
             }
-            let made = make()
-            plainMade.add(1, ordering: .relaxed)
-            // A request still on a replaced snapshot (or older than the kept one) gets its own, not kept.
-            if generation < floor.load(ordering: .acquiring) || (current?.generation ?? .min) > generation { return (made, false) }
-            current = Kept(generation: generation, response: made, lastPlainUse: now())
-            return (made, true)
+            if state.plainReleased {
+                let again = make()
+                plainMade.add(1, ordering: .relaxed)
+                guard again.status == state.response.status, again.headers[.eTag] == state.response.headers[.eTag] else {
+                    // Not the bytes the forms were made of: start over with this answer.
+                    state = Kept(response: again, lastPlainUse: now())
+                    return (again, true)
+                }
+                state.response.body = again.body
+                state.plainReleased = false
+            }
+            state.lastPlainUse = now()
+            let answer = state.response
+            if state.response.compressed != nil { scheduleRelease(&state) }
+            return (answer, false)
         }
         if made, BodyCompression.isCompressible(response) {
             BodyCompression.inBackground(response.body, effort: .background) { [self] forms in
-                kept.withLock { current in
-                    guard current?.generation == generation, current?.response.headers[.eTag] == response.headers[.eTag] else { return }
-                    current?.response.compressed = forms
+                kept.ifKept(generation: generation) { current in
+                    guard current.response.headers[.eTag] == response.headers[.eTag] else { return }
+                    current.response.compressed = forms
                     scheduleRelease(&current)
                 }
             }
@@ -107,27 +106,23 @@ final class WholeListBody: Sendable {
     /// keeps none for them from now on: without this, a replaced snapshot's list (30 MB plain at
     /// 50,000 items, with its forms) stayed until the next request for the whole list.
     func retire(below generation: Int) {
-        floor.max(generation, ordering: .releasing)
-        kept.withLock { current in
-            if let state = current, state.generation < generation { current = nil }
-        }
+        kept.retire(below: generation)
     }
 
     /// Schedules one release check for when the plain form will have been idle `keepPlainFor`.
-    private func scheduleRelease(_ current: inout Kept?) {
-        guard var state = current, !state.releaseScheduled, !state.plainReleased else { return }
+    private func scheduleRelease(_ state: inout Kept) {
+        guard !state.releaseScheduled, !state.plainReleased else { return }
         state.releaseScheduled = true
-        current = state
         let delay = max(.zero, state.lastPlainUse + keepPlainFor - now())
         // Weak: a list let go (a new snapshot) needs no check, and a scheduler that keeps its checks
         // (the tests') must not keep the list alive through them.
         schedule(delay) { [weak self] in
             guard let self else { return }
-            let later = kept.withLock { current -> Bool in
-                current?.releaseScheduled = false
+            let later = kept.withKept { _, current -> Bool in
+                current.releaseScheduled = false
                 return !releasePlainIfIdle(&current)
             }
-            if later { kept.withLock { scheduleRelease(&$0) } }
+            if later == true { kept.withKept { _, current in scheduleRelease(&current) } }
         }
     }
 
@@ -135,26 +130,25 @@ final class WholeListBody: Sendable {
     /// for `keepPlainFor`; true when it is gone (or there is none to keep).
     @discardableResult
     func releasePlainIfIdle() -> Bool {
-        kept.withLock { releasePlainIfIdle(&$0) }
+        kept.withKept { _, current in releasePlainIfIdle(&current) } ?? true
     }
 
-    private func releasePlainIfIdle(_ current: inout Kept?) -> Bool {
-        guard var state = current, !state.plainReleased else { return true }
+    private func releasePlainIfIdle(_ state: inout Kept) -> Bool {
+        guard !state.plainReleased else { return true }
         guard let forms = state.response.compressed, forms.gzip != nil, forms.brotli != nil else { return false }
         guard now() - state.lastPlainUse >= keepPlainFor else { return false }
         state.response.body = []
         state.plainReleased = true
-        current = state
         return true
     }
 
     /// Bytes kept: the plain form (when kept) and the compressed forms.
     var keptBytes: Int {
-        kept.withLock { ($0?.response.body.count ?? 0) + ($0?.response.compressed?.byteCount ?? 0) }
+        kept.withKept { _, state in state.response.body.count + (state.response.compressed?.byteCount ?? 0) } ?? 0
     }
 
     /// Whether the compressed forms of the kept list are made.
-    var hasForms: Bool { kept.withLock { $0?.response.compressed != nil } }
+    var hasForms: Bool { kept.withKept { _, state in state.response.compressed != nil } ?? false }
 
     /// Times the plain form was encoded (tests).
     var plainMadeCount: Int { plainMade.load(ordering: .relaxed) }

@@ -27,11 +27,11 @@ struct CacheBudgets: Sendable, Equatable {
     let keptAnswers: Int
     /// Located page shells (`PageShells`): a fixed size, not a setting (`CacheLimits.pageShellBytes`).
     let pageShells: Int
-    /// Photo variants (`PhotoCache`, `PhotoDiskCache`): `--image-cache-mb`, `--image-cache-dir`, `--image-cache-disk-mb`.
+    /// Photo variants (`KeptResourceCache`, `KeptResourceDisk`): `--image-cache-mb`, `--image-cache-dir`, `--image-cache-disk-mb`.
     let photos: Tiered
-    /// Map tiles (the tile proxy's `PhotoCache`): `--tile-cache-mb`, `--tile-cache-dir`, `--tile-cache-disk-mb`.
+    /// Map tiles (the tile proxy's `KeptResourceCache`): `--tile-cache-mb`, `--tile-cache-dir`, `--tile-cache-disk-mb`.
     let tiles: Tiered
-    /// Photos kept while a refused report is corrected (`ExpiringStore`): `--report-photo-cache-mb`.
+    /// Photos kept while a refused report is corrected (`MemoryWriteStore`, on `ExpiringMap`): `--report-photo-cache-mb`.
     let reportPhotos: Int
     /// Upstream details answers (`ResultCache` in PetAPIClient): a constant (`CacheLimits.upstreamDetailsBytes`).
     let upstreamDetails: Int

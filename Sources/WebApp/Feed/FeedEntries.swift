@@ -1,7 +1,7 @@
+import Caching
 import CompiledTemplates
 import Foundation
 import PetDomain
-import Synchronization
 
 /// The Atom `<entry>` of each announcement of the snapshot, written once per snapshot generation
 /// and language (docs/style.md "Precompute per data change"): a feed request only picks entries and
@@ -93,8 +93,7 @@ final class FeedEntries: Sendable {
         after += "</entry>\n".utf8
     }
 
-    private struct Kept {
-        let generation: Int
+    private struct Kept: Sendable {
         /// By position in the snapshot's items; nil until first asked for.
         var fragments: [Fragment?]
         /// The markup its fragments share.
@@ -105,9 +104,8 @@ final class FeedEntries: Sendable {
         let arena = FragmentArena()
     }
 
-    private let kept = Mutex<[Language: Kept]>([:])
-    /// The oldest snapshot generation whose entries may still be kept (`retire(below:)`).
-    private let floor = Atomic<Int>(Int.min)
+    /// The current generation's entries, per language.
+    private let kept = SnapshotMemo<[Language: Kept]>()
     /// The tag URI authority of the public base URL (`FeedSearch.authority(ofBaseURL:)`), found once.
     let authority: String
 
@@ -120,12 +118,11 @@ final class FeedEntries: Sendable {
     /// keeps none for them from now on: without this, a replaced snapshot's entries stayed until the
     /// next feed request in their language.
     func retire(below generation: Int) {
-        floor.max(generation, ordering: .releasing)
-        kept.withLock { state in state = state.filter { $0.value.generation >= generation } }
+        kept.retire(below: generation)
     }
 
     /// Languages whose entries are kept, with their generation (tests).
-    var keptGenerations: [Language: Int] { kept.withLock { $0.mapValues(\.generation) } }
+    var keptGenerations: [Language: Int] { kept.withKept { generation, state in state.mapValues { _ in generation } } ?? [:] }
 
     /// The fragments of the items of `all` at `positions`, in that order, in `language`, the
     /// markup they share, and the arena holding the kept ones' bytes (keep it alive while writing
@@ -139,18 +136,16 @@ final class FeedEntries: Sendable {
         make: (Announcement, SharedMarkup) -> Fragment
     ) -> (fragments: [Fragment], markup: MarkupPieces, owner: FragmentArena?) {
         // The generation's markup is made with its kept entries, so every entry kept names pieces of it.
-        let (found, markup, keptPieces, arena): ([Fragment?], SharedMarkup, MarkupPieces, FragmentArena?) = kept.withLock { state in
-            if let current = state[language], current.generation == generation {
-                return (positions.map { current.fragments[$0] }, current.markup, current.pieces, current.arena)
-            }
-            if let current = state[language], current.generation > generation {
-                // A request still on an older snapshot.
+        typealias Found = ([Fragment?], SharedMarkup, MarkupPieces, FragmentArena?)
+        let (found, markup, keptPieces, arena): Found = kept.withValue(for: generation, make: { [:] }) { state, isKept in
+            guard isKept else {
+                // A request still on an older or replaced snapshot.
                 return (Array(repeating: nil, count: positions.count), SharedMarkup(), MarkupPieces(), nil)
             }
-            if generation < floor.load(ordering: .acquiring) {
-                return (Array(repeating: nil, count: positions.count), SharedMarkup(), MarkupPieces(), nil)  // a snapshot already replaced
+            if let current = state[language] {
+                return (positions.map { current.fragments[$0] }, current.markup, current.pieces, current.arena)
             }
-            let fresh = Kept(generation: generation, fragments: Array(repeating: nil, count: all.count), markup: SharedMarkup())
+            let fresh = Kept(fragments: Array(repeating: nil, count: all.count), markup: SharedMarkup())
             state[language] = fresh
             return (Array(repeating: nil, count: positions.count), fresh.markup, MarkupPieces(), fresh.arena)
         }
@@ -164,8 +159,8 @@ final class FeedEntries: Sendable {
         guard !made.isEmpty, let arena else { return (result.compactMap { $0 }, made.isEmpty ? keptPieces : markup.pieces, arena) }
         let pieces = markup.pieces
         let keeping = made.map { ($0.position, $0.fragment.kept(in: arena)) }
-        kept.withLock { state in
-            guard state[language]?.generation == generation, state[language]?.markup === markup else { return }
+        kept.ifKept(generation: generation) { state in
+            guard state[language]?.markup === markup else { return }
             for (position, fragment) in keeping { state[language]?.fragments[position] = fragment }
             if (state[language]?.pieces.count ?? 0) < pieces.count { state[language]?.pieces = pieces }
         }

@@ -1,3 +1,4 @@
+import Caching
 import PetAPIClient
 import PetDomain
 import Synchronization
@@ -8,8 +9,7 @@ import Synchronization
 /// near the report (`Matching.matches`), never by scanning the snapshot; a newer generation
 /// replaces the memo whole, so it holds only what the current snapshot's readers asked for.
 final class MatchMemo: Sendable {
-    private struct Kept {
-        var generation: Int
+    private struct Kept: Sendable {
         var byID: [String: [PetMatch]]
         /// The snapshot's descriptions as matching reads them, each read once.
         var profiles: MatchProfiles?
@@ -22,7 +22,7 @@ final class MatchMemo: Sendable {
     /// the reports after that are searched each time their page is made (pages are still kept).
     static let maxKeptMatches = 200_000
 
-    private let kept = Mutex(Kept(generation: Int.min, byID: [:], profiles: nil))
+    private let kept = SnapshotMemo<Kept>()
     /// How many times matches were searched for (tests check the memo with it).
     let searches = Atomic<Int>(0)
 
@@ -30,9 +30,8 @@ final class MatchMemo: Sendable {
     /// else (a report fetched apart or just made) found for this call only.
     func matches(for pet: Announcement, in snapshot: Snapshot) -> [PetMatch] {
         let generation = snapshot.generation
-        let (found, profiles) = kept.withLock { state -> ([PetMatch]?, MatchProfiles) in
-            if state.generation < generation { state = Kept(generation: generation, byID: [:], profiles: nil) }
-            guard state.generation == generation else { return (nil, MatchProfiles(snapshot.index)) }  // an older snapshot's request
+        let (found, profiles) = kept.withValue(for: generation, make: { Kept(byID: [:], profiles: nil) }) { state, isKept in
+            guard isKept else { return ([PetMatch]?.none, MatchProfiles(snapshot.index)) }  // an older or replaced snapshot's request
             let profiles = state.profiles ?? MatchProfiles(snapshot.index)
             state.profiles = profiles
             return (state.byID[pet.id], profiles)
@@ -42,8 +41,8 @@ final class MatchMemo: Sendable {
         searches.add(1, ordering: .relaxed)
         // Only the snapshot's own item is kept: a report fetched apart or just made may differ from it.
         guard snapshot.index.announcement(id: pet.id) == pet else { return made }
-        kept.withLock { state in
-            guard state.generation == generation, state.keptMatches + made.count <= MatchMemo.maxKeptMatches else { return }
+        kept.ifKept(generation: generation) { state in
+            guard state.keptMatches + made.count <= MatchMemo.maxKeptMatches else { return }
             if state.byID.updateValue(made, forKey: pet.id) == nil { state.keptMatches += made.count }
         }
         return made
@@ -54,14 +53,12 @@ final class MatchMemo: Sendable {
     /// from (its items and index, ~45 MB at 50,000 items): without this, a replaced snapshot stayed
     /// alive until the next request that looked for matches (docs/performance.md "Memory").
     func retire(below generation: Int) {
-        kept.withLock { state in
-            if state.generation < generation { state = Kept(generation: generation, byID: [:], profiles: nil) }
-        }
+        kept.retire(below: generation)
     }
 
     /// Whether profiles of a snapshot are kept (tests read it).
-    var holdsProfiles: Bool { kept.withLock { $0.profiles != nil } }
+    var holdsProfiles: Bool { kept.withKept { _, state in state.profiles != nil } ?? false }
 
     /// Reports whose matches are kept now (tests read it).
-    var keptCount: Int { kept.withLock { $0.byID.count } }
+    var keptCount: Int { kept.withKept { _, state in state.byID.count } ?? 0 }
 }

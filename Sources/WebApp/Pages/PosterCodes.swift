@@ -1,6 +1,6 @@
+import Caching
 import Foundation
 import QRCode
-import Synchronization
 
 /// The poster's QR codes as SVG path data, made once per pet, language and snapshot (docs/poster.md):
 /// a QR code is a pure function of the share URL, and a new snapshot (whose base URL or ids may
@@ -14,21 +14,21 @@ final class PosterCodes: Sendable {
         let size: Int
     }
 
-    private let kept = Mutex<(generation: Int, codes: [String: Code])>((Int.min, [:]))
+    /// The codes of the current snapshot by share URL.
+    private let kept = SnapshotMemo<[String: Code]>()
 
     /// The code of `url` for snapshot `generation`; nil when libqrencode cannot encode it.
     func code(for url: String, generation: Int) -> Code? {
-        if let hit = kept.withLock({ $0.generation == generation ? $0.codes[url] : nil }) { return hit }
+        if let hit = kept.ifKept(generation: generation, { $0[url] }) ?? nil { return hit }
         guard let qr = QRCode(url) else { return nil }
         let code = Code(path: qr.svgPath(quiet: 4), size: qr.width + 8)
-        kept.withLock { state in
-            guard generation >= state.generation else { return }
-            if generation > state.generation { state = (generation, [:]) }
-            state.codes[url] = code
-        }
+        kept.withValue(for: generation, make: { [:] }) { codes, _ in codes[url] = code }
         return code
     }
 
+    /// Lets go of the codes of generations before `generation` (a new snapshot replaces theirs).
+    func retire(below generation: Int) { kept.retire(below: generation) }
+
     /// Codes held for the current generation (tests).
-    var count: Int { kept.withLock { $0.codes.count } }
+    var count: Int { kept.withKept { _, codes in codes.count } ?? 0 }
 }

@@ -1,9 +1,9 @@
+import Caching
 import Foundation
 import HTTPTypes
 import MicroHTTP
 import PetAPIClient
 import PetDomain
-import Synchronization
 
 /// What every page handler shares: the renderer, the public base URL, the layout,
 /// the rendered-page cache and the card fragments of the current snapshot.
@@ -12,10 +12,8 @@ final class SiteContext: Sendable {
     let renderer: PageRenderer
     /// Rendered pages reused for the same normalized URL over the same snapshot.
     let rendered: RenderedPages
-    /// Cards of the current snapshot, rendered once each.
-    private let fragments = Mutex<CardFragments?>(nil)
-    /// The oldest snapshot generation whose cards may still be kept (`retire(below:)`).
-    private let cardFloor = Atomic<Int>(Int.min)
+    /// Cards of the current snapshot and day (`DayClock.reuseKey`), rendered once each.
+    private let fragments = SnapshotMemo<CardFragments>()
     /// Located pages by shape, rendered once each with markers (they hold no upstream data).
     let shells: PageShells
     /// Atom entries of the current snapshot, written once per language (`/pets.atom`).
@@ -191,15 +189,13 @@ final class SiteContext: Sendable {
 
     /// Lets go of what is kept for snapshot generations before `generation`, which a new snapshot
     /// replaces (`AnnouncementGateway.whenReplaced`): the cards, the feed entries and the matches
-    /// (whose profiles hold the whole old snapshot), and keeps none
+    /// (whose profiles hold the whole old snapshot) and the poster codes, and keeps none
     /// for those generations from now on (a request still on the old snapshot renders its own).
     func retire(below generation: Int) {
-        cardFloor.max(generation, ordering: .releasing)
-        fragments.withLock { current in
-            if let cards = current, cards.generation < DayClock.reuseKey(generation: generation, day: 0) { current = nil }
-        }
+        fragments.retire(below: DayClock.reuseKey(generation: generation, day: 0))
         feedEntries.retire(below: generation)
         matchMemo.retire(below: generation)
+        posterCodes.retire(below: generation)
     }
 
     /// The HTML of each card of one index page for this visitor (card fragments of the snapshot).
@@ -209,15 +205,9 @@ final class SiteContext: Sendable {
         let texts = self.texts(location.language)
         let language = location.language.language
         let render: (CardModel) -> [UInt8] = { self.renderer.render($0, template: "partials/card", language: language) ?? [] }
-        let cards = fragments.withLock { current -> CardFragments? in
-            if let current, current.generation >= generation { return current }
-            if snapshotGeneration < cardFloor.load(ordering: .acquiring) { return nil }
-            let fresh = CardFragments(generation: generation, day: day, count: found.all.count)
-            current = fresh
-            return fresh
-        }
-        guard let cards, cards.generation == generation else {
-            // A request still on an older snapshot than the kept cards: render its cards whole.
+        let cards = fragments.keptValue(for: generation) { CardFragments(generation: generation, day: day, count: found.all.count) }
+        guard let cards else {
+            // A request still on an older or replaced snapshot than the kept cards: render its cards whole.
             return CardSet(whole: found.items.map { render($0.card(origin: location.origin, location: location, texts: texts, day: day)) })
         }
         guard location.origin != nil else {

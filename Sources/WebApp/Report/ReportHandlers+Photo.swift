@@ -76,7 +76,7 @@ extension ReportHandlers {
         switch await service.upload(id: id, authorization: authorization, photo: photo, requestID: requestID) {
         case .uploaded:
             if let kept = state.keptPhoto { try? await store.dropPhoto(kept.reference) }
-            if let submission = form["submission"], ExpiringStore<Int>.isReference(submission) {
+            if let submission = form["submission"], FormReference.isWellFormed(submission) {
                 try? await store.markPhotoUploaded(.form(submission))
             }
             await publish(id, requestID: requestID)

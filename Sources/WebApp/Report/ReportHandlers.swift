@@ -46,7 +46,7 @@ struct ReportHandlers: Sendable {
             draft.locationLatitude = text.latitude
             draft.locationLongitude = text.longitude
         }
-        let state = ReportFormState(draft: draft, submission: ExpiringStore<Int>.newReference())
+        let state = ReportFormState(draft: draft, submission: FormReference.make())
         return formPage(state, status: .ok, location: location)
     }
 
@@ -59,7 +59,7 @@ struct ReportHandlers: Sendable {
         let form = request.body.form ?? FormBody()
         let language = (try? PageLanguage.of(request)) ?? PageLanguage.fromHeader(request)
         let given = form["submission"] ?? ""
-        let submission = ExpiringStore<Int>.isReference(given) ? given : ExpiringStore<Int>.newReference()
+        let submission = FormReference.isWellFormed(given) ? given : FormReference.make()
         let key = SubmissionKey.form(submission)
         let address = identity.address(peer: request.clientAddress, headers: request.headers)
         let started = ContinuousClock.now
@@ -289,7 +289,7 @@ struct ReportHandlers: Sendable {
         if let file = form.file("photo"), file.byteCount > 0 {
             switch await photos.makeSafe(file) {
             case .success(let safe):
-                let reference = ExpiringStore<Int>.newReference()
+                let reference = FormReference.make()
                 let name = String(file.fileName.suffix(80))
                 try await store.keepPhoto(StoredPhoto(jpeg: safe.jpeg, width: safe.width, height: safe.height, name: name), reference: reference)
                 state.keptPhoto = (reference, name)
@@ -300,7 +300,7 @@ struct ReportHandlers: Sendable {
                 return nil
             }
         }
-        if let reference = form["keptPhoto"], ExpiringStore<Int>.isReference(reference) {
+        if let reference = form["keptPhoto"], FormReference.isWellFormed(reference) {
             if let kept = try await store.keptPhoto(reference) {
                 state.keptPhoto = (reference, kept.name)
                 return ReportPhotos.SafePhoto(jpeg: kept.jpeg, width: kept.width, height: kept.height)

@@ -4,7 +4,7 @@ import HTTPTypes
 import PetAPIClient
 
 /// The one revalidating proxy behind the photo and tile routes (docs/caches.md, docs/photos.md,
-/// docs/platform.md "Map"): answers kept in a `PhotoCache` (Caching's byte cache, plus the optional
+/// docs/platform.md "Map"): answers kept in a `KeptResourceCache` (Caching's byte cache, plus the optional
 /// disk folder) and one origin call per key at a time (Caching's `SingleFlight`).
 ///
 /// - A fresh answer in memory is given on the server thread (`inMemory`) and costs the origin nothing.
@@ -20,7 +20,7 @@ final class RevalidatingProxy<Key: Hashable & Sendable>: Sendable {
     /// What a request comes to.
     enum Outcome: Sendable {
         /// The answer; `kept` false when the origin forbade keeping it.
-        case entry(PhotoEntry, kept: Bool)
+        case entry(KeptResource, kept: Bool)
         case missing
         case failed(status: HTTPResponse.Status)
     }
@@ -35,7 +35,7 @@ final class RevalidatingProxy<Key: Hashable & Sendable>: Sendable {
 
     /// What the transform made of an origin's 200.
     enum Made: Sendable {
-        case entry(PhotoEntry)
+        case entry(KeptResource)
         /// No answer now (`status`); `unusable` when the origin's bytes will never make one, so the
         /// miss is remembered under the `statusKey`.
         case failed(status: HTTPResponse.Status, unusable: Bool)
@@ -50,31 +50,31 @@ final class RevalidatingProxy<Key: Hashable & Sendable>: Sendable {
         /// Seconds a stale answer is served after a failed origin call before the next try.
         var retryAfterFailureSeconds: Double
         /// The cache key of a request.
-        var cacheKey: @Sendable (Key) -> PhotoKey
+        var cacheKey: @Sendable (Key) -> KeptResourceKey
         /// Where a request's miss is remembered; nil: misses are not remembered.
-        var statusKey: @Sendable (Key) -> PhotoKey? = { _ in nil }
+        var statusKey: @Sendable (Key) -> KeptResourceKey? = { _ in nil }
         /// Calls the origin, conditionally with `validators`. Its 404 is thrown as `.notFound`, a
         /// 304 is returned only for a conditional call, and anything it cannot use is thrown.
         var fetch: @Sendable (_ key: Key, _ validators: PhotoValidators?, _ requestID: String) async throws(UpstreamFailure) -> UpstreamResponse
         /// Makes the kept answer of an origin's 200.
         var transform: @Sendable (_ key: Key, _ response: UpstreamResponse, _ requestID: String) async -> Made
         /// How long an origin's answer (a 200, or a 304 for `kept`) may be kept, judged at `now`.
-        var freshness: @Sendable (_ response: UpstreamResponse, _ kept: PhotoEntry?, _ now: Date) -> Freshness = { _, _, _ in
+        var freshness: @Sendable (_ response: UpstreamResponse, _ kept: KeptResource?, _ now: Date) -> Freshness = { _, _, _ in
             .keep(lifetime: nil)
         }
     }
 
     /// The kept answers, in memory and optionally on disk.
-    let cache: PhotoCache
+    let cache: KeptResourceCache
     let rules: Rules
     let metrics: Metrics
     /// The app's clock: an answer's freshness is judged by its wall-clock date (it outlives the
     /// process in the disk cache).
     let clock: DayClock
     /// One origin call and one transform per key at a time.
-    let flights = SingleFlight<PhotoKey, Outcome, Never>()
+    let flights = SingleFlight<KeptResourceKey, Outcome, Never>()
 
-    init(cache: PhotoCache, rules: Rules, metrics: Metrics, clock: DayClock) {
+    init(cache: KeptResourceCache, rules: Rules, metrics: Metrics, clock: DayClock) {
         self.cache = cache
         self.rules = rules
         self.metrics = metrics
@@ -87,7 +87,7 @@ final class RevalidatingProxy<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Seconds `entry` stays fresh after it was checked.
-    func lifetime(of entry: PhotoEntry) -> Double {
+    func lifetime(of entry: KeptResource) -> Double {
         entry.lifetime ?? rules.ttlSeconds
     }
 
@@ -96,7 +96,7 @@ final class RevalidatingProxy<Key: Hashable & Sendable>: Sendable {
         /// A fresh answer or remembered miss: no origin call.
         case fresh(Outcome)
         /// An answer past its freshness: revalidated with its validators.
-        case stale(PhotoEntry)
+        case stale(KeptResource)
         case nothing
     }
 
@@ -116,7 +116,7 @@ final class RevalidatingProxy<Key: Hashable & Sendable>: Sendable {
         }
     }
 
-    private func found(_ key: Key, lookUp: (PhotoKey) -> PhotoEntry?) -> Found {
+    private func found(_ key: Key, lookUp: (KeptResourceKey) -> KeptResource?) -> Found {
         let now = clock.date
         if let statusKey = rules.statusKey(key), let status = lookUp(statusKey), status.isFresh(ttl: rules.ttlSeconds, now: now) {
             metrics.increment(rules.metric, labels: ["outcome": "hit"])
@@ -128,12 +128,12 @@ final class RevalidatingProxy<Key: Hashable & Sendable>: Sendable {
         return .fresh(.entry(entry, kept: true))
     }
 
-    private func refresh(_ key: Key, kept: PhotoEntry?, requestID: String) async -> Outcome {
+    private func refresh(_ key: Key, kept: KeptResource?, requestID: String) async -> Outcome {
         await flights.value(for: rules.cacheKey(key)) { await self.ask(key, kept: kept, requestID: requestID) }
     }
 
     /// Asks the origin (conditionally when an answer is kept) and keeps what it allows.
-    private func ask(_ key: Key, kept: PhotoEntry?, requestID: String) async -> Outcome {
+    private func ask(_ key: Key, kept: KeptResource?, requestID: String) async -> Outcome {
         let cacheKey = rules.cacheKey(key)
         let response: UpstreamResponse
         do {
@@ -169,7 +169,7 @@ final class RevalidatingProxy<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Keeps `entry` for as long as `freshness` allows; `doNotKeep` forgets any older copy.
-    private func keep(_ entry: PhotoEntry, freshness: Freshness, key: PhotoKey) -> Outcome {
+    private func keep(_ entry: KeptResource, freshness: Freshness, key: KeptResourceKey) -> Outcome {
         switch freshness {
         case .doNotKeep:
             cache.remove(key)
@@ -183,7 +183,7 @@ final class RevalidatingProxy<Key: Hashable & Sendable>: Sendable {
     }
 
     /// A failed origin call: the kept answer when there is one (stale on error), else the failure.
-    private func failed(_ key: PhotoKey, kept: PhotoEntry?, status: HTTPResponse.Status) -> Outcome {
+    private func failed(_ key: KeptResourceKey, kept: KeptResource?, status: HTTPResponse.Status) -> Outcome {
         guard var stale = kept else {
             metrics.increment(rules.metric, labels: ["outcome": "failed"])
             return .failed(status: status)

@@ -25,9 +25,9 @@ final class TileProxy: Sendable {
     let clock: DayClock
 
     /// Tiles by `z/x/y`, in memory and optionally on disk.
-    var cache: PhotoCache { proxy.cache }
+    var cache: KeptResourceCache { proxy.cache }
 
-    init(source: TileSource, cache: PhotoCache, metrics: Metrics, logger: Logger, clock: DayClock) {
+    init(source: TileSource, cache: KeptResourceCache, metrics: Metrics, logger: Logger, clock: DayClock) {
         self.clock = clock
         self.source = source
         let rules = RevalidatingProxy<TileAddress>.Rules(
@@ -40,7 +40,7 @@ final class TileProxy: Sendable {
             },
             transform: { _, response, _ in
                 .entry(
-                    PhotoEntry(
+                    KeptResource(
                         kind: .image,
                         bytes: response.body,
                         contentType: (response.headers[.contentType] ?? "").lowercased(),
@@ -118,8 +118,8 @@ final class TileProxy: Sendable {
     }
 
     /// A tile's key in the photo-cache type: the tile's `z/x/y`.
-    @Sendable static func key(_ tile: TileAddress) -> PhotoKey {
-        PhotoKey(path: tile.key, variantName: "tile")
+    @Sendable static func key(_ tile: TileAddress) -> KeptResourceKey {
+        KeptResourceKey(path: tile.key, variantName: "tile")
     }
 }
 
@@ -136,7 +136,7 @@ extension TileProxy {
         else {
             throw StartupError(setting: "--tile-url / PETSPOT_TILE_URL", problem: "not an absolute http(s) URL template")
         }
-        let cache = try PhotoCache.make(CacheBudgets(configuration).tiles, setting: "--tile-cache-dir / PETSPOT_TILE_CACHE_DIR")
+        let cache = try KeptResourceCache.make(CacheBudgets(configuration).tiles, setting: "--tile-cache-dir / PETSPOT_TILE_CACHE_DIR")
         return TileProxy(source: source, cache: cache, metrics: metrics, logger: logger, clock: clock)
     }
 }

@@ -1,7 +1,7 @@
 import Caching
 import Foundation
 
-/// The optional on-disk tier of the photo cache (`--image-cache-dir`) and of the tile cache
+/// The optional on-disk tier of the kept photos (`--image-cache-dir`) and of the kept tiles
 /// (`--tile-cache-dir`, a folder of its own): one file per variant or tile,
 /// kept across restarts, bounded by bytes with the least recently used file removed first. Only
 /// our own variants are written, never an upstream original (those may carry GPS positions).
@@ -9,11 +9,11 @@ import Foundation
 /// A file is `<32 hex digits>.photo`: a hash of the key as its name, then one line of JSON (the
 /// entry without its bytes, and the key, checked on read so a hash collision is a miss) and the
 /// bytes. Files are written to a temporary name and renamed, so a crash leaves no half file.
-final class PhotoDiskCache: Sendable {
+final class KeptResourceDisk: Sendable {
     private struct Header: Codable {
         let path: String
         let variant: String
-        let entry: PhotoEntry
+        let entry: KeptResource
     }
 
     let folder: URL
@@ -47,8 +47,8 @@ final class PhotoDiskCache: Sendable {
     var size: (entries: Int, bytes: Int) { index.size }
 
     /// The entry kept for `key`, or nil.
-    func entry(for key: PhotoKey) -> PhotoEntry? {
-        let name = PhotoDiskCache.fileName(key)
+    func entry(for key: KeptResourceKey) -> KeptResource? {
+        let name = KeptResourceDisk.fileName(key)
         guard index.value(for: name) != nil,
             let data = try? Data(contentsOf: folder.appendingPathComponent(name)),
             let newline = data.firstIndex(of: UInt8(ascii: "\n")),
@@ -56,7 +56,7 @@ final class PhotoDiskCache: Sendable {
             header.path == key.path, header.variant == key.variant
         else { return nil }
         let entry = header.entry
-        return PhotoEntry(
+        return KeptResource(
             kind: entry.kind,
             bytes: Array(data[(newline + 1)...]),
             contentType: entry.contentType,
@@ -71,12 +71,12 @@ final class PhotoDiskCache: Sendable {
 
     /// Writes `entry` for `key` (image entries only), dropping the least recently used files
     /// beyond the budget. Failures (a full disk) only mean the next start has less to reuse.
-    func keep(_ entry: PhotoEntry, for key: PhotoKey) {
+    func keep(_ entry: KeptResource, for key: KeptResourceKey) {
         guard entry.kind == .image else { return }
         let header = Header(
             path: key.path,
             variant: key.variant,
-            entry: PhotoEntry(
+            entry: KeptResource(
                 kind: entry.kind,
                 bytes: [],
                 contentType: entry.contentType,
@@ -91,7 +91,7 @@ final class PhotoDiskCache: Sendable {
         guard var data = try? JSONEncoder().encode(header) else { return }
         data.append(UInt8(ascii: "\n"))
         data.append(contentsOf: entry.bytes)
-        let name = PhotoDiskCache.fileName(key)
+        let name = KeptResourceDisk.fileName(key)
         let target = folder.appendingPathComponent(name)
         let temporary = folder.appendingPathComponent(".\(name).\(UInt32.random(in: 0...UInt32.max)).tmp")
         do {
@@ -108,15 +108,15 @@ final class PhotoDiskCache: Sendable {
     }
 
     /// Removes the file of `key`.
-    func remove(_ key: PhotoKey) {
-        let name = PhotoDiskCache.fileName(key)
+    func remove(_ key: KeptResourceKey) {
+        let name = KeptResourceDisk.fileName(key)
         if index.remove(name) {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
     }
 
     /// A file name from the key: two 64-bit FNV-1a hashes (different offsets) in hex.
-    static func fileName(_ key: PhotoKey) -> String {
+    static func fileName(_ key: KeptResourceKey) -> String {
         var first: UInt64 = 0xCBF2_9CE4_8422_2325
         var second: UInt64 = 0x84222325_CBF29CE4
         for byte in key.path.utf8 + [0] + key.variant.utf8 {

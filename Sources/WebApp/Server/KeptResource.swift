@@ -1,10 +1,10 @@
 import Foundation
 import PetAPIClient
 
-/// Where a kept photo answer is found: the upstream path below `/images/` (decoded) and the
-/// variant's name (`w640`, `full`), or `status` for what is known of the photo as a whole (missing
-/// upstream, or not a usable image).
-struct PhotoKey: Hashable, Sendable {
+/// Where a kept resource is found: for a photo, the upstream path below `/images/` (decoded) and
+/// the variant's name (`w640`, `full`), or `status` for what is known of the photo as a whole
+/// (missing upstream, or not a usable image); for a map tile, `z/x/y` and `tile`.
+struct KeptResourceKey: Hashable, Sendable {
     let path: String
     let variant: String
 
@@ -14,7 +14,7 @@ struct PhotoKey: Hashable, Sendable {
     }
 
     /// The key of the photo's status (missing or unusable), shared by all its variants.
-    static func status(of path: String) -> PhotoKey { PhotoKey(path: path, variantName: "status") }
+    static func status(of path: String) -> KeptResourceKey { KeptResourceKey(path: path, variantName: "status") }
 
     init(path: String, variantName: String) {
         self.path = path
@@ -22,8 +22,9 @@ struct PhotoKey: Hashable, Sendable {
     }
 }
 
-/// One kept answer of the photo cache (and of the tile cache, which is the same cache type).
-struct PhotoEntry: Sendable, Codable {
+/// One kept upstream resource as we answer it: a photo variant we made, a map tile, or what is
+/// known of a missing or unusable one (`KeptResourceCache`, behind `RevalidatingProxy`).
+struct KeptResource: Sendable, Codable {
     enum Kind: String, Sendable, Codable {
         /// A variant we made (WebP), or an SVG passed through as it came.
         case image
@@ -50,8 +51,8 @@ struct PhotoEntry: Sendable, Codable {
     var lifetime: Double? = nil
 
     /// A status entry (missing or unusable) with no bytes.
-    static func status(_ kind: Kind, at now: Date) -> PhotoEntry {
-        PhotoEntry(kind: kind, bytes: [], contentType: "", width: nil, height: nil, etag: "", validators: nil, checkedAt: now)
+    static func status(_ kind: Kind, at now: Date) -> KeptResource {
+        KeptResource(kind: kind, bytes: [], contentType: "", width: nil, height: nil, etag: "", validators: nil, checkedAt: now)
     }
 
     /// Whether the upstream confirmed it less than `lifetime` (else `ttl`) seconds before `now`.
