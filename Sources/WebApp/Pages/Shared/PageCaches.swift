@@ -1,0 +1,160 @@
+import Foundation
+import HTTPTypes
+import MicroHTTP
+import PetAPIClient
+import PetDomain
+import Synchronization
+
+/// The page caches, held once for the site (`SiteContext.caches`): rendered pages, page shells, the
+/// card fragments, feed entries, matches and poster codes of the current snapshot, and the reuse of a
+/// rendered page (`cachedPage`) with the headers a kept answer carries (`prepared`).
+final class PageCaches: Sendable {
+    /// Rendered pages reused for the same normalized URL over the same snapshot.
+    let rendered: RenderedPages
+    /// Cards of the current snapshot, rendered once each.
+    private let fragments = Mutex<CardFragments?>(nil)
+    /// The oldest snapshot generation whose cards may still be kept (`retire(below:)`).
+    private let cardFloor = Atomic<Int>(Int.min)
+    /// Located pages by shape, rendered once each with markers (they hold no upstream data).
+    let shells: PageShells
+    /// Atom entries of the current snapshot, written once per language (`/pets.atom`).
+    let feedEntries: FeedEntries
+    /// Who may reuse an answer and for how long (the server, browsers, shared caches).
+    let reuse: ReusePolicy
+    /// `Cache-Control` of pages and API answers made from fresh data (`ReusePolicy`).
+    var cacheControl: String { reuse.cacheControl }
+    /// The possible matches of each report, found once per snapshot (docs/matching.md).
+    let matchMemo = MatchMemo()
+    /// The posters' QR codes, per share URL and snapshot.
+    let posterCodes = PosterCodes()
+    /// The day report ages are worded for; part of every reuse decision (`DayClock.reuseKey`).
+    let days: DayClock
+
+    init(configuration: AppConfiguration, days: DayClock) {
+        self.days = days
+        let budgets = CacheBudgets(configuration)
+        rendered = RenderedPages(maxBytes: budgets.renderedPages)
+        shells = PageShells(maxBytes: budgets.pageShells)
+        reuse = ReusePolicy(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
+        feedEntries = FeedEntries(baseURL: configuration.effectivePublicBaseURL)
+    }
+
+    /// The page for `key` from `snapshot` (see the variant whose `build` takes the day).
+    func cachedPage<Failure: Error>(
+        _ request: Request,
+        key: String,
+        snapshot: Fetched<Snapshot>,
+        build: () throws(Failure) -> Response
+    ) throws(Failure) -> Reply {
+        try cachedPage(request, key: key, snapshot: snapshot) { (_: Int) throws(Failure) in try build() }
+    }
+
+    /// The page for `key` from `snapshot`: reused when rendered from the same snapshot generation
+    /// on the same day (`DayClock.reuseKey`: report ages say "today"), else made by `build` for
+    /// that day and kept (a 200 from fresh data only), then answered conditionally. An error `build`
+    /// throws (a page number past the last) is never kept. Generic over the error so that a `build`
+    /// that cannot fail needs no `try`.
+    func cachedPage<Failure: Error>(
+        _ request: Request,
+        key: String,
+        snapshot: Fetched<Snapshot>,
+        build: (_ day: Int) throws(Failure) -> Response
+    ) throws(Failure) -> Reply {
+        let day = days.today
+        guard !snapshot.isStale else { return Reply(finish(try build(day), request: request, stale: true)) }
+        let reuse = DayClock.reuseKey(generation: snapshot.value.generation, day: day)
+        if let kept = rendered.cached(key, generation: reuse) {
+            // Asked for again: the same bytes are right for this exact URL while the snapshot is
+            // fresh and the day has not changed, so the server may give them itself (`ReusePolicy`).
+            // Pages asked for once (a visitor's own location) never get there.
+            return Reply(
+                ConditionalGet.answer(kept, request: request),
+                reusableUntil: self.reuse.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
+            )
+        }
+        let made = rendered.keep(prepared(try build(day), stale: false), for: key, generation: reuse)
+        return Reply(ConditionalGet.answer(made, request: request))
+    }
+
+    /// Cache headers (and 304) for a 200; `no-store` for anything else.
+    func finish(_ response: Response, request: Request?, stale: Bool) -> Response {
+        let ready = prepared(response, stale: stale)
+        guard let request else { return ready }
+        return ConditionalGet.answer(ready, request: request)
+    }
+
+    /// A response with every header it keeps for all requests: ETag and cache policy for a 200
+    /// (a stale copy must not be kept by caches once the upstream is back), `no-store` otherwise,
+    /// and the security headers, so a kept page needs no header work per request.
+    func prepared(_ response: Response, stale: Bool) -> Response {
+        var response = response
+        if response.status == .ok, response.headers.first?.name == .contentType,
+            response.headers.allSatisfy({ $0.name == .contentType || $0.name == .contentLanguage || $0.name == .vary })
+        {
+            // A page as the renderer makes it (the common case, once per page made): every header
+            // appended in one go, with room for the request id, instead of a lookup per header.
+            response.headers.reserveCapacity(3 + SecurityHeaders.all.count + 1)
+            response.headers.append(HTTPField(name: .eTag, value: ConditionalGet.etag(for: response.body)))
+            response.headers.append(HTTPField(name: .cacheControl, value: stale ? "no-cache" : cacheControl))
+            response.headers.append(contentsOf: SecurityHeaders.all)
+            return response
+        }
+        if response.status == .ok {
+            response.headers[.eTag] = ConditionalGet.etag(for: response.body)
+            response.headers[.cacheControl] = stale ? "no-cache" : cacheControl
+        } else {
+            response.headers[.cacheControl] = ErrorRenderer.cacheControl
+        }
+        SecurityHeaders.apply(to: &response)
+        return response
+    }
+
+    /// Lets go of what is kept for snapshot generations before `generation`, which a new snapshot
+    /// replaces (`AnnouncementGateway.whenReplaced`): the cards, the feed entries and the matches
+    /// (whose profiles hold the whole old snapshot), and keeps none
+    /// for those generations from now on (a request still on the old snapshot renders its own).
+    func retire(below generation: Int) {
+        cardFloor.max(generation, ordering: .releasing)
+        fragments.withLock { current in
+            if let cards = current, cards.generation < DayClock.reuseKey(generation: generation, day: 0) { current = nil }
+        }
+        feedEntries.retire(below: generation)
+        matchMemo.retire(below: generation)
+    }
+
+    /// The HTML of each card of one index page for this visitor (card fragments of the snapshot),
+    /// rendered by `renderer` when not kept yet.
+    /// Cards say how old each report is on `day`, so they are kept per snapshot generation and day.
+    func cardHTML(
+        _ found: IndexPage,
+        location: VisitorLocation,
+        generation snapshotGeneration: Int,
+        day: Int,
+        renderer: PageRenderer
+    ) -> CardSet {
+        let generation = DayClock.reuseKey(generation: snapshotGeneration, day: day)
+        let texts = renderer.texts(location.language)
+        let language = location.language.language
+        let render: (CardModel) -> [UInt8] = { renderer.render($0, template: "partials/card", language: language) ?? [] }
+        let cards = fragments.withLock { current -> CardFragments? in
+            if let current, current.generation >= generation { return current }
+            if snapshotGeneration < cardFloor.load(ordering: .acquiring) { return nil }
+            let fresh = CardFragments(generation: generation, day: day, count: found.all.count)
+            current = fresh
+            return fresh
+        }
+        guard let cards, cards.generation == generation else {
+            // A request still on an older snapshot than the kept cards: render its cards whole.
+            return CardSet(whole: found.items.map { render($0.card(origin: location.origin, location: location, texts: texts, day: day)) })
+        }
+        guard location.origin != nil else {
+            return cards.plainCards(found, language: location.language, texts: texts, render: render)
+        }
+        return cards.locatedCards(
+            found,
+            linkQuery: QueryString.url("", location.linkItems),
+            texts: texts,
+            render: render
+        )
+    }
+}
