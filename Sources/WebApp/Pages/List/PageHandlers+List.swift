@@ -148,4 +148,24 @@ extension PageHandlers {
             }
         }
     }
+
+    /// A page made from the snapshot (the list, and the landing page, map and feed too): at once when
+    /// it is in memory, else after the shared fetch (whose failure is the 502/504 page).
+    func listPlan(
+        _ request: Request,
+        requestID: String,
+        location: VisitorLocation,
+        render: @escaping @Sendable (Fetched<Snapshot>) throws(HTTPError) -> Reply
+    ) -> RoutePlan {
+        .needs(.snapshot(gateway, requestID: requestID)) { fetched throws(HTTPError) in
+            switch fetched {
+            case .success(let snapshot):
+                return try render(snapshot)
+            case .failure(let error):
+                // The list has no 404 of its own: an upstream that has no list is a bad gateway.
+                throw HTTPError(error.visitorStatus == 404 ? 502 : error.visitorStatus, .errorUpstream)
+                    .on(location, retryURL: Self.sameURL(request), pageURL: LayoutBuilder.sameURL(request))
+            }
+        }
+    }
 }

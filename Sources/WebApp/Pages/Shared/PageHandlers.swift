@@ -18,26 +18,6 @@ struct PageHandlers: Sendable {
     let site: SiteContext
     let gateway: AnnouncementGateway
 
-    /// A page made from the snapshot: at once when it is in memory, else after the shared fetch
-    /// (whose failure is the 502/504 page).
-    func listPlan(
-        _ request: Request,
-        requestID: String,
-        location: VisitorLocation,
-        render: @escaping @Sendable (Fetched<Snapshot>) throws(HTTPError) -> Reply
-    ) -> RoutePlan {
-        .needs(.snapshot(gateway, requestID: requestID)) { fetched throws(HTTPError) in
-            switch fetched {
-            case .success(let snapshot):
-                return try render(snapshot)
-            case .failure(let error):
-                // The list has no 404 of its own: an upstream that has no list is a bad gateway.
-                throw HTTPError(error.visitorStatus == 404 ? 502 : error.visitorStatus, .errorUpstream)
-                    .on(location, retryURL: Self.sameURL(request), pageURL: LayoutBuilder.sameURL(request))
-            }
-        }
-    }
-
     /// The banner, whose links lead to the same (normalized) page without `location=denied`.
     func banner(_ location: VisitorLocation, sameURLWithoutDenied url: String) -> BannerModel? {
         guard location.denied else { return nil }
