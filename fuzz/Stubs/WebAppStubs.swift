@@ -10,7 +10,7 @@ extension StaticFiles {
     static func forms(of body: [UInt8], contentType: String, etag: String) -> CompressedForms? { nil }
 }
 
-/// Stand-in for `PageShells` (Pages/PageShells.swift): `VisitorLocation.withMarkedCoordinates` names it.
+/// Stand-in for `PageShells` (Pages/Shared/PageShells.swift): `VisitorLocation.withMarkedCoordinates` names it.
 enum PageShells {
     enum Slot {
         static let latitude = 0
@@ -20,7 +20,7 @@ enum PageShells {
     static func marker(_ slot: Int) -> String { "zzS\(slot)zz" }
 }
 
-/// Stand-in for `OptionModel` (Views/PageModels.swift): `ListFilters`' select options build these.
+/// Stand-in for `OptionModel` (Pages/Shared/PageModels.swift): `ListFilters`' select options build these.
 struct OptionModel: Sendable {
     let value: String
     let label: String

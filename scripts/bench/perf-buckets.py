@@ -20,7 +20,7 @@ BUCKETS = [
     ("ETag hash", r"EntityTag"),
     ("compression step", r"BodyCompression|deflate|Brotli"),
     ("feed entries", r"FeedEntr|feedResponse"),
-    ("page shell", r"SiteContextC8prepared|PageShells"),
+    ("page shell", r"PageCachesC8prepared|PageShells"),
     ("pipeline finish", r"PipelineV6finish"),
     ("list page, other", r"PageHandlersV04list"),
     ("pipeline, other", r"PipelineV6handle"),

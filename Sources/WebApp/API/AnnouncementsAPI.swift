@@ -31,7 +31,7 @@ struct AnnouncementsAPI: Sendable {
     static let documentAsset = "api/openapi.json"
 
     /// `photoUrl` on the API: our proxy for upstream photos, the placeholder without one.
-    static let photoLinks = AnnouncementJSON.PhotoLinks(url: { SiteContext.publicURL(of: $0) }, placeholder: placeholderPhotoURL)
+    static let photoLinks = AnnouncementJSON.PhotoLinks(url: { PhotoLinks.publicURL(of: $0) }, placeholder: placeholderPhotoURL)
 
     /// The list, newest first, with `distanceKm` when located, from the snapshot.
     func list(_ request: Request, requestID: String) -> RoutePlan {
@@ -45,7 +45,7 @@ struct AnnouncementsAPI: Sendable {
             if location.origin == nil, !snapshot.isStale {
                 let kept = wholeList.response(generation: snapshot.value.generation, acceptEncoding: request.headers[.acceptEncoding]) {
                     let newestFirst = snapshot.value.index.page(AnnouncementQuery(sort: .newest), offset: 0, limit: .max).items
-                    return site.prepared(
+                    return site.caches.prepared(
                         Response.json(AnnouncementJSON.encodeListBytes(newestFirst, origin: nil, photos: AnnouncementsAPI.photoLinks)),
                         stale: false
                     )
@@ -54,7 +54,7 @@ struct AnnouncementsAPI: Sendable {
                 self.markAge(&reply, snapshot.fetchedAt, stale: false)
                 return reply
             }
-            var reply = site.cachedPage(request, key: key, snapshot: snapshot) {
+            var reply = site.caches.cachedPage(request, key: key, snapshot: snapshot) {
                 let query = AnnouncementQuery(sort: .newest, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
                 let found = snapshot.value.index.page(query, offset: 0, limit: .max)
                 return Response.json(Array(AnnouncementJSON.encodeList(found.items, origin: location.origin, photos: AnnouncementsAPI.photoLinks)))
@@ -88,14 +88,14 @@ struct AnnouncementsAPI: Sendable {
         return .needs(.announcement(id: id, gateway, requestID: requestID)) { [site] source throws(HTTPError) in
             switch source {
             case .listed(let pet, let snapshot):
-                var reply = site.cachedPage(request, key: key, snapshot: snapshot) {
+                var reply = site.caches.cachedPage(request, key: key, snapshot: snapshot) {
                     Response.json(Array(AnnouncementJSON.encodeDetails(pet, origin: location.origin, photos: AnnouncementsAPI.photoLinks)))
                 }
                 self.markAge(&reply, snapshot.fetchedAt, stale: snapshot.isStale)
                 return reply
             case .fetched(let fetched):
                 let body = AnnouncementJSON.encodeDetails(fetched.value, origin: location.origin, photos: AnnouncementsAPI.photoLinks)
-                var reply = Reply(site.finish(Response.json(Array(body)), request: request, stale: fetched.isStale))
+                var reply = Reply(site.caches.finish(Response.json(Array(body)), request: request, stale: fetched.isStale))
                 self.markAge(&reply, fetched.fetchedAt, stale: fetched.isStale)
                 return reply
             case .failed(let error):

@@ -27,7 +27,7 @@ struct ServerAssembly: Sendable {
         let api = AnnouncementsAPI(gateway: gateway, site: site)
         // What is kept per snapshot goes when a new snapshot replaces it (docs/performance.md "Memory").
         gateway.whenReplaced { [site, wholeList = api.wholeList] generation in
-            site.retire(below: generation)
+            site.caches.retire(below: generation)
             wholeList.retire(below: generation)
         }
         let router = Router(

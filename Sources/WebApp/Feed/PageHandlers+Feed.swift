@@ -7,7 +7,7 @@ import PetDomain
 extension PageHandlers {
     /// `GET /pets.atom` (docs/feeds.md): the list's search as an Atom 1.0 feed (RFC 4287) of its
     /// newest `FeedSearch.maxEntries` announcements. The same parser and 400 pages as `/pets`, the
-    /// same snapshot and index, and the same rendered-page reuse (`SiteContext.cachedPage`), so a
+    /// same snapshot and index, and the same rendered-page reuse (`PageCaches.cachedPage`), so a
     /// repeated feed URL is a kept answer like a repeated page.
     func feed(_ request: Request, requestID: String) -> RoutePlan {
         let location: VisitorLocation
@@ -22,7 +22,7 @@ extension PageHandlers {
         // the answer's headers (`Vary`), so it is part of the key too.
         let key = "feed|" + search.location.pageKey(search.path) + (location.language.explicit ? "" : "|vary")
         return listPlan(request, requestID: requestID, location: location) { snapshot in
-            site.cachedPage(request, key: key, snapshot: snapshot) {
+            site.caches.cachedPage(request, key: key, snapshot: snapshot) {
                 feedResponse(snapshot, search: search, headerChoseLanguage: !location.language.explicit)
             }
         }
@@ -30,11 +30,11 @@ extension PageHandlers {
 
     private func feedResponse(_ snapshot: Fetched<Snapshot>, search: FeedSearch, headerChoseLanguage: Bool) -> Response {
         let language = search.location.language.language
-        let texts = site.texts(search.location.language)
-        let authority = site.feedEntries.authority
+        let texts = site.renderer.texts(search.location.language)
+        let authority = site.caches.feedEntries.authority
         let index = snapshot.value.index
         let found = index.page(search.filters.query(location: search.location), offset: 0, limit: FeedSearch.maxEntries)
-        let (fragments, markup, owner) = site.feedEntries.fragments(
+        let (fragments, markup, owner) = site.caches.feedEntries.fragments(
             generation: snapshot.value.generation,
             language: language,
             all: found.all,
@@ -56,8 +56,8 @@ extension PageHandlers {
         body += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:georss=\"http://www.georss.org/georss\" xml:lang=\"\(language.rawValue)\">\n".utf8
         XMLText.element("id", search.id(authority: authority), into: &body)
         XMLText.element("title", feedTitle(search, texts: texts), into: &body)
-        XMLText.link(rel: "self", type: "application/atom+xml", href: site.baseURL + search.path, into: &body)
-        XMLText.link(rel: "alternate", type: "text/html", href: site.baseURL + search.listPath, into: &body)
+        XMLText.link(rel: "self", type: "application/atom+xml", href: site.layout.baseURL + search.path, into: &body)
+        XMLText.link(rel: "alternate", type: "text/html", href: site.layout.baseURL + search.listPath, into: &body)
         XMLText.element("updated", newest?.createdText ?? AtomDate.string(updated), into: &body)
         body += "<author>".utf8
         XMLText.element("name", texts(.feedAuthor), into: &body)
@@ -92,14 +92,14 @@ extension PageHandlers {
     /// One announcement's `<entry>`, in `texts`' language, with a slot where a search's distance
     /// goes (`FeedEntries.write` writes it).
     private func entryFragment(_ pet: Announcement, texts: Texts, authority: String, markup: SharedMarkup) -> FeedEntries.Fragment {
-        let details = SiteContext.withLanguage(Route.details(id: pet.id).path, PageLanguage(language: texts.language, explicit: true))
+        let details = LayoutBuilder.withLanguage(Route.details(id: pet.id).path, PageLanguage(language: texts.language, explicit: true))
         let photo = PhotoLinks(pet.photo, width: FeedSearch.photoWidth)?.src
         let created = pet.createdAt.wholeSeconds
         let values = FeedEntries.Values(
             id: FeedSearch.entryID(pet.id, authority: authority),
             title: FeedSearch.entryTitle(pet, texts: texts),
-            link: site.baseURL + details,
-            photo: photo.map { $0.hasPrefix("/") ? site.baseURL + $0 : $0 },
+            link: site.layout.baseURL + details,
+            photo: photo.map { $0.hasPrefix("/") ? site.layout.baseURL + $0 : $0 },
             created: AtomDate.string(created),
             summary: FeedSearch.summary(pet, texts: texts),
             point: pet.place.coordinate.map { "\($0.latitude) \($0.longitude)" }

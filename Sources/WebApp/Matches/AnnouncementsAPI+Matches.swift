@@ -13,14 +13,14 @@ extension AnnouncementsAPI {
         return .needs(.announcement(id: id, gateway, requestID: requestID)) { [site, gateway] source throws(HTTPError) in
             switch source {
             case .listed(let pet, let snapshot):
-                var reply = site.cachedPage(request, key: key, snapshot: snapshot) {
+                var reply = site.caches.cachedPage(request, key: key, snapshot: snapshot) {
                     AnnouncementsAPI.matchesBody(pet, snapshot: snapshot.value, site: site)
                 }
                 self.markAge(&reply, snapshot.fetchedAt, stale: snapshot.isStale)
                 return reply
             case .fetched(let fetched):
                 let body = AnnouncementsAPI.matchesBody(fetched.value, snapshot: gateway.freshSnapshot()?.value, site: site)
-                var reply = Reply(site.finish(body, request: request, stale: fetched.isStale))
+                var reply = Reply(site.caches.finish(body, request: request, stale: fetched.isStale))
                 self.markAge(&reply, fetched.fetchedAt, stale: fetched.isStale)
                 return reply
             case .failed(let error):
@@ -31,7 +31,7 @@ extension AnnouncementsAPI {
 
     /// The JSON of `pet`'s matches in `snapshot` (none without one).
     static func matchesBody(_ pet: Announcement, snapshot: Snapshot?, site: SiteContext) -> Response {
-        let matches = snapshot.map { site.matchMemo.matches(for: pet, in: $0) } ?? []
+        let matches = snapshot.map { site.caches.matchMemo.matches(for: pet, in: $0) } ?? []
         let items = snapshot.map { snapshot in matches.map { snapshot.index.items[$0.position] } } ?? []
         let body = AnnouncementJSON.encodeMatches(matches, items: items, origin: pet.place.coordinate, photos: AnnouncementsAPI.photoLinks)
         return Response.json(Array(body))

@@ -56,9 +56,9 @@ extension SiteContext {
         linkAll: Bool = true
     ) -> MatchSectionModel? {
         guard let snapshot else { return nil }
-        let matches = matchMemo.matches(for: pet, in: snapshot)
+        let matches = caches.matchMemo.matches(for: pet, in: snapshot)
         guard !matches.isEmpty else { return nil }
-        let texts = self.texts(language)
+        let texts = renderer.texts(language)
         let cards = matches.prefix(limit).map { match in
             matchCard(snapshot.index.items[match.position], match: match, texts: texts, language: language)
         }
@@ -66,7 +66,7 @@ extension SiteContext {
             title: texts(title),
             lead: texts(pet.status == .missing ? .matchLeadMissing : .matchLeadFound),
             cards: cards,
-            allURL: linkAll ? SiteContext.withLanguage(Route.matches(id: pet.id).path, language) : nil,
+            allURL: linkAll ? LayoutBuilder.withLanguage(Route.matches(id: pet.id).path, language) : nil,
             allText: texts(.matchAll, ("count", String(matches.count)))
         )
     }
@@ -75,14 +75,14 @@ extension SiteContext {
     /// or found, with coordinates): the link is there before the first match is.
     static func matchesFeedURL(_ pet: Announcement, language: PageLanguage) -> String? {
         guard Matching.otherStatus(pet.status) != nil, pet.place.coordinate != nil else { return nil }
-        return withLanguage(Route.matchesFeed(id: pet.id).path, PageLanguage(language: language.language, explicit: true))
+        return LayoutBuilder.withLanguage(Route.matchesFeed(id: pet.id).path, PageLanguage(language: language.language, explicit: true))
     }
 
     private func matchCard(_ pet: Announcement, match: PetMatch, texts: Texts, language: PageLanguage) -> MatchCardModel {
         let name = texts.name(pet)
         return MatchCardModel(
             id: pet.id,
-            detailURL: SiteContext.withLanguage(Route.details(id: pet.id).path, language),
+            detailURL: LayoutBuilder.withLanguage(Route.details(id: pet.id).path, language),
             name: name,
             kind: [texts.species(pet.species), pet.breed].compactMap { $0 }.joined(separator: " · "),
             statusLabel: texts.status(pet.status),

@@ -38,7 +38,7 @@ extension PageHandlers {
             _,
             staleNotice,
             _ in
-            let texts = site.texts(location.language)
+            let texts = site.renderer.texts(location.language)
             let heading = texts(.matchPageTitle, ("name", texts.name(pet)))
             return MatchesPageModel(
                 layout: site.layout(
@@ -50,7 +50,7 @@ extension PageHandlers {
                 ),
                 staleNotice: staleNotice,
                 heading: heading,
-                backURL: SiteContext.withLanguage(Route.details(id: pet.id).path, location.language),
+                backURL: LayoutBuilder.withLanguage(Route.details(id: pet.id).path, location.language),
                 matches: site.matchSection(
                     for: pet,
                     in: gateway.freshSnapshot()?.value,
@@ -58,7 +58,7 @@ extension PageHandlers {
                     limit: Matching.maxMatches,
                     linkAll: false
                 ),
-                matchesFeedURL: SiteContext.withLanguage(
+                matchesFeedURL: LayoutBuilder.withLanguage(
                     Route.matchesFeed(id: pet.id).path,
                     PageLanguage(language: location.language.language, explicit: true)
                 )
@@ -84,7 +84,7 @@ extension PageHandlers {
         return .needs(.announcement(id: id, gateway, requestID: requestID)) { [site, gateway] source throws(HTTPError) in
             switch source {
             case .listed(let pet, let snapshot):
-                return site.cachedPage(request, key: key, snapshot: snapshot) {
+                return site.caches.cachedPage(request, key: key, snapshot: snapshot) {
                     matchesFeedResponse(pet, snapshot: snapshot.value, language: stated, headerChoseLanguage: !language.explicit)
                 }
             case .fetched(let fetched):
@@ -94,7 +94,7 @@ extension PageHandlers {
                     language: stated,
                     headerChoseLanguage: !language.explicit
                 )
-                return Reply(site.finish(feed, request: request, stale: fetched.isStale))
+                return Reply(site.caches.finish(feed, request: request, stale: fetched.isStale))
             case .failed(let error):
                 throw petUnavailable(error, request: request, location: location, pageURL: pageURL)
             }
@@ -102,9 +102,9 @@ extension PageHandlers {
     }
 
     private func matchesFeedResponse(_ pet: Announcement, snapshot: Snapshot?, language: PageLanguage, headerChoseLanguage: Bool) -> Response {
-        let texts = site.texts(language)
-        let authority = site.feedEntries.authority
-        let matches = snapshot.map { site.matchMemo.matches(for: pet, in: $0) } ?? []
+        let texts = site.renderer.texts(language)
+        let authority = site.caches.feedEntries.authority
+        let matches = snapshot.map { site.caches.matchMemo.matches(for: pet, in: $0) } ?? []
         let items = matches.compactMap { match in snapshot.map { ($0.index.items[match.position], match) } }
         let path = Route.matchesFeed(id: pet.id).path
         let updated = items.map { $0.0.createdAt.wholeSeconds }.max() ?? pet.createdAt.wholeSeconds
@@ -117,9 +117,9 @@ extension PageHandlers {
         XMLText.element("id", "tag:\(authority),\(FeedSearch.tagDate):\(path.dropFirst())", into: &body)
         let title = texts(.matchFeedTitle, ("name", texts.name(pet)), ("phrase", texts.phrase(pet.status, pet.species)))
         XMLText.element("title", texts(.pageTitle, ("title", title)), into: &body)
-        XMLText.link(rel: "self", type: "application/atom+xml", href: site.baseURL + SiteContext.withLanguage(path, language), into: &body)
-        let matchesPage = SiteContext.withLanguage(Route.matches(id: pet.id).path, language)
-        XMLText.link(rel: "alternate", type: "text/html", href: site.baseURL + matchesPage, into: &body)
+        XMLText.link(rel: "self", type: "application/atom+xml", href: site.layout.baseURL + LayoutBuilder.withLanguage(path, language), into: &body)
+        let matchesPage = LayoutBuilder.withLanguage(Route.matches(id: pet.id).path, language)
+        XMLText.link(rel: "alternate", type: "text/html", href: site.layout.baseURL + matchesPage, into: &body)
         XMLText.element("updated", AtomDate.string(updated), into: &body)
         body += "<author>".utf8
         XMLText.element("name", texts(.feedAuthor), into: &body)
@@ -130,8 +130,8 @@ extension PageHandlers {
             XMLText.element("id", "tag:\(authority),\(FeedSearch.tagDate):\(path.dropFirst())/\(URLText.encodeComponent(other.id))", into: &body)
             let phrase = texts.phrase(other.status, other.species)
             XMLText.element("title", texts(.matchFeedEntryTitle, ("phrase", phrase), ("name", texts.name(other))), into: &body)
-            let details = SiteContext.withLanguage(Route.details(id: other.id).path, language)
-            XMLText.link(rel: "alternate", type: "text/html", href: site.baseURL + details, into: &body)
+            let details = LayoutBuilder.withLanguage(Route.details(id: other.id).path, language)
+            XMLText.link(rel: "alternate", type: "text/html", href: site.layout.baseURL + details, into: &body)
             let created = AtomDate.string(other.createdAt.wholeSeconds)
             XMLText.element("published", created, into: &body)
             XMLText.element("updated", created, into: &body)

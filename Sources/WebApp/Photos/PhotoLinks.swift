@@ -1,3 +1,4 @@
+import Foundation
 import PetDomain
 
 /// The URLs a page gives for one photo, so pages use our variants: a `src`, the `srcset` of
@@ -15,7 +16,7 @@ struct PhotoLinks: Sendable, Equatable {
     /// The links of `photo` with a `src` of the variant `width` wide; nil without a photo.
     init?(_ photo: Photo?, width: Int) {
         guard let photo else { return nil }
-        let base = SiteContext.publicURL(of: photo)
+        let base = PhotoLinks.publicURL(of: photo)
         guard PhotoLinks.isResized(photo) else {
             src = base
             srcset = nil
@@ -30,8 +31,24 @@ struct PhotoLinks: Sendable, Equatable {
     /// The variant for `og:image` (1200 wide, what messengers show best), as a path or absolute URL.
     static func share(_ photo: Photo?) -> String? {
         guard let photo else { return nil }
-        let base = SiteContext.publicURL(of: photo)
+        let base = PhotoLinks.publicURL(of: photo)
         return isResized(photo) ? variant(base, .width(PhotoVariant.shareWidth)) : base
+    }
+
+    /// The public URL of a photo: our `/images/` proxy for upstream paths, the URL itself otherwise.
+    static func publicURL(of photo: Photo) -> String {
+        switch photo {
+        case .upstreamPath(let path):
+            var below = path.hasPrefix("/images/") ? String(path.dropFirst("/images/".count)) : path
+            // A photoUrl is a URL path: its `%XX` are escapes. Decoded once here, so that
+            // `Route.image` encodes the file name once and the proxy hands the upstream the very
+            // path it named (`my%20cat.png`, `rabat%2541.png`), never an escape of an escape.
+            // A malformed escape (`100%.png`) stays literal text.
+            if below.utf8.contains(UInt8(ascii: "%")), let decoded = below.removingPercentEncoding { below = decoded }
+            return Route.image(path: below).path
+        case .absolute(let url):
+            return url.absoluteString
+        }
     }
 
     /// `base` (our `/images/…` URL) asking for `variant`.

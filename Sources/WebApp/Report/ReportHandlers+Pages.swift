@@ -12,7 +12,7 @@ extension ReportHandlers {
     /// The form, with every value of `state` and its problems next to their fields.
     func formPage(_ state: ReportFormState, status: HTTPResponse.Status, location: VisitorLocation, newestLink: String? = nil) -> Response {
         let language = location.language
-        let texts = site.texts(language)
+        let texts = site.renderer.texts(language)
         let draft = state.draft
         let isFound = draft.status.trimmingCharacters(in: .whitespaces).uppercased() == "FOUND"
         let title = texts(isFound ? .reportTitleFound : .reportTitleMissing)
@@ -71,12 +71,12 @@ extension ReportHandlers {
             photoError: error("photo"),
             tileURL: Route.tilePattern
         )
-        return ReportHandlers.private(site.page(model, template: "report", language: language, status: status))
+        return ReportHandlers.private(site.renderer.page(model, template: "report", language: language, status: status))
     }
 
     /// The result of a made report: the pet's page, the share link and the management code.
     func resultPage(_ record: ReportRecord, language: PageLanguage, status: HTTPResponse.Status) -> Response {
-        let texts = site.texts(language)
+        let texts = site.renderer.texts(language)
         var layout = site.layout(
             title: texts(.pageTitle, ("title", texts(.resultTitle))),
             description: texts(.reportDescription),
@@ -89,8 +89,8 @@ extension ReportHandlers {
         var model = ReportResultModel(
             layout: layout,
             petID: record.id,
-            petURL: SiteContext.withLanguage(petPath, language),
-            shareURL: site.baseURL + SiteContext.withLanguage(petPath, language),
+            petURL: LayoutBuilder.withLanguage(petPath, language),
+            shareURL: site.layout.baseURL + LayoutBuilder.withLanguage(petPath, language),
             managementPassword: record.managementPassword,
             photoUploaded: record.photoUploaded,
             retryAction: QueryString.url(Route.reportPhoto.path, language.linkItems),
@@ -98,7 +98,7 @@ extension ReportHandlers {
         )
         model.matches = site.reportMatches(record, gateway: service.gateway, language: language)
         model.matchesFeedURL = record.pet.flatMap { SiteContext.matchesFeedURL($0, language: language) }
-        var response = site.page(model, template: "report-result", language: language, status: status)
+        var response = site.renderer.page(model, template: "report-result", language: language, status: status)
         if status == .created { response.headers[.location] = petPath }
         return ReportHandlers.private(response)
     }
@@ -122,7 +122,7 @@ extension ReportHandlers {
     /// The form back with every value and a problem, for a submission that cannot go on now.
     func problemPage(form: FormBody, submission: String, language: PageLanguage, key: TextKey, status: HTTPResponse.Status) -> Response {
         var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
-        state.problem = site.texts(language)(key)
+        state.problem = site.renderer.texts(language)(key)
         return formPage(state, status: status, location: .unknown(language))
     }
 
@@ -131,7 +131,7 @@ extension ReportHandlers {
     /// is sent to the newest reports to look first.
     func unknownOutcomePage(form: FormBody, submission: String, language: PageLanguage) -> Response {
         var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
-        state.problem = site.texts(language)(.reportProblemUnknown)
+        state.problem = site.renderer.texts(language)(.reportProblemUnknown)
         return formPage(state, status: .conflict, location: .unknown(language), newestLink: ReportHandlers.newestLink(language))
     }
 

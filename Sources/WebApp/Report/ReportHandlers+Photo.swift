@@ -21,7 +21,7 @@ extension ReportHandlers {
     func sendPhoto(_ request: Request, requestID: String) async -> Response {
         let form = request.body.form ?? FormBody()
         let language = (try? PageLanguage.of(request)) ?? PageLanguage.fromHeader(request)
-        let texts = site.texts(language)
+        let texts = site.renderer.texts(language)
         let id = (form["id"] ?? "").trimmingCharacters(in: .whitespaces)
         let code = (form["managementPassword"] ?? "").trimmingCharacters(in: .whitespaces)
         let address = identity.address(peer: request.clientAddress, headers: request.headers)
@@ -156,7 +156,7 @@ extension ReportHandlers {
         problem: String? = nil,
         kept: (reference: String, name: String)? = nil
     ) -> Response {
-        let texts = site.texts(language)
+        let texts = site.renderer.texts(language)
         var layout = site.layout(
             title: texts(.pageTitle, ("title", texts(.photoTitle))),
             description: texts(.reportDescription),
@@ -175,6 +175,6 @@ extension ReportHandlers {
             keptPhoto: kept?.reference,
             keptPhotoText: kept.map { texts(.reportPhotoKept, ("name", $0.name)) }
         )
-        return ReportHandlers.private(site.page(model, template: "report-photo", language: language, status: status))
+        return ReportHandlers.private(site.renderer.page(model, template: "report-photo", language: language, status: status))
     }
 }

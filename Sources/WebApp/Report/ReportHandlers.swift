@@ -128,7 +128,7 @@ struct ReportHandlers: Sendable {
         language: PageLanguage,
         requestID: String
     ) async -> ReportAttempt {
-        let texts = site.texts(language)
+        let texts = site.renderer.texts(language)
         var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
         var slot: String?
         do {

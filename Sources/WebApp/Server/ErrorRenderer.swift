@@ -12,7 +12,7 @@ import PetDomain
 struct ErrorRenderer: Sendable {
     let site: SiteContext
 
-    /// `Cache-Control` of every error and every other answer that is not a 200 (`SiteContext.prepared`).
+    /// `Cache-Control` of every error and every other answer that is not a 200 (`PageCaches.prepared`).
     static let cacheControl = "no-store"
 
     /// `error` for `request` in `format`.
@@ -58,7 +58,7 @@ struct ErrorRenderer: Sendable {
     /// a client's log line leads to ours and on to the upstream's.
     private func json(_ error: HTTPError, requestID: String) -> Response {
         let api = error.api ?? HTTPError.serverAPI(error.status)
-        let message = text(api.message, site.texts(.standard))
+        let message = text(api.message, site.renderer.texts(.standard))
         let body = AnnouncementJSON.encodeError(code: api.code, message: message, requestID: requestID, field: api.field)
         return Response.json(Array(body), status: error.status)
     }
@@ -69,7 +69,7 @@ struct ErrorRenderer: Sendable {
     private func page(_ error: HTTPError, for request: Request) -> Response {
         let language = error.location?.language ?? (try? PageLanguage.of(request)) ?? PageLanguage.fromHeader(request)
         let location = error.location ?? .unknown(language)
-        let texts = site.texts(language)
+        let texts = site.renderer.texts(language)
         let values = error.values.map { ($0.0, text($0.1, texts)) }
         let message = texts.text(error.key ?? HTTPError.serverText(error.status), count: error.count, values: values)
         let heading: String
@@ -87,7 +87,7 @@ struct ErrorRenderer: Sendable {
                 description: message,
                 canonicalPath: nil,
                 location: location,
-                pageURL: error.pageURL ?? SiteContext.sameURL(request)
+                pageURL: error.pageURL ?? LayoutBuilder.sameURL(request)
             ),
             status: error.status.code,
             heading: heading,
@@ -96,7 +96,7 @@ struct ErrorRenderer: Sendable {
             listURL: QueryString.url(Route.list.path, location.linkItems),
             homeURL: QueryString.url(Route.landing.path, location.linkItems)
         )
-        return site.page(model, template: "error", language: language, status: error.status)
+        return site.renderer.page(model, template: "error", language: language, status: error.status)
     }
 
     private func text(_ value: HTTPError.Value, _ texts: Texts) -> String {

@@ -15,11 +15,11 @@ struct MetricsEndpoint: Sendable {
     let keptAnswers: KeptAnswers?
 
     func scrape() -> Response {
-        let pages = site.rendered.size
+        let pages = site.caches.rendered.size
         let kept = keptAnswers?.size ?? (entries: 0, bytes: 0)
         for (name, value) in [
             ("petspot_page_cache_bytes", pages.bytes), ("petspot_page_cache_entries", pages.entries),
-            ("petspot_page_cache_limit_bytes", site.rendered.maxBytes),
+            ("petspot_page_cache_limit_bytes", site.caches.rendered.maxBytes),
             ("petspot_kept_answers_bytes", kept.bytes), ("petspot_kept_answers_entries", kept.entries),
             ("petspot_kept_answers_limit_bytes", keptAnswers?.maxBytes ?? 0),
             ("petspot_photo_cache_bytes", images.cache.size.bytes), ("petspot_photo_cache_entries", images.cache.size.entries),

@@ -26,7 +26,7 @@ struct Reply: Sendable {
 ///   any cache may keep it for one TTL, serve it a TTL longer while it revalidates, and for the
 ///   stale window when we fail (RFC 5861): N replicas behind a CDN cost the upstream one list call
 ///   per replica per TTL (docs/scaling.md).
-/// - The server keeps such an answer itself only once it was asked for twice (`SiteContext.cachedPage`:
+/// - The server keeps such an answer itself only once it was asked for twice (`PageCaches.cachedPage`:
 ///   a visitor's own location is asked for once), until the snapshot's TTL or the end of the day
 ///   report ages are worded for (`DayClock`), whichever comes first.
 /// - An answer that holds a secret or belongs to one client (the report result with its code, API

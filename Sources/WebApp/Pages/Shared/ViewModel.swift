@@ -14,9 +14,4 @@ macro TemplateFields() = #externalMacro(module: "ViewModelMacros", type: "Templa
 /// these, not `Any`, so a wrong value is a compile error, not an empty page.
 protocol ViewModel: MustacheParent, Sendable {}
 
-extension LandingPageModel: ViewModel {}
-extension ListPageModel: ViewModel {}
-extension DetailsPageModel: ViewModel {}
-extension ErrorPageModel: ViewModel {}
-extension PosterPageModel: ViewModel {}
 extension CardModel: ViewModel {}

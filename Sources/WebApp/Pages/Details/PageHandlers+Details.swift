@@ -30,7 +30,7 @@ extension PageHandlers {
     }
 
     /// The plan of a page about one pet (details, poster): from the fresh snapshot when it lists the
-    /// id (kept like other pages, `SiteContext.cachedPage`), else from the details endpoint and made
+    /// id (kept like other pages, `PageCaches.cachedPage`), else from the details endpoint and made
     /// for this request only; an unknown id is the 404 page, a failed call the upstream's error page.
     /// `model` gets the pet, the snapshot generation it was listed in (nil when fetched apart), the
     /// stale notice of the data it came from, and the day its report age is worded for.
@@ -47,8 +47,8 @@ extension PageHandlers {
         .needs(.announcement(id: id, gateway, requestID: requestID)) { source throws(HTTPError) in
             switch source {
             case .listed(let pet, let snapshot):
-                return site.cachedPage(request, key: key, snapshot: snapshot) { day in
-                    site.page(
+                return site.caches.cachedPage(request, key: key, snapshot: snapshot) { day in
+                    site.renderer.page(
                         model(pet, snapshot.value.generation, staleNotice(snapshot, location), day),
                         template: template,
                         language: location.language
@@ -56,12 +56,12 @@ extension PageHandlers {
                 }
             case .fetched(let fetched):
                 // Fetched apart from the snapshot (not in the list): made for this request only.
-                let page = site.page(
+                let page = site.renderer.page(
                     model(fetched.value, nil, staleNotice(fetched, location), site.days.today),
                     template: template,
                     language: location.language
                 )
-                return Reply(site.finish(page, request: request, stale: fetched.isStale))
+                return Reply(site.caches.finish(page, request: request, stale: fetched.isStale))
             case .failed(let error):
                 throw petUnavailable(error, request: request, location: location, pageURL: pageURL)
             }
@@ -84,7 +84,7 @@ extension PageHandlers {
     }
 
     private func detailsModel(_ pet: Announcement, staleNotice: String?, location: VisitorLocation, day: Int) -> DetailsPageModel {
-        let texts = site.texts(location.language)
+        let texts = site.renderer.texts(location.language)
         let canonicalPath = Route.details(id: pet.id).path
         let name = texts.name(pet)
         // The heading shows the whole name; the title, share text and previews a card's shortened one.
@@ -103,7 +103,7 @@ extension PageHandlers {
                 title: texts(.pageTitle, ("title", texts(.detailsTitle, ("name", shortName), ("phrase", phrase)))),
                 description: pet.excerpt(limit: 200) ?? shareText,
                 canonicalPath: canonicalPath,
-                ogImage: site.absolutePhotoURL(pet.photo),
+                ogImage: site.layout.absolutePhotoURL(pet.photo),
                 ogType: "article",
                 location: location,
                 pageURL: { QueryString.url(canonicalPath, $0.linkItems) },
@@ -128,7 +128,7 @@ extension PageHandlers {
             phoneText: pet.phone,
             emailHref: pet.email.map { "mailto:" + $0 },
             emailText: pet.email,
-            shareURL: site.baseURL + SiteContext.withLanguage(canonicalPath, location.language),
+            shareURL: site.layout.baseURL + LayoutBuilder.withLanguage(canonicalPath, location.language),
             shareTitle: texts(.detailsShareTitle, ("name", name), ("phrase", phrase)),
             backURL: QueryString.url(Route.list.path, location.linkItems),
             photoFullText: texts(.detailsOpenPhotoFull, ("name", name)),

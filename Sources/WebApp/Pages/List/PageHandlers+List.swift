@@ -5,92 +5,11 @@ import MicroHTTP
 import PetAPIClient
 import PetDomain
 
-/// The HTML pages: landing, list and details (docs/upstream.md §4), answered from the snapshot.
-///
-/// Each page first parses its query into a normalized key (parameter order, unknown parameters and
-/// coordinate digits beyond the 4 decimals the location script sends make no difference), then
-/// looks for a page already rendered for that key from the same snapshot, and only then does any
-/// domain work, so a warm page costs a lookup (docs/scaling.md).
-struct PageHandlers: Sendable {
-    let site: SiteContext
-    let gateway: AnnouncementGateway
-
-    /// Landing: the 5 newest announcements (within 10 km when located).
-    static let landingCount = 5
-    static let landingRangeKm = 10
+/// `/pets`: the announcements that match the filters, 20 per page, nearest first when located.
+extension PageHandlers {
     /// List: 20 per page, 15 km default radius when located.
     static let pageSize = 20
     static let listRangeKm = 15
-
-    // MARK: - Landing
-
-    /// `GET /`.
-    func landing(_ request: Request, requestID: String) -> RoutePlan {
-        let location: VisitorLocation
-        do {
-            location = try VisitorLocation.parse(request, defaultRangeKm: PageHandlers.landingRangeKm)
-        } catch {
-            return .failed(.badQuery(error, path: Route.landing.path, query: request.query))
-        }
-        let key = location.pageKey(QueryString.url(Route.landing.path, location.linkItems))
-        return listPlan(request, requestID: requestID, location: location) { snapshot in
-            site.cachedPage(request, key: key, snapshot: snapshot) { day in
-                landingPage(snapshot, location: location, day: day)
-            }
-        }
-    }
-
-    private func landingPage(_ snapshot: Fetched<Snapshot>, location: VisitorLocation, day: Int) -> Response {
-        let query = AnnouncementQuery(sort: .newest, origin: location.origin, rangeKm: location.rangeKm.map(Double.init))
-        let found = snapshot.value.index.page(query, offset: 0, limit: PageHandlers.landingCount)
-        let cards = site.cardHTML(found, location: location, generation: snapshot.value.generation, day: day)
-        guard location.origin != nil, !snapshot.isStale else {
-            return site.page(
-                landingModel(location: location, cards: cards.html.map(RenderedCard.init(html:)), stale: staleNotice(snapshot, location)),
-                template: "landing",
-                language: location.language
-            )
-        }
-        let marked = location.withMarkedCoordinates
-        let shape = "landing|\(location.pageKey(QueryString.url(Route.landing.path, marked.linkItems)))|\(cards.count)"
-        let html = site.shells.page(
-            key: shape,
-            render: {
-                site.renderer.render(
-                    landingModel(location: marked, cards: cards.indices.map(PageShells.markerCard), stale: nil),
-                    template: "landing",
-                    language: location.language.language
-                ) ?? []
-            },
-            valueBytes: cards.byteCount,
-            write: shellWriter(location, cards: cards)
-        )
-        return Response(status: 200, headers: SiteContext.htmlHeaders(location.language), body: html)
-    }
-
-    private func landingModel(location: VisitorLocation, cards: [any CardView], stale: String?) -> LandingPageModel {
-        let texts = site.texts(location.language)
-        let range = location.rangeKm ?? PageHandlers.landingRangeKm
-        return LandingPageModel(
-            layout: site.layout(
-                title: texts(.landingTitle),
-                description: texts(.landingDescription),
-                canonicalPath: Route.landing.path,
-                location: location,
-                pageURL: { QueryString.url(Route.landing.path, $0.linkItems) },
-                isHome: true
-            ).withFeed(filters: ListFilters(status: nil, species: nil, sort: .newest, page: 1), location: location, texts: texts),
-            banner: banner(location, sameURLWithoutDenied: QueryString.url(Route.landing.path, location.language.linkItems)),
-            staleNotice: stale,
-            cards: cards,
-            hasCards: !cards.isEmpty,
-            emptyMessage: location.origin == nil ? texts(.petsEmpty) : texts.counted(.landingEmptyNearby, range),
-            viewAllURL: QueryString.url(Route.list.path, location.linkItems),
-            nearbyText: location.origin == nil ? nil : texts.counted(.landingNearby, range)
-        )
-    }
-
-    // MARK: - List
 
     /// `GET /pets`.
     func list(_ request: Request, requestID: String) -> RoutePlan {
@@ -103,7 +22,7 @@ struct PageHandlers: Sendable {
         }
         let key = location.pageKey(filters.url(page: filters.page, location: location))
         return listPlan(request, requestID: requestID, location: location) { snapshot throws(HTTPError) in
-            try site.cachedPage(request, key: key, snapshot: snapshot) { (day: Int) throws(HTTPError) in
+            try site.caches.cachedPage(request, key: key, snapshot: snapshot) { (day: Int) throws(HTTPError) in
                 try listPage(snapshot, filters: filters, location: location, day: day)
             }
         }
@@ -119,7 +38,7 @@ struct PageHandlers: Sendable {
         )
         let found = snapshot.value.index.page(query, offset: (filters.page - 1) * PageHandlers.pageSize, limit: PageHandlers.pageSize)
         let pageCount = max(1, (found.total + PageHandlers.pageSize - 1) / PageHandlers.pageSize)
-        let texts = site.texts(location.language)
+        let texts = site.renderer.texts(location.language)
         guard filters.page <= pageCount else {
             var error = HTTPError(404, .listNoSuchPage, ("page", String(filters.page)))
             error.count = pageCount
@@ -127,7 +46,7 @@ struct PageHandlers: Sendable {
         }
         let summary = filters.summary(count: found.total, location: location, texts: texts)
         let pageSummary = texts(.paginationSummary, ("page", String(filters.page)), ("count", String(pageCount)))
-        let cards = site.cardHTML(found, location: location, generation: snapshot.value.generation, day: day)
+        let cards = site.caches.cardHTML(found, location: location, generation: snapshot.value.generation, day: day, renderer: site.renderer)
         guard location.origin != nil, !snapshot.isStale else {
             let model = listModel(
                 filters: filters,
@@ -138,13 +57,13 @@ struct PageHandlers: Sendable {
                 cards: cards.html.map(RenderedCard.init(html:)),
                 stale: staleNotice(snapshot, location)
             )
-            return site.page(model, template: "list", language: location.language)
+            return site.renderer.page(model, template: "list", language: location.language)
         }
         // Located: the page of this shape, rendered once with markers, joined around this visitor's values.
         let marked = location.withMarkedCoordinates
         let shape =
             "list|\(location.pageKey(filters.url(page: filters.page, location: marked)))|\(cards.count)|\(pageCount > 1)|\(filters.page < pageCount)"
-        let html = site.shells.page(
+        let html = site.caches.shells.page(
             key: shape,
             render: {
                 let model = listModel(
@@ -161,7 +80,7 @@ struct PageHandlers: Sendable {
             valueBytes: cards.byteCount,
             write: shellWriter(location, cards: cards, summary: summary, pageSummary: pageSummary)
         )
-        return Response(status: 200, headers: SiteContext.htmlHeaders(location.language), body: html)
+        return Response(status: 200, headers: PageRenderer.htmlHeaders(location.language), body: html)
     }
 
     private func listModel(
@@ -173,7 +92,7 @@ struct PageHandlers: Sendable {
         cards: [any CardView],
         stale: String?
     ) -> ListPageModel {
-        let texts = site.texts(location.language)
+        let texts = site.renderer.texts(location.language)
         let title = filters.title(texts)
         return ListPageModel(
             layout: site.layout(
@@ -206,8 +125,9 @@ struct PageHandlers: Sendable {
         )
     }
 
-    /// Writes the value of each slot of a located page shell (`PageShells.Slot`), HTML-ready.
-    private func shellWriter(
+    /// Writes the value of each slot of a located page shell (`PageShells.Slot`), HTML-ready (the
+    /// landing page's shells too).
+    func shellWriter(
         _ location: VisitorLocation,
         cards: CardSet,
         summary: String = "",
@@ -229,10 +149,8 @@ struct PageHandlers: Sendable {
         }
     }
 
-    // MARK: - Shared pieces
-
-    /// A page made from the snapshot: at once when it is in memory, else after the shared fetch
-    /// (whose failure is the 502/504 page).
+    /// A page made from the snapshot (the list, and the landing page, map and feed too): at once when
+    /// it is in memory, else after the shared fetch (whose failure is the 502/504 page).
     func listPlan(
         _ request: Request,
         requestID: String,
@@ -246,38 +164,8 @@ struct PageHandlers: Sendable {
             case .failure(let error):
                 // The list has no 404 of its own: an upstream that has no list is a bad gateway.
                 throw HTTPError(error.visitorStatus == 404 ? 502 : error.visitorStatus, .errorUpstream)
-                    .on(location, retryURL: Self.sameURL(request), pageURL: SiteContext.sameURL(request))
+                    .on(location, retryURL: Self.sameURL(request), pageURL: LayoutBuilder.sameURL(request))
             }
         }
-    }
-
-    /// The banner, whose links lead to the same (normalized) page without `location=denied`.
-    func banner(_ location: VisitorLocation, sameURLWithoutDenied url: String) -> BannerModel? {
-        guard location.denied else { return nil }
-        let texts = site.texts(location.language)
-        return BannerModel(
-            title: texts(.bannerTitle),
-            message: texts(.bannerMessage),
-            tryAgainURL: url,
-            dismissURL: url
-        )
-    }
-
-    /// The notice of a page made from saved data in the page's language, nil for fresh data.
-    func staleNotice<Value>(_ fetched: Fetched<Value>, _ location: VisitorLocation) -> String? {
-        guard fetched.isStale else { return nil }
-        let texts = site.texts(location.language)
-        return texts(.staleNotice, ("age", Self.age(since: fetched.fetchedAt, now: site.days.date, texts: texts)))
-    }
-
-    /// "less than a minute ago", "1 minute ago", "4 minutes ago" / "4 minuty temu".
-    static func age(since date: Date, now: Date, texts: Texts) -> String {
-        let seconds = max(0, Int(now.timeIntervalSince(date)))
-        return seconds < 60 ? texts(.staleJustNow) : texts.counted(.staleMinutes, seconds / 60)
-    }
-
-    /// The request's own path and query, for "Try again" links.
-    static func sameURL(_ request: Request) -> String {
-        QueryString.url(request.rawPath, keeping: request.query)
     }
 }

@@ -5,11 +5,10 @@ import MicroHTTP
 import PetAPIClient
 import PetDomain
 
-/// What every page handler shares: the renderer, the public base URL, the layout,
-/// the rendered-page cache and the card fragments of the current snapshot.
-final class SiteContext: Sendable {
-    let configuration: AppConfiguration
-    let renderer: PageRenderer
+/// The page caches, held once for the site (`SiteContext.caches`): rendered pages, page shells, the
+/// card fragments, feed entries, matches and poster codes of the current snapshot, and the reuse of a
+/// rendered page (`cachedPage`) with the headers a kept answer carries (`prepared`).
+final class PageCaches: Sendable {
     /// Rendered pages reused for the same normalized URL over the same snapshot.
     let rendered: RenderedPages
     /// Cards of the current snapshot and day (`DayClock.reuseKey`), rendered once each.
@@ -29,92 +28,13 @@ final class SiteContext: Sendable {
     /// The day report ages are worded for; part of every reuse decision (`DayClock.reuseKey`).
     let days: DayClock
 
-    init(configuration: AppConfiguration, renderer: PageRenderer, days: DayClock) {
-        self.configuration = configuration
-        self.renderer = renderer
+    init(configuration: AppConfiguration, days: DayClock) {
         self.days = days
         let budgets = CacheBudgets(configuration)
         rendered = RenderedPages(maxBytes: budgets.renderedPages)
         shells = PageShells(maxBytes: budgets.pageShells)
         reuse = ReusePolicy(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
         feedEntries = FeedEntries(baseURL: configuration.effectivePublicBaseURL)
-    }
-
-    /// The absolute base for canonical and share URLs, without trailing slash.
-    var baseURL: String { configuration.effectivePublicBaseURL }
-
-    /// The texts of `language`.
-    func texts(_ language: PageLanguage) -> Texts { renderer.texts[language.language] }
-
-    /// The layout model for a page. `pageURL` writes this page's URL for a visitor state (its
-    /// location and language), for the language switch and the `hreflang` alternates.
-    func layout(
-        title: String,
-        description: String,
-        canonicalPath: String?,
-        ogImage: String? = nil,
-        ogType: String = "website",
-        location: VisitorLocation,
-        pageURL: (VisitorLocation) -> String,
-        isHome: Bool = false,
-        isList: Bool = false,
-        isMap: Bool = false,
-        hasMap: Bool = false
-    ) -> LayoutModel {
-        let language = location.language
-        let english = pageURL(location.with(PageLanguage(language: .en, explicit: true)))
-        let polish = pageURL(location.with(PageLanguage(language: .pl, explicit: true)))
-        let unchosen = pageURL(location.with(.standard))
-        return LayoutModel(
-            pageTitle: title,
-            metaDescription: description,
-            canonicalURL: canonicalPath.map { baseURL + SiteContext.withLanguage($0, language) },
-            ogTitle: title,
-            ogDescription: description,
-            ogImage: ogImage,
-            ogType: ogType,
-            twitterCard: ogImage == nil ? "summary" : "summary_large_image",
-            homeURL: QueryString.url(Route.landing.path, location.linkItems),
-            listURL: QueryString.url(Route.list.path, location.linkItems),
-            mapURL: QueryString.url(Route.map.path, location.linkItems),
-            isHome: isHome,
-            isList: isList,
-            isMap: isMap,
-            hasMap: hasMap,
-            locationState: location.origin != nil ? "known" : (location.denied ? "denied" : "unknown"),
-            englishURL: english,
-            polishURL: polish,
-            isEnglish: language.language == .en,
-            isPolish: language.language == .pl,
-            alternateEnglishURL: baseURL + english,
-            alternatePolishURL: baseURL + polish,
-            alternateDefaultURL: baseURL + unchosen,
-            reportURL: QueryString.url(Route.report.path, location.linkItems),
-            reportFoundURL: QueryString.url(Route.report.path, [("status", "found")] + location.linkItems)
-        )
-    }
-
-    /// `path` with `lang` when the page is not in the default language or the URL chose it: the
-    /// canonical and share URL of a Polish page opens it in Polish for whoever follows it.
-    static func withLanguage(_ path: String, _ language: PageLanguage) -> String {
-        guard language.explicit || language.language != .en else { return path }
-        return path + (path.contains("?") ? "&" : "?") + "lang=" + language.language.rawValue
-    }
-
-    /// The headers of an HTML page in `language`: `Content-Language`, and `Vary: Accept-Language`
-    /// when that header chose the language (not the URL).
-    static func htmlHeaders(_ language: PageLanguage) -> HTTPFields {
-        var fields: HTTPFields = [.contentType: "text/html; charset=utf-8", .contentLanguage: language.language.rawValue]
-        if !language.explicit { fields.append(HTTPField(name: .vary, value: "Accept-Language")) }
-        return fields
-    }
-
-    /// Renders `model` with `template` in `language` as a 200 HTML response (not yet finished: see `finish`).
-    func page(_ model: some ViewModel, template: String, language: PageLanguage, status: HTTPResponse.Status = .ok) -> Response {
-        guard let html = renderer.render(model, template: template, language: language.language) else {
-            return Response.text("Internal error\n", status: 500)
-        }
-        return Response(status: status, headers: SiteContext.htmlHeaders(language), body: html)
     }
 
     /// The page for `key` from `snapshot` (see the variant whose `build` takes the day).
@@ -198,13 +118,20 @@ final class SiteContext: Sendable {
         posterCodes.retire(below: generation)
     }
 
-    /// The HTML of each card of one index page for this visitor (card fragments of the snapshot).
+    /// The HTML of each card of one index page for this visitor (card fragments of the snapshot),
+    /// rendered by `renderer` when not kept yet.
     /// Cards say how old each report is on `day`, so they are kept per snapshot generation and day.
-    func cardHTML(_ found: IndexPage, location: VisitorLocation, generation snapshotGeneration: Int, day: Int) -> CardSet {
+    func cardHTML(
+        _ found: IndexPage,
+        location: VisitorLocation,
+        generation snapshotGeneration: Int,
+        day: Int,
+        renderer: PageRenderer
+    ) -> CardSet {
         let generation = DayClock.reuseKey(generation: snapshotGeneration, day: day)
-        let texts = self.texts(location.language)
+        let texts = renderer.texts(location.language)
         let language = location.language.language
-        let render: (CardModel) -> [UInt8] = { self.renderer.render($0, template: "partials/card", language: language) ?? [] }
+        let render: (CardModel) -> [UInt8] = { renderer.render($0, template: "partials/card", language: language) ?? [] }
         let cards = fragments.keptValue(for: generation) { CardFragments(generation: generation, day: day, count: found.all.count) }
         guard let cards else {
             // A request still on an older or replaced snapshot than the kept cards: render its cards whole.
@@ -219,35 +146,5 @@ final class SiteContext: Sendable {
             texts: texts,
             render: render
         )
-    }
-
-    /// Writes the request's own path and query (without `lang`) for a visitor state: its page in
-    /// another language.
-    static func sameURL(_ request: Request) -> @Sendable (VisitorLocation) -> String {
-        let kept = request.query.items.filter { $0.name != "lang" }.map { ($0.name, Optional($0.value)) }
-        let path = request.rawPath
-        return { location in QueryString.url(path, kept + location.language.linkItems) }
-    }
-
-    /// The public URL of a photo: our `/images/` proxy for upstream paths, the URL itself otherwise.
-    static func publicURL(of photo: Photo) -> String {
-        switch photo {
-        case .upstreamPath(let path):
-            var below = path.hasPrefix("/images/") ? String(path.dropFirst("/images/".count)) : path
-            // A photoUrl is a URL path: its `%XX` are escapes. Decoded once here, so that
-            // `Route.image` encodes the file name once and the proxy hands the upstream the very
-            // path it named (`my%20cat.png`, `rabat%2541.png`), never an escape of an escape.
-            // A malformed escape (`100%.png`) stays literal text.
-            if below.utf8.contains(UInt8(ascii: "%")), let decoded = below.removingPercentEncoding { below = decoded }
-            return Route.image(path: below).path
-        case .absolute(let url):
-            return url.absoluteString
-        }
-    }
-
-    /// An absolute photo URL for share tags: the 1200-wide variant of an upstream photo.
-    func absolutePhotoURL(_ photo: Photo?) -> String? {
-        guard let url = PhotoLinks.share(photo) else { return nil }
-        return url.hasPrefix("/") ? baseURL + url : url
     }
 }

@@ -1,10 +1,13 @@
 import CompiledTemplates
 import Foundation
+import HTTPTypes
+import MicroHTTP
 
 /// Renders page view models with the Mustache templates of `Templates/`, through
 /// `CompiledTemplates`: output identical to swift-mustache's (tests compare them byte for byte)
 /// at about a tenth of its cost (docs/templates.md: 127–139 µs instead of 1.57–1.63 ms for a 20-card
-/// list page rendered from models, release build on this machine kind).
+/// list page rendered from models, release build on this machine kind). With its texts, it is the
+/// site's renderer (`SiteContext.renderer`): the words of a page and the page as an HTML response.
 struct PageRenderer: Sendable {
     /// Page templates that must exist; checked at startup (docs/platform.md: a missing folder gives an
     /// empty library and an unknown name renders nil, silently).
@@ -16,7 +19,7 @@ struct PageRenderer: Sendable {
     /// The templates compiled once per language, by `Language.index`.
     private let templates: [CompiledTemplates]
     /// Every language's texts and formats, from `<directory>/locales/*.messages`.
-    let texts: SiteTexts
+    private let catalogs: SiteTexts
 
     /// Loads the message catalogs and every `*.mustache` below `directory`, once per language;
     /// throws naming the setting when the folder, a catalog, a text or a page template is missing.
@@ -47,7 +50,27 @@ struct PageRenderer: Sendable {
             }
             templates.append(compiled)
         }
-        return PageRenderer(templates: templates, texts: texts)
+        return PageRenderer(templates: templates, catalogs: texts)
+    }
+
+    /// The texts of `language`.
+    func texts(_ language: PageLanguage) -> Texts { catalogs[language.language] }
+
+    /// Renders `model` with `template` in `language` as a 200 HTML response (not yet finished: see
+    /// `PageCaches.finish`).
+    func page(_ model: some ViewModel, template: String, language: PageLanguage, status: HTTPResponse.Status = .ok) -> Response {
+        guard let html = render(model, template: template, language: language.language) else {
+            return Response.text("Internal error\n", status: 500)
+        }
+        return Response(status: status, headers: PageRenderer.htmlHeaders(language), body: html)
+    }
+
+    /// The headers of an HTML page in `language`: `Content-Language`, and `Vary: Accept-Language`
+    /// when that header chose the language (not the URL).
+    static func htmlHeaders(_ language: PageLanguage) -> HTTPFields {
+        var fields: HTTPFields = [.contentType: "text/html; charset=utf-8", .contentLanguage: language.language.rawValue]
+        if !language.explicit { fields.append(HTTPField(name: .vary, value: "Accept-Language")) }
+        return fields
     }
 
     /// Renders `model` with the template `name` in `language`, in an array no larger than it needs

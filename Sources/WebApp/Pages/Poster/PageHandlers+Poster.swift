@@ -28,14 +28,14 @@ extension PageHandlers {
     }
 
     private func posterModel(_ pet: Announcement, generation: Int?, location: VisitorLocation, day: Int) -> PosterPageModel {
-        let texts = site.texts(location.language)
+        let texts = site.renderer.texts(location.language)
         // A printed heading has room for a card's name, not for a paragraph (the page shows it whole).
         let name = Announcement.shortened(texts.name(pet), limit: Announcement.cardNameLimit)
         let phrase = texts.phrase(pet.status, pet.species)
         // The share link always names the poster's language, so a scan opens the page the poster was printed in.
-        let shareURL = site.baseURL + QueryString.url(Route.details(id: pet.id).path, [("lang", location.language.language.rawValue)])
+        let shareURL = site.layout.baseURL + QueryString.url(Route.details(id: pet.id).path, [("lang", location.language.language.rawValue)])
         let code =
-            generation.map { site.posterCodes.code(for: shareURL, generation: $0) }
+            generation.map { site.caches.posterCodes.code(for: shareURL, generation: $0) }
             ?? PosterCodes().code(for: shareURL, generation: 0)
         let canonicalPath = Route.poster(id: pet.id).path
         return PosterPageModel(

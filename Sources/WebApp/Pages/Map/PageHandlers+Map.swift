@@ -19,14 +19,14 @@ extension PageHandlers {
         }
         let key = location.pageKey(filters.url(.map, location: location))
         return listPlan(request, requestID: requestID, location: location) { snapshot in
-            site.cachedPage(request, key: key, snapshot: snapshot) { day in
-                site.page(mapModel(snapshot, filters: filters, location: location, day: day), template: "map", language: location.language)
+            site.caches.cachedPage(request, key: key, snapshot: snapshot) { day in
+                site.renderer.page(mapModel(snapshot, filters: filters, location: location, day: day), template: "map", language: location.language)
             }
         }
     }
 
     private func mapModel(_ snapshot: Fetched<Snapshot>, filters: ListFilters, location: VisitorLocation, day: Int) -> MapPageModel {
-        let texts = site.texts(location.language)
+        let texts = site.renderer.texts(location.language)
         let found = snapshot.value.index.page(filters.query(location: location), offset: 0, limit: .max)
         let places = found.items.map { $0.mapPlace(location: location, texts: texts, day: day) }
         let pinned = places.filter { $0.latitude != nil }.count

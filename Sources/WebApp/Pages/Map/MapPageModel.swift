@@ -2,7 +2,8 @@ import Mustache
 
 // View models of the map (docs/map.md): the `/map` page, its places, and the details page's small map.
 
-/// `/map`: the matching announcements as pins, and as a list of places.
+/// `/map`: the matching announcements as pins, and as a list of places (`Templates/map.mustache`,
+/// rendered by `PageHandlers.map`).
 @TemplateFields
 struct MapPageModel: Sendable {
     let layout: LayoutModel

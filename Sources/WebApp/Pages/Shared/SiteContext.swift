@@ -1,0 +1,22 @@
+import PetDomain
+
+/// What every page handler shares, in three parts held once for the site (and in one final class,
+/// so a handler passes one reference around per request): the renderer with its texts, the layout
+/// builder with the site's links, and the page caches; and the site's clock.
+final class SiteContext: Sendable {
+    /// The templates and texts of every language, and pages rendered with them.
+    let renderer: PageRenderer
+    /// The layout of every page, and the site's links (`LayoutBuilder.withLanguage`).
+    let layout: LayoutBuilder
+    /// The page caches, and the reuse of what they keep (`PageCaches.cachedPage`).
+    let caches: PageCaches
+    /// The day report ages are worded for, and the date pages are made on (`DayClock`).
+    let days: DayClock
+
+    init(configuration: AppConfiguration, renderer: PageRenderer, days: DayClock) {
+        self.renderer = renderer
+        self.days = days
+        layout = LayoutBuilder(baseURL: configuration.effectivePublicBaseURL)
+        caches = PageCaches(configuration: configuration, days: days)
+    }
+}
