@@ -39,11 +39,14 @@ final class SiteContext: Sendable {
         rendered = RenderedPages(maxBytes: budgets.renderedPages)
         shells = PageShells(maxBytes: budgets.pageShells)
         reuse = ReusePolicy(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
-        feedEntries = FeedEntries(baseURL: configuration.effectivePublicBaseURL)
+        // Made once: `effectivePublicBaseURL` makes a new string from the URL each time it is read,
+        // and a feed reads it for each of its links.
+        baseURL = configuration.effectivePublicBaseURL
+        feedEntries = FeedEntries(baseURL: baseURL)
     }
 
     /// The absolute base for canonical and share URLs, without trailing slash.
-    var baseURL: String { configuration.effectivePublicBaseURL }
+    let baseURL: String
 
     /// The texts of `language`.
     func texts(_ language: PageLanguage) -> Texts { renderer.texts[language.language] }
