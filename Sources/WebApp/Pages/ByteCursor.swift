@@ -79,3 +79,10 @@ struct ByteCursor: ByteSink {
         count += 1
     }
 }
+
+extension ByteCursor {
+    /// Appends `bytes`, as `+=` does on an array.
+    static func += (output: inout ByteCursor, bytes: [UInt8]) {
+        output.append(array: bytes)
+    }
+}
