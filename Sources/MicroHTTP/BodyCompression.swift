@@ -115,7 +115,12 @@ public enum BodyCompression {
         chosen.compressed = nil
         let lastModified = ifModifiedSince == nil ? nil : chosen.headers.value(.lastModified).flatMap(HTTPDate.parse)
         if chosen.status == .ok, chosen.headers.value(.eTag) != nil || lastModified != nil,
-            HTTPDate.notModified(ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince, etag: chosen.headers.value(.eTag), lastModified: lastModified)
+            HTTPDate.notModified(
+                ifNoneMatch: ifNoneMatch,
+                ifModifiedSince: ifModifiedSince,
+                etag: chosen.headers.value(.eTag),
+                lastModified: lastModified
+            )
         {
             chosen.status = .notModified
             chosen.body = []
