@@ -39,9 +39,9 @@ public enum BodyCompression {
     public static func isCompressible(_ response: Response) -> Bool {
         guard response.status == .ok, response.mayCompress, response.closeAfterBodyBytes == nil,
             response.body.count >= minimumBytes, !response.headers.contains(.contentEncoding),
-            let type = response.headers[.contentType], isCompressible(contentType: type)
+            let type = response.headers.value(.contentType), isCompressible(contentType: type)
         else { return false }
-        if let cacheControl = response.headers[.cacheControl], HeaderText.contains(cacheControl, "no-store") { return false }
+        if let cacheControl = response.headers.value(.cacheControl), HeaderText.contains(cacheControl, "no-store") { return false }
         return true
     }
 
@@ -108,14 +108,19 @@ public enum BodyCompression {
                 if forms?[coding] == nil { coding = .identity }
             }
             chosen = representation(response, coding: coding, forms: forms ?? CompressedForms())
-        } else if let token = response.headers[.contentEncoding] {
+        } else if let token = response.headers.value(.contentEncoding) {
             // A form its handler already chose (the whole API list): counted as that coding.
             coding = ContentCoding.allCases.first { $0.token == token } ?? .identity
         }
         chosen.compressed = nil
-        let lastModified = ifModifiedSince == nil ? nil : chosen.headers[.lastModified].flatMap(HTTPDate.parse)
-        if chosen.status == .ok, chosen.headers[.eTag] != nil || lastModified != nil,
-            HTTPDate.notModified(ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince, etag: chosen.headers[.eTag], lastModified: lastModified)
+        let lastModified = ifModifiedSince == nil ? nil : chosen.headers.value(.lastModified).flatMap(HTTPDate.parse)
+        if chosen.status == .ok, chosen.headers.value(.eTag) != nil || lastModified != nil,
+            HTTPDate.notModified(
+                ifNoneMatch: ifNoneMatch,
+                ifModifiedSince: ifModifiedSince,
+                etag: chosen.headers.value(.eTag),
+                lastModified: lastModified
+            )
         {
             chosen.status = .notModified
             chosen.body = []
@@ -141,11 +146,11 @@ public enum BodyCompression {
         if let form = forms[coding] {
             chosen.body = form
             chosen.headers[.contentEncoding] = coding.token
-            if let tag = response.headers[.eTag], tag.hasSuffix("\"") {
+            if let tag = response.headers.value(.eTag), tag.hasSuffix("\"") {
                 chosen.headers[.eTag] = String(tag.dropLast()) + coding.tagSuffix + "\""
             }
         }
-        if let vary = response.headers[.vary] {
+        if let vary = response.headers.value(.vary) {
             if !HeaderText.contains(vary, "accept-encoding") { chosen.headers[.vary] = vary + ", Accept-Encoding" }
         } else {
             chosen.headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))

@@ -116,7 +116,7 @@ public struct ServerMadeAnswer: Sendable {
     public let headers: HTTPFields
 
     /// The client's `X-Request-Id`, when it sent one.
-    public var requestIDHeader: String? { headers[.xRequestID] }
+    public var requestIDHeader: String? { headers.value(.xRequestID) }
 
     public init(status: HTTPResponse.Status, message: String, method: String, rawPath: String, headers: HTTPFields) {
         self.status = status

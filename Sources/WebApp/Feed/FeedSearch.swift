@@ -12,6 +12,9 @@ struct FeedSearch: Sendable {
     /// enough that a phone's jitter does not make a new subscription), the radius always stated,
     /// and the language always stated.
     let location: VisitorLocation
+    /// `/pets.atom?…` of this search: the self link's path and the feed's page key. Made once: a
+    /// feed request names it three times (key, id, self link) and each was a new URL.
+    let path: String
 
     /// At most this many entries, newest first: a reader polls often, so it sees every new one.
     static let maxEntries = 50
@@ -35,10 +38,8 @@ struct FeedSearch: Sendable {
             canonical.rangeGiven = true
         }
         self.location = canonical
+        path = self.filters.url(.feed, location: canonical)
     }
-
-    /// `/pets.atom?…` of this search: the self link's path and the feed's page key.
-    var path: String { filters.url(.feed, location: location) }
 
     /// The list page of this search (the feed's `alternate`).
     var listPath: String { filters.url(page: 1, location: location) }

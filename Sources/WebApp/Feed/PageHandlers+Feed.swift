@@ -44,34 +44,45 @@ extension PageHandlers {
         }
         let newest = fragments.first
         let updated = newest?.created ?? FeedSearch.emptyUpdated.wholeSeconds
-        var body: [UInt8] = []
+        var head: [UInt8] = []
+        head.reserveCapacity(1024)
+        head += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n".utf8
+        head += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:georss=\"http://www.georss.org/georss\" xml:lang=\"\(language.rawValue)\">\n".utf8
+        XMLText.element("id", search.id(authority: authority), into: &head)
+        XMLText.element("title", feedTitle(search, texts: texts), into: &head)
+        XMLText.link(rel: "self", type: "application/atom+xml", href: site.layout.baseURL + search.path, into: &head)
+        XMLText.link(rel: "alternate", type: "text/html", href: site.layout.baseURL + search.listPath, into: &head)
+        XMLText.element("updated", newest?.createdText ?? AtomDate.string(updated), into: &head)
+        head += "<author>".utf8
+        XMLText.element("name", texts(.feedAuthor), into: &head)
+        head += "</author>\n".utf8
         // Also brings every entry into cache at once (`CompactFragment.touchLines`).
         var touched: UInt8 = 0
         let entryBytes = fragments.reduce(0) { total, fragment in
             touched &+= fragment.entry.touchLines()
             return total + fragment.entry.size + 32
         }
-        body.reserveCapacity(1024 + entryBytes + Int(touched >> 7))
-        body += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n".utf8
-        body += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:georss=\"http://www.georss.org/georss\" xml:lang=\"\(language.rawValue)\">\n".utf8
-        XMLText.element("id", search.id(authority: authority), into: &body)
-        XMLText.element("title", feedTitle(search, texts: texts), into: &body)
-        XMLText.link(rel: "self", type: "application/atom+xml", href: site.layout.baseURL + search.path, into: &body)
-        XMLText.link(rel: "alternate", type: "text/html", href: site.layout.baseURL + search.listPath, into: &body)
-        XMLText.element("updated", newest?.createdText ?? AtomDate.string(updated), into: &body)
-        body += "<author>".utf8
-        XMLText.element("name", texts(.feedAuthor), into: &body)
-        body += "</author>\n".utf8
-        for (slot, fragment) in fragments.enumerated() {
-            fragment.entry.write(into: &body, markup: markup) { _, output in
-                if let km = found.distancesKm[slot] {
-                    // XML's escaping of our own catalog's text is HTML's (TextsTests).
-                    output += FeedSearch.summarySeparator.utf8
-                    texts.writeDistance(km: km, into: &output)
+        let body = [UInt8].written(capacity: head.count + entryBytes + FeedSearch.tail.count + Int(touched >> 7)) { output in
+            output.append(array: head)
+            // The shared markup, the separator and the distance texts pinned once for all entries
+            // (`CardSet.withWriter`).
+            markup.withPieces { pieces in
+                FeedSearch.summarySeparatorBytes.withUnsafeBufferPointer { separator in
+                    texts.withDistanceWriter { distance in
+                        for (slot, fragment) in fragments.enumerated() {
+                            fragment.entry.write(into: &output, pieces: pieces) { _, output in
+                                if let km = found.distancesKm[slot] {
+                                    // XML's escaping of our own catalog's text is HTML's (TextsTests).
+                                    output.append(bytes: separator)
+                                    distance.write(km: km, into: &output)
+                                }
+                            }
+                        }
+                    }
                 }
             }
+            output.append(array: FeedSearch.tail)
         }
-        body += "</feed>\n".utf8
         withExtendedLifetime(owner) {}  // the kept entries' bytes live in it (`FragmentArena`)
         var headers: HTTPFields = [
             .contentType: "application/atom+xml; charset=utf-8", .contentLanguage: language.rawValue,
@@ -113,6 +124,9 @@ extension FeedSearch {
     static let photoWidth = 640
     /// Between the parts of an entry's summary.
     static let summarySeparator = " · "
+    static let summarySeparatorBytes = Array(summarySeparator.utf8)
+    /// The end of every feed.
+    static let tail = Array("</feed>\n".utf8)
 
     /// "Missing dog: Burek" / "Zaginiony pies: Burek".
     ///

@@ -116,36 +116,70 @@ final class Texts: Sendable {
     /// card of a located page and every entry of a located feed has one (docs/performance.md
     /// "Located pages"). The same bytes as escaping `distance(km:)` (TextsTests compare them).
     func writeDistance(km: Double, into output: inout [UInt8]) {
-        let tenths = (km * 10).rounded(.toNearestOrAwayFromZero)
-        guard km.isFinite, km >= 0 else {
-            output += escapedDistance.missing
-            return
+        withDistanceWriter { $0.write(km: km, into: &output) }
+    }
+
+    /// Calls `body` with a writer that does what `writeDistance(km:into:)` does, with this
+    /// language's pieces pinned once: a page writes a distance per card, and reading the pieces per
+    /// card retained arrays that every server thread shares (contended reference counts).
+    func withDistanceWriter<T>(_ body: (DistanceWriter) -> T) -> T {
+        escapedDistance.before.withUnsafeBufferPointer { before in
+            escapedDistance.separator.withUnsafeBufferPointer { separator in
+                escapedDistance.after.withUnsafeBufferPointer { after in
+                    escapedDistance.missing.withUnsafeBufferPointer { missing in
+                        body(DistanceWriter(texts: self, before: before, separator: separator, after: after, missing: missing))
+                    }
+                }
+            }
         }
-        guard tenths < 1e15 else {
-            HTMLText.escape(distance(km: km), into: &output)
-            return
+    }
+
+    /// `withDistanceWriter` of `texts`; nil inside when there are none.
+    static func withDistanceWriter<T>(_ texts: Texts?, _ body: (DistanceWriter?) -> T) -> T {
+        guard let texts else { return body(nil) }
+        return texts.withDistanceWriter(body)
+    }
+
+    /// A distance's escaped text, written with the pieces `withDistanceWriter` pinned (valid only
+    /// inside that call).
+    struct DistanceWriter {
+        unowned(unsafe) let texts: Texts
+        let before: UnsafeBufferPointer<UInt8>
+        let separator: UnsafeBufferPointer<UInt8>
+        let after: UnsafeBufferPointer<UInt8>
+        let missing: UnsafeBufferPointer<UInt8>
+
+        @inline(__always)
+        func write<Sink: ByteSink>(km: Double, into output: inout Sink) {
+            let tenths = (km * 10).rounded(.toNearestOrAwayFromZero)
+            guard km.isFinite, km >= 0 else {
+                output.append(bytes: missing)
+                return
+            }
+            guard tenths < 1e15 else {
+                var escaped: [UInt8] = []
+                HTMLText.escape(texts.distance(km: km), into: &escaped)
+                output.append(array: escaped)
+                return
+            }
+            let units = Int(tenths)
+            output.append(bytes: before)
+            Texts.writeDigits(units / 10, into: &output)
+            output.append(bytes: separator)
+            output.append(byte: UInt8(ascii: "0") + UInt8(units % 10))
+            output.append(bytes: after)
         }
-        let units = Int(tenths)
-        output += escapedDistance.before
-        Texts.writeDigits(units / 10, into: &output)
-        output += escapedDistance.separator
-        output.append(UInt8(ascii: "0") + UInt8(units % 10))
-        output += escapedDistance.after
     }
 
     /// The decimal digits of `value` (≥ 0).
-    private static func writeDigits(_ value: Int, into output: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
+    fileprivate static func writeDigits<Sink: ByteSink>(_ value: Int, into output: inout Sink) {
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
         var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[15 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            output.append(contentsOf: buffer[(16 - count)...])
+        while divisor > 0 {
+            output.append(byte: UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
         }
     }
 

@@ -12,7 +12,7 @@ enum ConditionalGet {
     /// has its own tag.
     static func apply(to response: inout Response, request: Request, cacheControl: String) {
         guard response.status == 200 else { return }
-        response.headers[.eTag] = response.headers[.eTag] ?? etag(for: response.body)
+        response.headers[.eTag] = response.headers.value(.eTag) ?? etag(for: response.body)
         response.headers[.cacheControl] = cacheControl
     }
 

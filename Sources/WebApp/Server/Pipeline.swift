@@ -18,7 +18,7 @@ struct Pipeline: Sendable {
     /// the fresh snapshot, a warm photo), else after one wait, in a task.
     func handle(_ request: Request) -> Answer {
         let started = ContinuousClock.now
-        let requestID = RequestID.choose(from: request.headers[.xRequestID])
+        let requestID = RequestID.choose(from: request.headers.value(.xRequestID))
         let (routeName, format, plan) = router.plan(for: request, requestID: requestID)
         do throws(HTTPError) {
             if let reply = try plan.now() {
@@ -68,9 +68,9 @@ struct Pipeline: Sendable {
         let coding: ContentCoding
         (response, coding) = BodyCompression.answer(
             response,
-            acceptEncoding: request.headers[.acceptEncoding],
-            ifNoneMatch: request.headers[.ifNoneMatch],
-            ifModifiedSince: request.headers[.ifModifiedSince]
+            acceptEncoding: request.headers.value(.acceptEncoding),
+            ifNoneMatch: request.headers.value(.ifNoneMatch),
+            ifModifiedSince: request.headers.value(.ifModifiedSince)
         )
         metrics.recordBodyBytes(coding, count: request.method == .head ? 0 : response.body.count)
         response.headers.append(HTTPField(name: .xRequestID, value: requestID))

@@ -70,7 +70,7 @@ struct ReusePolicy: Sendable {
     /// the request is a GET or HEAD, and the answer is a 200 no cache is told not to store.
     static func mayKeep(_ reply: Reply, method: HTTPRequest.Method) -> ContinuousClock.Instant? {
         guard let until = reply.reusableUntil, method == .get || method == .head, reply.response.status == .ok,
-            reply.response.headers[.cacheControl]?.contains("no-store") != true
+            reply.response.headers.value(.cacheControl)?.contains("no-store") != true
         else { return nil }
         return until
     }

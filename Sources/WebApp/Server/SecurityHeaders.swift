@@ -31,8 +31,8 @@ enum SecurityHeaders {
     static func apply(to response: inout Response) {
         // Kept pages carry them already (added once when kept); X-Frame-Options is only ever set
         // here, so its presence means all of them are: one lookup instead of six per request.
-        guard response.headers[.xFrameOptions] == nil else { return }
-        for field in all where response.headers[field.name] == nil {
+        guard response.headers.value(.xFrameOptions) == nil else { return }
+        for field in all where response.headers.value(field.name) == nil {
             response.headers.append(field)
         }
     }

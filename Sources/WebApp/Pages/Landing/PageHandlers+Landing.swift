@@ -39,18 +39,20 @@ extension PageHandlers {
         }
         let marked = location.withMarkedCoordinates
         let shape = "landing|\(location.pageKey(QueryString.url(Route.landing.path, marked.linkItems)))|\(cards.count)"
-        let html = site.caches.shells.page(
-            key: shape,
-            render: {
-                site.renderer.render(
-                    landingModel(location: marked, cards: cards.indices.map(PageShells.markerCard), stale: nil),
-                    template: "landing",
-                    language: location.language.language
-                ) ?? []
-            },
-            valueBytes: cards.byteCount,
-            write: shellWriter(location, cards: cards)
-        )
+        let html = withShellWriter(location, cards: cards) { write in
+            site.caches.shells.page(
+                key: shape,
+                render: {
+                    site.renderer.render(
+                        landingModel(location: marked, cards: cards.indices.map(PageShells.markerCard), stale: nil),
+                        template: "landing",
+                        language: location.language.language
+                    ) ?? []
+                },
+                valueBytes: cards.byteCount,
+                write: write
+            )
+        }
         return Response(status: 200, headers: PageRenderer.htmlHeaders(location.language), body: html)
     }
 

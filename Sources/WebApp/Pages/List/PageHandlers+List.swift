@@ -63,23 +63,25 @@ extension PageHandlers {
         let marked = location.withMarkedCoordinates
         let shape =
             "list|\(location.pageKey(filters.url(page: filters.page, location: marked)))|\(cards.count)|\(pageCount > 1)|\(filters.page < pageCount)"
-        let html = site.caches.shells.page(
-            key: shape,
-            render: {
-                let model = listModel(
-                    filters: filters,
-                    location: marked,
-                    pageCount: pageCount,
-                    summary: PageShells.marker(PageShells.Slot.summary),
-                    pageSummary: PageShells.marker(PageShells.Slot.pageSummary),
-                    cards: cards.indices.map(PageShells.markerCard),
-                    stale: nil
-                )
-                return site.renderer.render(model, template: "list", language: location.language.language) ?? []
-            },
-            valueBytes: cards.byteCount,
-            write: shellWriter(location, cards: cards, summary: summary, pageSummary: pageSummary)
-        )
+        let html = withShellWriter(location, cards: cards, summary: summary, pageSummary: pageSummary) { write in
+            site.caches.shells.page(
+                key: shape,
+                render: {
+                    let model = listModel(
+                        filters: filters,
+                        location: marked,
+                        pageCount: pageCount,
+                        summary: PageShells.marker(PageShells.Slot.summary),
+                        pageSummary: PageShells.marker(PageShells.Slot.pageSummary),
+                        cards: cards.indices.map(PageShells.markerCard),
+                        stale: nil
+                    )
+                    return site.renderer.render(model, template: "list", language: location.language.language) ?? []
+                },
+                valueBytes: cards.byteCount,
+                write: write
+            )
+        }
         return Response(status: 200, headers: PageRenderer.htmlHeaders(location.language), body: html)
     }
 
@@ -125,26 +127,32 @@ extension PageHandlers {
         )
     }
 
-    /// Writes the value of each slot of a located page shell (`PageShells.Slot`), HTML-ready (the
-    /// landing page's shells too).
-    func shellWriter(
+    /// Calls `body` with the function that writes a located page shell's slots (`PageShells.Slot`),
+    /// HTML-ready, for `location` (the landing page's shells too): coordinates, summaries and the
+    /// cards (written through `CardSet.withWriter`, which pins what all the cards share once for the page).
+    func withShellWriter<T>(
         _ location: VisitorLocation,
         cards: CardSet,
         summary: String = "",
-        pageSummary: String = ""
-    )
-        -> (_ slot: Int, _ output: inout [UInt8]) -> Void
-    {
-        let coordinates = location.linkItems
-        return { slot, output in
-            switch slot {
-            case PageShells.Slot.latitude: output += (coordinates[0].1 ?? "").utf8
-            case PageShells.Slot.longitude: output += (coordinates[1].1 ?? "").utf8
-            case PageShells.Slot.summary: HTMLText.escape(summary, into: &output)
-            case PageShells.Slot.pageSummary: HTMLText.escape(pageSummary, into: &output)
-            default:
-                let card = slot - PageShells.Slot.firstCard
-                if cards.indices.contains(card) { cards.write(card, into: &output) }
+        pageSummary: String = "",
+        _ body: (_ write: (_ slot: Int, _ output: inout ByteCursor) -> Void) -> T
+    ) -> T {
+        let coordinates = location.linkItems.map { Array(($0.1 ?? "").utf8) }
+        var escapedSummary: [UInt8] = []
+        HTMLText.escape(summary, into: &escapedSummary)
+        var escapedPageSummary: [UInt8] = []
+        HTMLText.escape(pageSummary, into: &escapedPageSummary)
+        return cards.withWriter { writer in
+            body { slot, output in
+                switch slot {
+                case PageShells.Slot.latitude: output.append(array: coordinates[0])
+                case PageShells.Slot.longitude: output.append(array: coordinates[1])
+                case PageShells.Slot.summary: output.append(array: escapedSummary)
+                case PageShells.Slot.pageSummary: output.append(array: escapedPageSummary)
+                default:
+                    let card = slot - PageShells.Slot.firstCard
+                    if cards.indices.contains(card) { writer.write(card, into: &output) }
+                }
             }
         }
     }

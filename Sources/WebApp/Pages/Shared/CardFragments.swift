@@ -260,20 +260,47 @@ struct CardSet {
         return total + Int(touched >> 7)
     }
 
-    /// Appends card `index` to `output`.
-    func write(_ index: Int, into output: inout [UInt8]) {
-        switch cards[index] {
-        case .whole(let bytes):
-            output += bytes
-        case .compact(let card):
-            card.write(into: &output, markup: markup) { slot, output in
-                if slot == CardFragments.Slot.linkQuery {
-                    output += escapedQuery
-                } else if let km = distancesKm[index], let texts {
-                    texts.writeDistance(km: km, into: &output)
+    /// Calls `body` with a writer of these cards. The shared markup, the link query and the
+    /// distance texts are pinned once for the page, not once per card: each pin retained buffers
+    /// that every server thread shares, and under load those reference counts were contended
+    /// (docs/performance.md "Located pages").
+    func withWriter<T>(_ body: (Writer) -> T) -> T {
+        markup.withPieces { pieces in
+            escapedQuery.withUnsafeBufferPointer { query in
+                Texts.withDistanceWriter(texts) { distance in
+                    body(Writer(set: self, pieces: pieces, query: query, distance: distance))
                 }
             }
         }
+    }
+
+    /// Writes the cards of a set with what `withWriter` pinned (valid only inside that call).
+    struct Writer {
+        let set: CardSet
+        let pieces: PinnedPieces
+        let query: UnsafeBufferPointer<UInt8>
+        let distance: Texts.DistanceWriter?
+
+        /// Appends card `index` to `output`.
+        func write<Sink: ByteSink>(_ index: Int, into output: inout Sink) {
+            switch set.cards[index] {
+            case .whole(let bytes):
+                output.append(array: bytes)
+            case .compact(let card):
+                card.write(into: &output, pieces: pieces) { slot, output in
+                    if slot == CardFragments.Slot.linkQuery {
+                        output.append(bytes: query)
+                    } else if let km = set.distancesKm[index], let distance {
+                        distance.write(km: km, into: &output)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends card `index` to `output`.
+    func write(_ index: Int, into output: inout [UInt8]) {
+        withWriter { $0.write(index, into: &output) }
     }
 
     /// Each card as finished HTML (for pages rendered whole through their template).

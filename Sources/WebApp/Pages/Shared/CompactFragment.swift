@@ -102,36 +102,46 @@ struct CompactFragment: @unchecked Sendable {
 
     /// Appends the card to `output`, with `slot(number, &output)` at each slot.
     @inline(__always)
-    func write(into output: inout [UInt8], markup: MarkupPieces, _ slot: (_ slot: Int, _ output: inout [UInt8]) -> Void) {
-        markup.withPieces { piece in
-            withBytes { raw in
-                write(raw, piece, into: &output, slot)
-            }
+    func write<Sink: ByteSink>(into output: inout Sink, markup: MarkupPieces, _ slot: (_ slot: Int, _ output: inout Sink) -> Void) {
+        markup.withPieces { pieces in
+            write(into: &output, pieces: pieces, slot)
+        }
+    }
+
+    /// Appends the card to `output` with the markup already pinned (`MarkupPieces.withPieces`): a
+    /// page pins it once for all its cards (`CardSet.withWriter`), since each pin retains buffers that
+    /// every server thread shares, and those reference counts were contended under load.
+    @inline(__always)
+    func write<Sink: ByteSink>(
+        into output: inout Sink,
+        pieces: PinnedPieces,
+        _ slot: (_ slot: Int, _ output: inout Sink) -> Void
+    ) {
+        withBytes { raw in
+            write(raw, pieces, into: &output, slot)
         }
     }
 
     @inline(__always)
-    private func write(
+    private func write<Sink: ByteSink>(
         _ raw: UnsafeRawBufferPointer,
-        _ piece: (Int) -> UnsafeBufferPointer<UInt8>,
-        into output: inout [UInt8],
-        _ slot: (_ slot: Int, _ output: inout [UInt8]) -> Void
+        _ pieces: PinnedPieces,
+        into output: inout Sink,
+        _ slot: (_ slot: Int, _ output: inout Sink) -> Void
     ) {
-        do {
-            let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
-            var valueOffset = 8 + 4 * count
-            for index in 0..<count {
-                let part = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8 + 4 * index, as: UInt32.self))
-                let payload = Int(part & Kind.payloadMask)
-                switch part >> 30 {
-                case Kind.markup:
-                    output.append(contentsOf: piece(payload))
-                case Kind.value:
-                    output.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[valueOffset..<valueOffset + payload]))
-                    valueOffset += payload
-                default:
-                    slot(payload, &output)
-                }
+        let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+        var valueOffset = 8 + 4 * count
+        for index in 0..<count {
+            let part = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8 + 4 * index, as: UInt32.self))
+            let payload = Int(part & Kind.payloadMask)
+            switch part >> 30 {
+            case Kind.markup:
+                output.append(bytes: pieces[payload])
+            case Kind.value:
+                output.append(raw: UnsafeRawBufferPointer(rebasing: raw[valueOffset..<valueOffset + payload]))
+                valueOffset += payload
+            default:
+                slot(payload, &output)
             }
         }
     }
@@ -251,14 +261,27 @@ struct MarkupPieces: Sendable {
         ends.append(bytes.count)
     }
 
-    /// Calls `body` with a function giving each piece's bytes by id.
+    /// Calls `body` with the pieces' bytes pinned (valid only inside `body`).
     @inline(__always)
-    func withPieces<T>(_ body: ((Int) -> UnsafeBufferPointer<UInt8>) -> T) -> T {
+    func withPieces<T>(_ body: (PinnedPieces) -> T) -> T {
         bytes.withUnsafeBufferPointer { bytes in
             ends.withUnsafeBufferPointer { ends in
-                body { id in UnsafeBufferPointer(rebasing: bytes[(id == 0 ? 0 : ends[id - 1])..<ends[id]]) }
+                body(PinnedPieces(bytes: bytes, ends: ends))
             }
         }
+    }
+}
+
+/// `MarkupPieces` pinned by `withPieces`: a plain value, so writing a card calls no closure per piece.
+/// Valid only inside the `withPieces` call that made it.
+struct PinnedPieces {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let ends: UnsafeBufferPointer<Int>
+
+    /// The bytes of piece `id`.
+    @inline(__always)
+    subscript(id: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[(id == 0 ? 0 : ends[id - 1])..<ends[id]])
     }
 }
 

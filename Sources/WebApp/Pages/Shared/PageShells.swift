@@ -46,7 +46,7 @@ final class PageShells: Sendable {
     /// The page for shell `key`: the kept shell (or `render`'s, split at its markers and kept)
     /// with each slot's HTML-ready value written in by `write(slot, &output)`; `valueBytes` is a
     /// hint of the values' total size.
-    func page(key: String, render: () -> [UInt8], valueBytes: Int, write: (_ slot: Int, _ output: inout [UInt8]) -> Void) -> [UInt8] {
+    func page(key: String, render: () -> [UInt8], valueBytes: Int, write: (_ slot: Int, _ output: inout ByteCursor) -> Void) -> [UInt8] {
         let pieces: Pieces
         if let hit = shells.value(for: key) {
             pieces = hit
@@ -54,10 +54,9 @@ final class PageShells: Sendable {
             pieces = PageShells.split(render())
             shells.insert(pieces, for: key, cost: pieces.size + key.utf8.count + ShardedByteCache<String, Pieces>.entryOverhead)
         }
-        var output: [UInt8] = []
-        output.reserveCapacity(pieces.size + valueBytes + valueBytes / 4 + 256)
-        pieces.write(into: &output, write)
-        return output
+        return [UInt8].written(capacity: pieces.size + valueBytes + valueBytes / 4 + 256) { output in
+            pieces.write(into: &output, write)
+        }
     }
 
     /// Splits rendered bytes at every `zzSNNzz` marker.

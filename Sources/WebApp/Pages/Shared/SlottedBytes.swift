@@ -101,13 +101,15 @@ struct SlottedBytes: Sendable {
 
     /// Appends the text to `output` with `write(slot, &output)` at each hole.
     @inline(__always)
-    func write(into output: inout [UInt8], _ write: (_ slot: Int, _ output: inout [UInt8]) -> Void) {
-        var start = 0
-        for hole in holes {
-            output += bytes[start..<hole.offset]
-            write(hole.slot, &output)
-            start = hole.offset
+    func write<Sink: ByteSink>(into output: inout Sink, _ write: (_ slot: Int, _ output: inout Sink) -> Void) {
+        bytes.withUnsafeBufferPointer { bytes in
+            var start = 0
+            for hole in holes {
+                output.append(bytes: UnsafeBufferPointer(rebasing: bytes[start..<hole.offset]))
+                write(hole.slot, &output)
+                start = hole.offset
+            }
+            output.append(bytes: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
-        output += bytes[start...]
     }
 }
