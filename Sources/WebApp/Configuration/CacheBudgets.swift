@@ -75,9 +75,6 @@ enum CacheLimits {
     /// Keys remembered as made once, per rendered-page shard (a power of two): a page is kept the
     /// second time it is made.
     static let renderedPageSeenSlots = 4096
-    /// Stripes of the card fragments, by item position: every page reads its cards there, the most
-    /// contended lock of a random-location load when it was one.
-    static let cardStripes = 16
     /// Shards of the photo and tile memory caches: one, an exact LRU over the whole budget (a warm
     /// photo is mostly answered from the server's kept answers before it gets here).
     static let photoMemoryShards = 1

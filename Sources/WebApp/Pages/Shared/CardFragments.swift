@@ -2,6 +2,7 @@ import Caching
 import CompiledTemplates
 import Foundation
 import PetDomain
+import Synchronization
 
 /// Announcement cards rendered once per snapshot and kept as HTML fragments, so a cold located
 /// page renders fast (docs/scaling.md): a card looks the same to every visitor except for two things, the location carried by
@@ -28,17 +29,6 @@ final class CardFragments: Sendable {
     static let linkMarker = SlottedBytes.cardMarker(Slot.linkQuery)
     static let distanceMarker = SlottedBytes.cardMarker(Slot.distance)
 
-    private struct Kept {
-        /// By `plainVariant`, then position.
-        var plain: [[CompactFragment?]]
-        /// By `Language.index`, then position.
-        var located: [[CompactFragment?]]
-        /// The shared markup as it was when a card was last kept here: it holds every piece the
-        /// cards of this stripe name, and a page reads it with them, under the stripe's lock,
-        /// instead of taking one lock for all threads (`SharedMarkup.pieces`).
-        var markup = MarkupPieces()
-    }
-
     /// Plain cards differ by language and by whether their links carry `lang`.
     private static func plainVariant(_ language: PageLanguage) -> Int {
         language.language.index * 2 + (language.explicit ? 1 : 0)
@@ -48,11 +38,13 @@ final class CardFragments: Sendable {
     let generation: Int
     /// The day the cards' report ages are worded for.
     let day: Int
-    /// Cards in stripes by position (position % stripeCount, at position / stripeCount): every
-    /// page reads its cards here, and one lock for all server threads was the most contended lock
-    /// of a random-location load (docs/performance.md).
-    private static let stripeCount = CacheLimits.cardStripes
-    private let stripes: Shards<Kept>
+    /// Kept cards by `plainVariant`, then position: read without a lock (`PublishedFragments`).
+    private let plain: [PublishedFragments]
+    /// Kept located cards by `Language.index`, then position.
+    private let located: [PublishedFragments]
+    /// The shared markup as it was when a card was last kept, published before the cards that name
+    /// it: a page that sees a card reads this after it, so it holds every piece the card names.
+    private let publishedMarkup = Mutex(MarkupPieces())
     /// The markup the kept cards share (`CompactFragment`).
     private let markup = SharedMarkup()
     /// Where the kept cards' bytes live (a page holds it while it writes them: `CardSet.owner`).
@@ -62,37 +54,21 @@ final class CardFragments: Sendable {
     init(generation: Int, day: Int, count: Int) {
         self.generation = generation
         self.day = day
-        let perStripe = (count + CardFragments.stripeCount - 1) / CardFragments.stripeCount
-        stripes = Shards(count: CardFragments.stripeCount) {
-            Kept(
-                plain: Array(repeating: [CompactFragment?](repeating: nil, count: perStripe), count: Language.allCases.count * 2),
-                located: Array(repeating: [CompactFragment?](repeating: nil, count: perStripe), count: Language.allCases.count)
-            )
-        }
+        plain = (0..<Language.allCases.count * 2).map { _ in PublishedFragments(count: count) }
+        located = Language.allCases.map { _ in PublishedFragments(count: count) }
     }
 
-    /// Reads or changes the kept cards of `position` under its stripe's lock.
-    private func withKept<T>(_ position: Int, _ body: (inout Kept, Int) -> T) -> T {
-        stripes.withLock(position) { body(&$0, position / CardFragments.stripeCount) }
-    }
-
-    /// The kept cards of `page`'s positions that `select` picks (nil: not made yet), each read under its
-    /// stripe's lock, and the largest shared markup seen with them (a card's pieces are in it).
-    private func lookUp(_ page: IndexPage, _ select: (inout Kept, Int) -> CompactFragment?) -> ([CompactFragment?], MarkupPieces) {
-        var pieces = MarkupPieces()
-        let found: [CompactFragment?] = page.positions.map { position in
-            withKept(position) { kept, index in
-                if kept.markup.count > pieces.count { pieces = kept.markup }
-                return select(&kept, index)
-            }
-        }
-        return (found, pieces)
+    /// The kept cards of `page`'s positions in `slots` (nil: not made yet), and the shared markup,
+    /// read after them (so it holds every piece they name).
+    private func lookUp(_ page: IndexPage, _ slots: PublishedFragments) -> ([CompactFragment?], MarkupPieces) {
+        let found = page.positions.map { slots.fragment(at: $0) }
+        return (found, publishedMarkup.withLock { $0 })
     }
 
     /// The cards of `page` for a visitor without a location, with `texts` in `language`.
     func plainCards(_ page: IndexPage, language: PageLanguage, texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
         let variant = CardFragments.plainVariant(language)
-        let (found, seen) = lookUp(page) { kept, index in kept.plain[variant][index] }
+        let (found, seen) = lookUp(page, plain[variant])
         var pieces = seen
         var made: [(Int, CompactFragment)] = []
         var cards: [CardSet.Card] = []
@@ -117,7 +93,7 @@ final class CardFragments: Sendable {
             made.append((position, card))
             cards.append(.compact(card))
         }
-        keep(made, &pieces) { kept, index, card in kept.plain[variant][index] = card }
+        keep(made, &pieces, in: plain[variant])
         return CardSet(cards: cards, markup: pieces, escapedQuery: [], distancesKm: [], texts: texts, owner: arena)
     }
 
@@ -126,7 +102,7 @@ final class CardFragments: Sendable {
     /// distance (nil without coordinates), `texts` those of the page's language.
     func locatedCards(_ page: IndexPage, linkQuery: String, texts: Texts, render: (CardModel) -> [UInt8]) -> CardSet {
         let language = texts.language.index
-        let (found, seen) = lookUp(page) { kept, index in kept.located[language][index] }
+        let (found, seen) = lookUp(page, located[language])
         var pieces = seen
         var made: [(Int, CompactFragment)] = []
         var cards: [CardSet.Card] = []
@@ -161,28 +137,23 @@ final class CardFragments: Sendable {
                 cards.append(.whole(render(model)))
             }
         }
-        keep(made, &pieces) { kept, index, card in kept.located[language][index] = card }
+        keep(made, &pieces, in: located[language])
         var escapedQuery: [UInt8] = []
         HTMLText.escape(linkQuery, into: &escapedQuery)
         return CardSet(cards: cards, markup: pieces, escapedQuery: escapedQuery, distancesKm: page.distancesKm, texts: texts, owner: arena)
     }
 
-    /// Keeps the cards just made with `store`, and the markup they name with them; `pieces`
-    /// becomes that markup (it holds what every card of the page names).
-    private func keep(
-        _ made: [(Int, CompactFragment)],
-        _ pieces: inout MarkupPieces,
-        store: (inout Kept, Int, CompactFragment) -> Void
-    ) {
+    /// Keeps the cards just made in `slots`, the markup they name published first; `pieces` becomes
+    /// that markup (it holds what every card of the page names).
+    private func keep(_ made: [(Int, CompactFragment)], _ pieces: inout MarkupPieces, in slots: PublishedFragments) {
         guard !made.isEmpty else { return }
         let current = markup.pieces
         pieces = current
+        publishedMarkup.withLock { published in
+            if published.count < current.count { published = current }
+        }
         for (position, card) in made {
-            let kept = card.kept(in: arena)
-            withKept(position) { stripe, index in
-                store(&stripe, index, kept)
-                if stripe.markup.count < current.count { stripe.markup = current }
-            }
+            slots.publish(card.keptPrefixed(in: arena), at: position)
         }
     }
 

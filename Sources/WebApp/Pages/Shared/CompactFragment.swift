@@ -63,6 +63,17 @@ struct CompactFragment: @unchecked Sendable {
         CompactFragment(arena: withBytes { arena.keep($0) })
     }
 
+    /// This fragment's bytes copied into `arena` after their length, as one address to publish in a
+    /// word (`PublishedFragments`); `CompactFragment(prefixedAt:)` reads it back.
+    func keptPrefixed(in arena: FragmentArena) -> Int {
+        withBytes { arena.keepPrefixed($0) }
+    }
+
+    /// The fragment `keptPrefixed(in:)` kept at `address` (valid while its arena lives).
+    init(prefixedAt address: Int) {
+        self.init(arena: FragmentArena.prefixed(at: address))
+    }
+
     /// Calls `body` with the fragment's bytes.
     @inline(__always)
     private func withBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {

@@ -64,6 +64,26 @@ final class FragmentArena: @unchecked Sendable {
         return UnsafeRawBufferPointer(start: base, count: size)
     }
 
+    /// A copy of `bytes` after their length, as an address (`prefixed(at:)` reads it back): one word
+    /// that a reader can load atomically (`PublishedFragments`).
+    func keepPrefixed(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var prefixed = [UInt8](repeating: 0, count: MemoryLayout<Int>.size + bytes.count)
+        prefixed.withUnsafeMutableBytes { buffer in
+            buffer.storeBytes(of: bytes.count, as: Int.self)
+            if let source = bytes.baseAddress, !bytes.isEmpty {
+                (buffer.baseAddress! + MemoryLayout<Int>.size).copyMemory(from: source, byteCount: bytes.count)
+            }
+        }
+        let kept = prefixed.withUnsafeBytes { keep($0) }
+        return Int(bitPattern: kept.baseAddress)
+    }
+
+    /// The bytes `keepPrefixed` kept at `address`.
+    static func prefixed(at address: Int) -> UnsafeRawBufferPointer {
+        let base = UnsafeRawPointer(bitPattern: address)!
+        return UnsafeRawBufferPointer(start: base + MemoryLayout<Int>.size, count: base.loadUnaligned(as: Int.self))
+    }
+
     /// Bytes of the arena's chunks and bytes kept in them (`/metrics`, tests).
     var bytes: (reserved: Int, kept: Int) { state.withLock { ($0.reserved, $0.kept) } }
 }
