@@ -2,6 +2,7 @@ import Caching
 import CompiledTemplates
 import Foundation
 import PetDomain
+import Synchronization
 
 /// The Atom `<entry>` of each announcement of the snapshot, written once per snapshot generation
 /// and language (docs/style.md "Precompute per data change"): a feed request only picks entries and
@@ -20,6 +21,14 @@ final class FeedEntries: Sendable {
 
         /// This entry with its bytes in `arena` (`FragmentArena`).
         func kept(in arena: FragmentArena) -> Fragment { Fragment(entry: entry.kept(in: arena), created: created) }
+
+        /// This entry kept in `arena` as one address to publish (`PublishedFragments`), its date with it.
+        func keptPrefixed(in arena: FragmentArena) -> Int { entry.keptPrefixed(in: arena, tag: created) }
+
+        /// The entry `keptPrefixed(in:)` kept at `address`.
+        init(prefixedAt address: Int) {
+            self.init(entry: CompactFragment(prefixedAt: address), created: FragmentArena.prefixed(at: address).tag)
+        }
 
         private init(entry: CompactFragment, created: Int64) {
             self.entry = entry
@@ -93,15 +102,20 @@ final class FeedEntries: Sendable {
         after += "</entry>\n".utf8
     }
 
-    private struct Kept: Sendable {
-        /// By position in the snapshot's items; nil until first asked for.
-        var fragments: [Fragment?]
+    /// One language's entries of a generation: read without a lock (`PublishedFragments`), the
+    /// markup they share published before them (as `CardFragments` does). One lock for every feed
+    /// request and its 50 entries was contended under random-location load.
+    private final class Kept: Sendable {
+        /// By position in the snapshot's items; 0 until first asked for.
+        let entries: PublishedFragments
         /// The markup its fragments share.
-        let markup: SharedMarkup
-        /// `markup.pieces` as of the last fragment kept, read under this lock with the fragments.
-        var pieces = MarkupPieces()
+        let markup = SharedMarkup()
+        /// `markup.pieces` as of the last fragment kept, published before it.
+        let pieces = Mutex(MarkupPieces())
         /// Where the kept entries' bytes live.
         let arena = FragmentArena()
+
+        init(count: Int) { entries = PublishedFragments(count: count) }
     }
 
     /// The current generation's entries, per language.
@@ -135,36 +149,42 @@ final class FeedEntries: Sendable {
         positions: [Int],
         make: (Announcement, SharedMarkup) -> Fragment
     ) -> (fragments: [Fragment], markup: MarkupPieces, owner: FragmentArena?) {
-        // The generation's markup is made with its kept entries, so every entry kept names pieces of it.
-        typealias Found = ([Fragment?], SharedMarkup, MarkupPieces, FragmentArena?)
-        let (found, markup, keptPieces, arena): Found = kept.withValue(for: generation, make: { [:] }) { state, isKept in
-            guard isKept else {
-                // A request still on an older or replaced snapshot.
-                return (Array(repeating: nil, count: positions.count), SharedMarkup(), MarkupPieces(), nil)
-            }
-            if let current = state[language] {
-                return (positions.map { current.fragments[$0] }, current.markup, current.pieces, current.arena)
-            }
-            let fresh = Kept(fragments: Array(repeating: nil, count: all.count), markup: SharedMarkup())
+        let kept: Kept? = self.kept.withValue(for: generation, make: { [:] }) { state, isKept in
+            guard isKept else { return nil }
+            if let current = state[language] { return current }
+            let fresh = Kept(count: all.count)
             state[language] = fresh
-            return (Array(repeating: nil, count: positions.count), fresh.markup, MarkupPieces(), fresh.arena)
+            return fresh
         }
-        var result = found
+        guard let kept else {
+            // A request still on an older or replaced snapshot: its entries are made for it alone.
+            let markup = SharedMarkup()
+            let made = positions.map { make(all[$0], markup) }
+            return (made, markup.pieces, nil)
+        }
+        var result: [Fragment?] = positions.map { position in
+            let address = kept.entries.address(at: position)
+            return address == 0 ? nil : Fragment(prefixedAt: address)
+        }
+        // Read after the entries: it holds every piece they name (published before them).
+        var pieces = kept.pieces.withLock { $0 }
         var made: [(position: Int, fragment: Fragment)] = []
         for slot in result.indices where result[slot] == nil {
-            let fragment = make(all[positions[slot]], markup)
+            let fragment = make(all[positions[slot]], kept.markup)
             result[slot] = fragment
             made.append((positions[slot], fragment))
         }
-        guard !made.isEmpty, let arena else { return (result.compactMap { $0 }, made.isEmpty ? keptPieces : markup.pieces, arena) }
-        let pieces = markup.pieces
-        let keeping = made.map { ($0.position, $0.fragment.kept(in: arena)) }
-        kept.ifKept(generation: generation) { state in
-            guard state[language]?.markup === markup else { return }
-            for (position, fragment) in keeping { state[language]?.fragments[position] = fragment }
-            if (state[language]?.pieces.count ?? 0) < pieces.count { state[language]?.pieces = pieces }
+        if !made.isEmpty {
+            let current = kept.markup.pieces
+            pieces = current
+            kept.pieces.withLock { published in
+                if published.count < current.count { published = current }
+            }
+            for (position, fragment) in made {
+                kept.entries.publish(fragment.keptPrefixed(in: kept.arena), at: position)
+            }
         }
-        return (result.compactMap { $0 }, pieces, arena)
+        return (result.compactMap { $0 }, pieces, kept.arena)
     }
 }
 

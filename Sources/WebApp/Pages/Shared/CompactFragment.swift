@@ -63,15 +63,15 @@ struct CompactFragment: @unchecked Sendable {
         CompactFragment(arena: withBytes { arena.keep($0) })
     }
 
-    /// This fragment's bytes copied into `arena` after their length, as one address to publish in a
-    /// word (`PublishedFragments`); `CompactFragment(prefixedAt:)` reads it back.
-    func keptPrefixed(in arena: FragmentArena) -> Int {
-        withBytes { arena.keepPrefixed($0) }
+    /// This fragment's bytes copied into `arena` after their length and `tag`, as one address to
+    /// publish in a word (`PublishedFragments`); `CompactFragment(prefixedAt:)` reads it back.
+    func keptPrefixed(in arena: FragmentArena, tag: Int64 = 0) -> Int {
+        withBytes { arena.keepPrefixed($0, tag: tag) }
     }
 
-    /// The fragment `keptPrefixed(in:)` kept at `address` (valid while its arena lives).
+    /// The fragment `keptPrefixed(in:tag:)` kept at `address` (valid while its arena lives).
     init(prefixedAt address: Int) {
-        self.init(arena: FragmentArena.prefixed(at: address))
+        self.init(arena: FragmentArena.prefixed(at: address).bytes)
     }
 
     /// Calls `body` with the fragment's bytes.

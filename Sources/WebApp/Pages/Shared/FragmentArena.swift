@@ -64,24 +64,31 @@ final class FragmentArena: @unchecked Sendable {
         return UnsafeRawBufferPointer(start: base, count: size)
     }
 
-    /// A copy of `bytes` after their length, as an address (`prefixed(at:)` reads it back): one word
-    /// that a reader can load atomically (`PublishedFragments`).
-    func keepPrefixed(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var prefixed = [UInt8](repeating: 0, count: MemoryLayout<Int>.size + bytes.count)
+    /// A copy of `bytes` after their length and `tag` (a number kept with them, e.g. a feed entry's
+    /// date), as an address (`prefixed(at:)` reads it back): one word that a reader can load
+    /// atomically (`PublishedFragments`).
+    func keepPrefixed(_ bytes: UnsafeRawBufferPointer, tag: Int64 = 0) -> Int {
+        let header = FragmentArena.prefixBytes
+        var prefixed = [UInt8](repeating: 0, count: header + bytes.count)
         prefixed.withUnsafeMutableBytes { buffer in
             buffer.storeBytes(of: bytes.count, as: Int.self)
+            buffer.storeBytes(of: tag, toByteOffset: MemoryLayout<Int>.size, as: Int64.self)
             if let source = bytes.baseAddress, !bytes.isEmpty {
-                (buffer.baseAddress! + MemoryLayout<Int>.size).copyMemory(from: source, byteCount: bytes.count)
+                (buffer.baseAddress! + header).copyMemory(from: source, byteCount: bytes.count)
             }
         }
         let kept = prefixed.withUnsafeBytes { keep($0) }
         return Int(bitPattern: kept.baseAddress)
     }
 
-    /// The bytes `keepPrefixed` kept at `address`.
-    static func prefixed(at address: Int) -> UnsafeRawBufferPointer {
+    private static let prefixBytes = MemoryLayout<Int>.size + MemoryLayout<Int64>.size
+
+    /// The bytes and tag `keepPrefixed` kept at `address`.
+    static func prefixed(at address: Int) -> (bytes: UnsafeRawBufferPointer, tag: Int64) {
         let base = UnsafeRawPointer(bitPattern: address)!
-        return UnsafeRawBufferPointer(start: base + MemoryLayout<Int>.size, count: base.loadUnaligned(as: Int.self))
+        let count = base.loadUnaligned(as: Int.self)
+        let tag = base.loadUnaligned(fromByteOffset: MemoryLayout<Int>.size, as: Int64.self)
+        return (UnsafeRawBufferPointer(start: base + prefixBytes, count: count), tag)
     }
 
     /// Bytes of the arena's chunks and bytes kept in them (`/metrics`, tests).

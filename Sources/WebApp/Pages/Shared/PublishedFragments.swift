@@ -28,8 +28,14 @@ final class PublishedFragments: @unchecked Sendable {
     /// The fragment kept at `slot`, if any.
     @inline(__always)
     func fragment(at slot: Int) -> CompactFragment? {
-        let address = words[slot].load(ordering: .acquiring)
+        let address = address(at: slot)
         return address == 0 ? nil : CompactFragment(prefixedAt: address)
+    }
+
+    /// The address published in `slot` (0 when none yet).
+    @inline(__always)
+    func address(at slot: Int) -> Int {
+        words[slot].load(ordering: .acquiring)
     }
 
     /// Publishes the fragment kept at `address` (`CompactFragment.keptPrefixed(in:)`) in `slot`.
