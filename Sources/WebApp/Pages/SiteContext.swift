@@ -20,10 +20,10 @@ final class SiteContext: Sendable {
     let shells: PageShells
     /// Atom entries of the current snapshot, written once per language (`/pets.atom`).
     let feedEntries: FeedEntries
-    /// Who may reuse an answer and for how long (the server, browsers, shared caches).
-    let reuse: ReusePolicy
-    /// `Cache-Control` of pages and API answers made from fresh data (`ReusePolicy`).
-    var cacheControl: String { reuse.cacheControl }
+    /// The cache policy of pages and API answers made from fresh data (`CachePolicy.shared`).
+    let fresh: CachePolicy
+    /// `fresh`'s and `CachePolicy.stale`'s `Cache-Control` fields, made once: every page made appends one.
+    private let cacheFields: (fresh: HTTPField, stale: HTTPField)
     /// The possible matches of each report, found once per snapshot (docs/matching.md).
     let matchMemo = MatchMemo()
     /// The posters' QR codes, per share URL and snapshot.
@@ -38,7 +38,8 @@ final class SiteContext: Sendable {
         let budgets = CacheBudgets(configuration)
         rendered = RenderedPages(maxBytes: budgets.renderedPages)
         shells = PageShells(maxBytes: budgets.pageShells)
-        reuse = ReusePolicy(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
+        fresh = CachePolicy.fresh(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
+        cacheFields = (fresh.field, CachePolicy.stale.field)
         feedEntries = FeedEntries(baseURL: configuration.effectivePublicBaseURL)
     }
 
@@ -145,12 +146,12 @@ final class SiteContext: Sendable {
         let reuse = DayClock.reuseKey(generation: snapshot.value.generation, day: day)
         if let kept = rendered.cached(key, generation: reuse) {
             // Asked for again: the same bytes are right for this exact URL while the snapshot is
-            // fresh and the day has not changed, so the server may give them itself (`ReusePolicy`).
-            // Pages asked for once (a visitor's own location) never get there.
-            return Reply(
-                ConditionalGet.answer(kept, request: request),
-                reusableUntil: self.reuse.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
-            )
+            // fresh and the day has not changed, so the server may give them itself (`CachePolicy`).
+            // Pages asked for once (a visitor's own location) never get there. The policy is already
+            // written on the kept page (`prepared`): only the server's keeping is added here.
+            var reply = Reply(ConditionalGet.answer(kept, request: request))
+            reply.cache = fresh.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
+            return reply
         }
         let made = rendered.keep(prepared(try build(day), stale: false), for: key, generation: reuse)
         return Reply(ConditionalGet.answer(made, request: request))
@@ -175,15 +176,15 @@ final class SiteContext: Sendable {
             // appended in one go, with room for the request id, instead of a lookup per header.
             response.headers.reserveCapacity(3 + SecurityHeaders.all.count + 1)
             response.headers.append(HTTPField(name: .eTag, value: ConditionalGet.etag(for: response.body)))
-            response.headers.append(HTTPField(name: .cacheControl, value: stale ? "no-cache" : cacheControl))
+            response.headers.append(stale ? cacheFields.stale : cacheFields.fresh)
             response.headers.append(contentsOf: SecurityHeaders.all)
             return response
         }
         if response.status == .ok {
             response.headers[.eTag] = ConditionalGet.etag(for: response.body)
-            response.headers[.cacheControl] = stale ? "no-cache" : cacheControl
+            (stale ? CachePolicy.stale : fresh).apply(to: &response)
         } else {
-            response.headers[.cacheControl] = ErrorRenderer.cacheControl
+            CachePolicy.noStore.apply(to: &response)
         }
         SecurityHeaders.apply(to: &response)
         return response

@@ -132,14 +132,12 @@ struct Router: Sendable {
     static func redirect(to path: String, query request: Request) -> Response {
         var response = Response(status: 301)
         response.headers[.location] = QueryString.url(path, keeping: request.query)
-        response.headers[.cacheControl] = "public, max-age=86400"
+        CachePolicy.lasting(seconds: 86400).apply(to: &response)
         return response
     }
 
     /// Marks a response as never cached (health, metrics).
     static func noStore(_ response: Response) -> Response {
-        var copy = response
-        copy.headers[.cacheControl] = "no-store"
-        return copy
+        CachePolicy.noStore.applied(to: response)
     }
 }
