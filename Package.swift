@@ -53,7 +53,6 @@ let package = Package(
             name: "MicroHTTP",
             dependencies: [
                 "CMicroHTTPD",
-                "ContentCompression",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -144,6 +143,7 @@ let package = Package(
                 "ViewModelMacros",
                 "CompiledTemplates",
                 "Caching",
+                "ContentCompression",
                 "MicroHTTP",
                 "PetDomain",
                 "PetAPIClient",
@@ -213,7 +213,7 @@ let package = Package(
         .testTarget(
             name: "MicroHTTPTests",
             dependencies: [
-                "MicroHTTP", "ContentCompression", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
+                "MicroHTTP", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

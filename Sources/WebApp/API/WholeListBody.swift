@@ -21,6 +21,8 @@ final class WholeListBody: Sendable {
         /// The answer with its headers and, once made, its compressed forms; its body is empty
         /// while `plainReleased`.
         var response: Response
+        /// The compressed forms, once made on the background compression thread.
+        var forms: CompressedForms?
         var plainReleased = false
         /// When a client last got the plain form (or it was made).
         var lastPlainUse: ContinuousClock.Instant
@@ -63,7 +65,7 @@ final class WholeListBody: Sendable {
     func response(generation: Int, acceptEncoding: String?, make: () -> Response) -> Response {
         let (response, made) = kept.withLock { current -> (Response, Bool) in
             if var state = current, state.generation == generation {
-                if let forms = state.response.compressed {
+                if let forms = state.forms {
                     let coding = ContentCoding.choose(acceptEncoding, available: forms.available)
                     if coding != .identity { return (BodyCompression.representation(state.response, coding: coding, forms: forms), false) }
                 }
@@ -81,7 +83,7 @@ final class WholeListBody: Sendable {
                 state.lastPlainUse = now()
                 let answer = state.response
                 current = state
-                if state.response.compressed != nil { scheduleRelease(&current) }
+                if state.forms != nil { scheduleRelease(&current) }
                 return (answer, false)
             }
             let made = make()
@@ -92,10 +94,10 @@ final class WholeListBody: Sendable {
             return (made, true)
         }
         if made, BodyCompression.isCompressible(response) {
-            BodyCompression.inBackground(response.body, effort: .background) { [self] forms in
+            BodyCompression.inBackground(response.body, level: BodyCompression.policy.large) { [self] forms in
                 kept.withLock { current in
                     guard current?.generation == generation, current?.response.headers[.eTag] == response.headers[.eTag] else { return }
-                    current?.response.compressed = forms
+                    current?.forms = forms
                     scheduleRelease(&current)
                 }
             }
@@ -140,7 +142,7 @@ final class WholeListBody: Sendable {
 
     private func releasePlainIfIdle(_ current: inout Kept?) -> Bool {
         guard var state = current, !state.plainReleased else { return true }
-        guard let forms = state.response.compressed, forms.gzip != nil, forms.brotli != nil else { return false }
+        guard let forms = state.forms, forms.gzip != nil, forms.brotli != nil else { return false }
         guard now() - state.lastPlainUse >= keepPlainFor else { return false }
         state.response.body = []
         state.plainReleased = true
@@ -150,11 +152,11 @@ final class WholeListBody: Sendable {
 
     /// Bytes kept: the plain form (when kept) and the compressed forms.
     var keptBytes: Int {
-        kept.withLock { ($0?.response.body.count ?? 0) + ($0?.response.compressed?.byteCount ?? 0) }
+        kept.withLock { ($0?.response.body.count ?? 0) + ($0?.forms?.byteCount ?? 0) }
     }
 
     /// Whether the compressed forms of the kept list are made.
-    var hasForms: Bool { kept.withLock { $0?.response.compressed != nil } }
+    var hasForms: Bool { kept.withLock { $0?.forms != nil } }
 
     /// Times the plain form was encoded (tests).
     var plainMadeCount: Int { plainMade.load(ordering: .relaxed) }

@@ -149,12 +149,13 @@ final class SiteContext: Sendable {
             // fresh and the day has not changed, so the server may give them itself (`CachePolicy`).
             // Pages asked for once (a visitor's own location) never get there. The policy is already
             // written on the kept page (`prepared`): only the server's keeping is added here.
-            var reply = Reply(ConditionalGet.answer(kept, request: request))
+            var reply = Reply(ConditionalGet.answer(kept.response, request: request), forms: kept.forms)
             reply.cache = fresh.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
             return reply
         }
-        let made = rendered.keep(prepared(try build(day), stale: false), for: key, generation: reuse)
-        return Reply(ConditionalGet.answer(made, request: request))
+        var made = rendered.keep(prepared(try build(day), stale: false), for: key, generation: reuse)
+        made.response = ConditionalGet.answer(made.response, request: request)
+        return made
     }
 
     /// Cache headers (and 304) for a 200; `no-store` for anything else.

@@ -124,17 +124,22 @@ struct Reply: Sendable {
     /// The policy written on `response`; nil when its maker wrote it (an error page, a page
     /// answered from its own cache) and the server keeps it for this request only.
     var cache: CachePolicy?
+    /// The compressed forms of `response`'s body, when whoever keeps it made them (`BodyCompression`);
+    /// nil: the compression step makes the one a request needs at the quick level.
+    var forms: CompressedForms?
 
     /// A reply whose response already carries its policy; the server does not keep it.
-    init(_ response: Response) {
+    init(_ response: Response, forms: CompressedForms? = nil) {
         self.response = response
         cache = nil
+        self.forms = forms
     }
 
     /// A reply under `cache`, written on `response` now.
-    init(_ response: Response, cache: CachePolicy) {
+    init(_ response: Response, cache: CachePolicy, forms: CompressedForms? = nil) {
         self.response = cache.applied(to: response)
         self.cache = cache
+        self.forms = forms
     }
 
     /// Until when the server may give this reply again for requests of the same target (`CachePolicy.keptUntil`).

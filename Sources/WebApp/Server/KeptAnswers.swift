@@ -78,18 +78,35 @@ final class KeptAnswers: PreparedResponses {
     /// Keeps `response` (a 200 with its final headers, without any request id) for the target of
     /// `request` (and the language its `Accept-Language` chooses) until `until`, under the route
     /// name `route`.
-    func keep(_ response: Response, for request: Request, route: String, until: ContinuousClock.Instant) {
-        keep(response, target: Array(request.rawTarget.utf8), language: language(of: request), route: route, path: request.rawPath, until: until)
+    func keep(_ response: Response, forms: CompressedForms? = nil, for request: Request, route: String, until: ContinuousClock.Instant) {
+        keep(
+            response,
+            forms: forms,
+            target: Array(request.rawTarget.utf8),
+            language: language(of: request),
+            route: route,
+            path: request.rawPath,
+            until: until
+        )
     }
 
     /// `keep` for a target's bytes and a language index (0 when answers do not vary by language).
-    func keep(_ response: Response, target: [UInt8], language: UInt8, route: String, path: String, until: ContinuousClock.Instant) {
+    func keep(
+        _ response: Response,
+        forms: CompressedForms? = nil,
+        target: [UInt8],
+        language: UInt8,
+        route: String,
+        path: String,
+        until: ContinuousClock.Instant
+    ) {
         guard response.status == .ok, response.closeAfterBodyBytes == nil, !target.isEmpty, target.count <= RawRequest.maxTargetBytes,
             until > now(),
             !Entry.variesByAccept(response) || response.headers[.contentType] == "image/webp"
         else { return }
         let entry = Entry(
             response: response,
+            forms: forms,
             target: target,
             language: language,
             route: route,
@@ -159,6 +176,11 @@ final class KeptAnswers: PreparedResponses {
                 etag: representation.etag,
                 lastModified: representation.lastModified
             )
+            // A client holding the quick form of these bytes in this coding (a first visitor): the
+            // application answers its 304 with the tag it holds (`BodyCompression.answer`).
+            if !notModified, let ifNoneMatch, let quick = entry.quickTag(coding), EntityTag.matches(ifNoneMatch: ifNoneMatch, etag: quick) {
+                return nil
+            }
         }
         let id = requestID(request.header(.xRequestID))
         guard let sent = request.send(representation, notModified: notModified, requestID: id) else { return nil }

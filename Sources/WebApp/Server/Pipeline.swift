@@ -60,14 +60,16 @@ struct Pipeline: Sendable {
     private func finish(_ reply: Reply, request: Request, routeName: String, requestID: String, started: ContinuousClock.Instant) -> Response {
         var response = reply.response
         SecurityHeaders.apply(to: &response)
+        var forms = reply.forms
         if let until = reply.keptUntil(method: request.method), let keptAnswers {
             // Made once here when the handler kept none (a route whose answers only the server keeps).
-            response = BodyCompression.withForms(response, effort: .kept)
-            keptAnswers.keep(response, for: request, route: routeName, until: until)
+            if forms == nil { forms = BodyCompression.forms(of: response, level: BodyCompression.policy.kept) }
+            keptAnswers.keep(response, forms: forms, for: request, route: routeName, until: until)
         }
         let coding: ContentCoding
         (response, coding) = BodyCompression.answer(
             response,
+            forms: forms,
             acceptEncoding: request.headers[.acceptEncoding],
             ifNoneMatch: request.headers[.ifNoneMatch],
             ifModifiedSince: request.headers[.ifModifiedSince]

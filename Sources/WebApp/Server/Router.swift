@@ -77,9 +77,9 @@ struct Router: Sendable {
                 Reply(try tiles.answer(outcome, request: request))
             }
         case .staticFile(let path):
-            plan = staticFiles.response(for: path, request: request).map(RoutePlan.answer) ?? .failed(HTTPError(404, .errorNoFile))
+            plan = staticFiles.reply(for: path, request: request).map(RoutePlan.answer) ?? .failed(HTTPError(404, .errorNoFile))
         case .favicon:
-            plan = staticFiles.response(for: "favicon.svg", request: request).map(RoutePlan.answer) ?? .failed(HTTPError(404, .errorNoFile))
+            plan = staticFiles.reply(for: "favicon.svg", request: request).map(RoutePlan.answer) ?? .failed(HTTPError(404, .errorNoFile))
         case .apiList where isPost:
             plan = .work { [writes] () async throws(HTTPError) in try await writes.create(request, requestID: requestID) }
         case .apiList:
@@ -101,7 +101,7 @@ struct Router: Sendable {
             // docs/openapi.yaml as JSON (scripts/openapi.sh makes it), read at startup with the other
             // public files: ETag, 304 and its compressed forms come with it.
             plan =
-                staticFiles.response(for: AnnouncementsAPI.documentAsset, request: request).map(RoutePlan.answer)
+                staticFiles.reply(for: AnnouncementsAPI.documentAsset, request: request).map(RoutePlan.answer)
                 ?? .failed(.api(404, code: "NOT_FOUND", message: "The API document is not installed."))
         case .apiMatches(let id):
             plan = api.matches(request, id: id, requestID: requestID)

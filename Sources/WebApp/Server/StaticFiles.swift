@@ -70,7 +70,6 @@ struct StaticFiles: Sendable {
             let asset = assets[path]
         else { return nil }
         var response = Response(status: 200, headers: [.contentType: asset.contentType, .eTag: asset.etag], body: asset.body)
-        response.compressed = asset.compressed
         ConditionalGet.apply(to: &response, request: request, cache: StaticFiles.cachePolicy)
         return response
     }

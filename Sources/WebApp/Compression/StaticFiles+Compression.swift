@@ -7,12 +7,17 @@ extension StaticFiles {
     /// Leaflet, and every app the tests start reads the same files.
     private static let madeForms = Mutex<[String: CompressedForms]>([:])
 
-    /// The gzip and br forms of a file's `body` at the startup levels; nil when not compressible.
+    /// The answer for `/static/<path>` with the file's forms beside it (see `response(for:request:)`).
+    func reply(for path: String, request: Request) -> Reply? {
+        response(for: path, request: request).map { Reply($0, forms: assets[path]?.compressed) }
+    }
+
+    /// The gzip and br forms of a file's `body` at the thorough level; nil when not compressible.
     static func forms(of body: [UInt8], contentType: String, etag: String) -> CompressedForms? {
         let probe = Response(status: .ok, headers: [.contentType: contentType], body: body)
         guard BodyCompression.isCompressible(probe) else { return nil }
         if let made = madeForms.withLock({ $0[etag] }) { return made }
-        let made = BodyCompression.forms(of: body, effort: .startup)
+        let made = BodyCompression.forms(of: body, level: BodyCompression.policy.thorough)
         madeForms.withLock { $0[etag] = made }
         return made
     }
