@@ -40,10 +40,10 @@ final class RenderedPages: Sendable {
 
     /// Keeps a 200 `response` for `key` when it is the second time it was made, with its
     /// compressed forms made now, once (they count in the budget); other statuses are not kept.
-    /// Returns the page as kept, with its forms (or as given, without, when not kept).
+    /// Returns the page as kept, with its forms; nil when it was not kept.
     @discardableResult
-    func keep(_ response: Response, for key: String, generation: Int) -> Reply {
-        guard response.status == 200, pages.isSecondSighting(of: key) else { return Reply(response) }
+    func keep(_ response: Response, for key: String, generation: Int) -> Reply? {
+        guard response.status == 200, pages.isSecondSighting(of: key) else { return nil }
         // Compressed outside the lock: other pages of this shard are served meanwhile.
         let kept = Reply(response, forms: BodyCompression.forms(of: response, level: BodyCompression.policy.kept))
         let cost = response.body.count + (kept.forms?.byteCount ?? 0) + key.utf8.count + ShardedByteCache<String, Reply>.entryOverhead

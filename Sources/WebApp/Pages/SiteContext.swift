@@ -145,17 +145,21 @@ final class SiteContext: Sendable {
         guard !snapshot.isStale else { return Reply(finish(try build(day), request: request, stale: true)) }
         let reuse = DayClock.reuseKey(generation: snapshot.value.generation, day: day)
         if let kept = rendered.cached(key, generation: reuse) {
-            // Asked for again: the same bytes are right for this exact URL while the snapshot is
-            // fresh and the day has not changed, so the server may give them itself (`CachePolicy`).
-            // Pages asked for once (a visitor's own location) never get there. The policy is already
-            // written on the kept page (`prepared`): only the server's keeping is added here.
+            // Kept: the same bytes are right for this exact URL while the snapshot is fresh and the
+            // day has not changed, so the server may give them itself (`CachePolicy`); this spelling
+            // of the URL was not answered by it yet. The policy is already written on the kept page
+            // (`prepared`): only the server's keeping is added here.
             var reply = Reply(ConditionalGet.answer(kept.response, request: request), forms: kept.forms)
             reply.cache = fresh.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
             return reply
         }
-        var made = rendered.keep(prepared(try build(day), stale: false), for: key, generation: reuse)
-        made.response = ConditionalGet.answer(made.response, request: request)
-        return made
+        let made = prepared(try build(day), stale: false)
+        guard var kept = rendered.keep(made, for: key, generation: reuse) else { return Reply(ConditionalGet.answer(made, request: request)) }
+        // Its second sighting: kept with its forms, and the server gives it itself from the next request on
+        // (one second-sighting rule for the page cache and the kept answers, docs/caches.md).
+        kept.response = ConditionalGet.answer(kept.response, request: request)
+        kept.cache = fresh.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
+        return kept
     }
 
     /// Cache headers (and 304) for a 200; `no-store` for anything else.

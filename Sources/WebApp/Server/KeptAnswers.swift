@@ -10,7 +10,8 @@ import MicroHTTP
 /// (`BodyCompression`), and `Accept-Encoding` chooses one per request.
 ///
 /// This is the application's reuse policy; the server only asks. What may be kept: a 200 whose
-/// `CachePolicy.keptUntil` is set (a page made from fresh data, identical for every visitor of that URL),
+/// `CachePolicy.keptUntil` is set (a page made from fresh data, identical for every visitor of that URL,
+/// from its second sighting: `RenderedPages`' rule),
 /// kept by `keep` until that instant. Only `GET`/`HEAD` reach the lookup; a matching
 /// `If-None-Match` (or, without one, an `If-Modified-Since` no earlier than a kept
 /// `Last-Modified`) gets the bodiless 304, and every answer gets its own request id.
