@@ -32,7 +32,7 @@ enum BodyCompression {
         CompressedForms(
             gzip: Gzip.compress(body, level: level.gzipLevel),
             brotli: Brotli.compress(body, quality: level.brotliQuality, windowBits: level.brotliWindowBits),
-            quick: level.isQuick
+            quick: level == policy.quick
         )
     }
 

@@ -9,8 +9,6 @@ struct CompressionPolicy: Sendable {
         let brotliQuality: Int32
         let brotliWindowBits: Int32
         let gzipLevel: Int32
-        /// True for the quick level: its forms carry their own validators (`CompressedForms.tagSuffix`).
-        var isQuick: Bool { self == CompressionPolicy.standard.quick }
     }
 
     /// Bodies shorter than this go as they are: one TCP segment either way.
@@ -27,7 +25,7 @@ struct CompressionPolicy: Sendable {
     /// compression thread: Brotli 7 with a 16 MiB window, gzip 6.
     let large: Level
     /// An answer made for one request (a visitor's own location): Brotli 1, gzip 1, only the coding
-    /// the client gets.
+    /// the client gets. Its forms carry validators of their own (`CompressedForms.tag`).
     let quick: Level
 
     /// The site's policy.
