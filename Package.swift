@@ -53,7 +53,6 @@ let package = Package(
             name: "MicroHTTP",
             dependencies: [
                 "CMicroHTTPD",
-                "ContentCompression",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -148,6 +147,7 @@ let package = Package(
                 "ViewModelMacros",
                 "CompiledTemplates",
                 "Caching",
+                "ContentCompression",
                 "MicroHTTP",
                 "PetDomain",
                 "PetAPIClient",
@@ -217,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "MicroHTTPTests",
             dependencies: [
-                "MicroHTTP", "ContentCompression", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
+                "MicroHTTP", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

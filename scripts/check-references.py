@@ -8,7 +8,7 @@ scripts and test suites it checks sections only (they name C and Python things t
 - files: a repository path (`Sources/…`, `docs/…`, `scripts/…`, …) or a Markdown link's target exists;
 - sections: `docs/x.md#anchor` names a heading of docs/x.md (GitHub's anchor), `docs/x.md "Name"` and
   `README "Name"` name a heading that starts with Name, and `docs/x.md §N` a heading with §N;
-- Swift types: a name in backticks that looks like a Swift type (`DayClock`, `ReusePolicy.mayKeep`,
+- Swift types: a name in backticks that looks like a Swift type (`DayClock`, `CachePolicy.keptUntil`,
   `MicroHTTP.ConnectionWatch`) is declared in this repository, or is one of the few library types
   listed in EXTERNAL_TYPES; a member after a type of ours (`DayClock.reuseKey`) is declared too.
 

@@ -68,12 +68,13 @@ build() {
   }
   module PetDomain Sources/PetDomain/*.swift
   module MicroHTTP Sources/MicroHTTP/{Request,RequestBody,BodyReader+C,UploadStorage,Response,PercentDecoding,EntityTag,HTTPDate}.swift \
-    Sources/MicroHTTP/{WeightedList,ContentCoding,CompressedForms,HTTPFields+Value}.swift
+    Sources/MicroHTTP/{WeightedList,ContentCoding,HeaderText,HTTPFields+Value}.swift
   # Texts writes distances through HTMLText, the one HTML escaper (Sources/CompiledTemplates/HTMLText.swift).
   module CompiledTemplates Sources/CompiledTemplates/HTMLText.swift
   module WebApp Sources/WebApp/Pages/Query/{VisitorQuery,VisitorQuery+Numbers,ListFilters,QueryString}.swift \
     Sources/WebApp/Pages/Shared/ByteCursor.swift \
-    Sources/WebApp/Server/{Route,StaticFiles,ConditionalGet}.swift Sources/WebApp/Tiles/TileAddress.swift \
+    Sources/WebApp/Server/{Route,StaticFiles,ConditionalGet,CachePolicy}.swift Sources/WebApp/Compression/CompressedForms.swift \
+    Sources/WebApp/Tiles/TileAddress.swift \
     Sources/WebApp/Localization/{Language,LanguageNegotiation,TextKey,Texts,MessageCatalog,Message}.swift fuzz/Stubs/*.swift
   # Compiled, then linked apart: one swiftc call for both leaves module files in the working folder.
   "$swiftc" "${flags[@]}" -module-name PetSpotFuzz -c -o "$objects/PetSpotFuzz.o" fuzz/Harness/*.swift

@@ -21,15 +21,20 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
 
     /// What goes inside an ETag's quotes, after the identity tag, for a body in this coding: a
     /// strong validator names one representation (RFC 9110 §8.8.3), and a compressed body is a
-    /// representation of its own. A page compressed at the fast level for its first visitor and
-    /// the thorough form kept once it is asked again share the tag: both decode to the same
-    /// bytes, we serve no ranges, and so the first visitor's revalidation stays a 304.
+    /// representation of its own. An application that makes several forms of one body in the
+    /// same coding adds its own mark after this suffix, so each sequence of bytes has its own tag.
     public var tagSuffix: String {
         switch self {
         case .identity: ""
         case .gzip: "-gz"
         case .brotli: "-br"
         }
+    }
+
+    /// True when a `Vary` value already names `Accept-Encoding` (any case): a compressible
+    /// answer's every representation says it varies by that header.
+    public static func varyNamesAcceptEncoding(_ vary: String) -> Bool {
+        HeaderText.contains(vary, "accept-encoding")
     }
 
     /// This coding's bit in an `available` set of `choose`.

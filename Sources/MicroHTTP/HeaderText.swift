@@ -1,7 +1,7 @@
 /// Case-insensitive ASCII tests on header values, byte by byte: header names and the tokens in
-/// `Cache-Control`, `Vary` and `Content-Type` are ASCII (RFC 9110 §5.6.2), and Foundation's
-/// `lowercased().contains` on every answer cost more than a tenth of `BodyCompression.answer`
-/// on a located page (docs/performance.md "Located pages").
+/// `Vary` are ASCII (RFC 9110 §5.6.2), and Foundation's `lowercased().contains` on every answer
+/// cost more than a tenth of the compression step on a located page (docs/performance.md
+/// "Located pages").
 enum HeaderText {
     /// True when `text` holds `token` (lowercase ASCII), in any case.
     static func contains(_ text: String, _ token: StaticString) -> Bool {
@@ -17,17 +17,6 @@ enum HeaderText {
             }
             return false
         }
-    }
-
-    /// The media type of a `Content-Type` value (before any `;`, without spaces), lowercased.
-    static func mediaType(_ contentType: String) -> String {
-        var bytes: [UInt8] = []
-        for byte in contentType.utf8 {
-            if byte == UInt8(ascii: ";") { break }
-            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") { continue }
-            bytes.append(lowercased(byte))
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     @inline(__always) static func lowercased(_ byte: UInt8) -> UInt8 {

@@ -20,13 +20,9 @@ public struct Response: Sendable {
     /// whole. `package`: test support in this package sets it; it is not part of the public API.
     package var closeAfterBodyBytes: Int?
 
-    /// Compressed forms of `body`, made once by whoever keeps this answer; the one to send is
-    /// chosen per request by `Accept-Encoding` (see `BodyCompression`). Nil: none made.
-    public var compressed: CompressedForms?
-
-    /// False keeps this answer uncompressed whatever the client accepts: set it on a page that
-    /// holds a secret next to text the visitor controls (BREACH). `Cache-Control: no-store` does
-    /// the same for every answer that sends it.
+    /// False keeps this answer uncompressed whatever the client accepts: the application's cache
+    /// policy clears it on an answer no cache may store (a secret next to text the visitor
+    /// controls: BREACH). The server itself never compresses; it only sends the bytes it is given.
     public var mayCompress: Bool
 
     /// Creates a response.
@@ -35,7 +31,6 @@ public struct Response: Sendable {
         self.headers = headers
         self.body = body
         self.closeAfterBodyBytes = nil
-        self.compressed = nil
         self.mayCompress = true
     }
 

@@ -1,9 +1,9 @@
-import ContentCompression
 import HTTPTypes
 import MicroHTTP
 import Testing
 
-/// `Accept-Encoding` negotiation (RFC 9110 §12.5.3), the codecs, and which answers are compressed.
+/// `Accept-Encoding` negotiation (RFC 9110 §12.5.3); the codecs and the compression step are WebApp's
+/// (WebAppTests' `CompressionStepTests`).
 @Suite("Content codings")
 struct ContentCodingTests {
     static let both = ContentCoding.gzip.bit | ContentCoding.brotli.bit
@@ -43,83 +43,5 @@ struct ContentCodingTests {
         #expect(ContentCoding.choose("br", available: ContentCoding.gzip.bit) == .identity)
         #expect(ContentCoding.choose("br, gzip", available: 0) == .identity)
         #expect(ContentCoding.choose(nil, available: Self.both) == .identity)
-    }
-
-    @Test func gzip_and_brotli_round_trip_and_reject_damaged_streams() throws {
-        let text = Array(String(repeating: "<li class=\"card\">Burek, 2 lata</li>\n", count: 400).utf8)
-        let gzip = try #require(Gzip.compress(text, level: 6))
-        let brotli = try #require(Brotli.compress(text, quality: 5))
-        #expect(gzip.count < text.count / 10)
-        #expect(brotli.count < text.count / 10)
-        #expect(Gzip.decompress(gzip) == text)
-        #expect(Brotli.decompress(brotli) == text)
-        #expect(Gzip.decompress(Array(gzip.dropLast(8))) == nil)
-        #expect(Brotli.decompress(Array(brotli.dropLast(4))) == nil)
-        #expect(Gzip.decompress(brotli) == nil)
-        #expect(Gzip.decompress(gzip, limit: 100) == nil)
-    }
-
-    /// A kept compressed form holds its own size, not the encoder's worst-case room (about the input's
-    /// size): the br form of a large body is what stays in memory (docs/performance.md "Memory").
-    @Test func compressed_forms_hold_only_their_own_size() throws {
-        let text = Array(String(repeating: "<li class=\"card\">Burek, 2 lata</li>\n", count: 4000).utf8)
-        let gzip = try #require(Gzip.compress(text, level: 6))
-        let brotli = try #require(Brotli.compress(text, quality: 5))
-        #expect(gzip.capacity < gzip.count + gzip.count / 8 + 64)
-        #expect(brotli.capacity < brotli.count + brotli.count / 8 + 64)
-        #expect(brotli.capacity < text.count / 10)
-    }
-
-    static func page(_ size: Int = 8000, headers: HTTPFields = [:]) -> Response {
-        var fields: HTTPFields = [.contentType: "text/html; charset=utf-8", .eTag: "\"abc\""]
-        fields.append(contentsOf: headers)
-        return Response(status: .ok, headers: fields, body: Array(String(repeating: "pets ", count: size / 5).utf8))
-    }
-
-    @Test func an_answer_gets_its_coding_vary_and_tag_and_a_304_only_for_its_own_tag() throws {
-        let page = BodyCompression.withForms(Self.page(headers: [.vary: "Accept-Language"]), effort: .kept)
-        let (brotli, coding) = BodyCompression.answer(page, acceptEncoding: "gzip, br", ifNoneMatch: nil)
-        #expect(coding == .brotli)
-        #expect(brotli.headers[.contentEncoding] == "br")
-        #expect(brotli.headers[.eTag] == "\"abc-br\"")
-        #expect(brotli.headers[.vary] == "Accept-Language, Accept-Encoding")
-        #expect(Brotli.decompress(brotli.body) == page.body)
-        let (plain, _) = BodyCompression.answer(page, acceptEncoding: nil, ifNoneMatch: "\"abc-br\"")
-        #expect(plain.status == .ok)
-        #expect(plain.headers[.contentEncoding] == nil)
-        #expect(plain.headers[.vary] == "Accept-Language, Accept-Encoding")
-        let (notModified, _) = BodyCompression.answer(page, acceptEncoding: "br", ifNoneMatch: "\"abc-br\"")
-        #expect(notModified.status == .notModified)
-        #expect(notModified.body.isEmpty)
-        let (gzip, _) = BodyCompression.answer(page, acceptEncoding: "gzip", ifNoneMatch: "\"abc-br\"")
-        #expect(gzip.status == .ok)
-        #expect(gzip.headers[.eTag] == "\"abc-gz\"")
-        #expect(Gzip.decompress(gzip.body) == page.body)
-    }
-
-    @Test func a_fresh_answer_is_compressed_on_the_fly_with_the_same_tag_as_the_kept_form() throws {
-        let (fresh, coding) = BodyCompression.answer(Self.page(), acceptEncoding: "gzip", ifNoneMatch: nil)
-        #expect(coding == .gzip)
-        #expect(fresh.headers[.eTag] == "\"abc-gz\"")
-        #expect(Gzip.decompress(fresh.body) == Self.page().body)
-    }
-
-    @Test func opted_out_no_store_tiny_image_and_error_answers_are_never_compressed() {
-        var secret = Self.page()
-        secret.mayCompress = false
-        var noStore = Self.page()
-        noStore.headers[.cacheControl] = "private, no-store"
-        let tiny = Self.page(1000)
-        var image = Self.page()
-        image.headers[.contentType] = "image/webp"
-        var missing = Self.page()
-        missing.status = .notFound
-        for response in [secret, noStore, tiny, image, missing] {
-            let (sent, coding) = BodyCompression.answer(response, acceptEncoding: "br, gzip", ifNoneMatch: nil)
-            #expect(coding == .identity)
-            #expect(sent.headers[.contentEncoding] == nil)
-            #expect(sent.body == response.body)
-            #expect(BodyCompression.withForms(response, effort: .kept).compressed == nil)
-        }
     }
 }

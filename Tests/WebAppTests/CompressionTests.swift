@@ -91,6 +91,35 @@ extension ServerIntegration {
             }
         }
 
+        /// A strong tag names one sequence of bytes: the first visitor's quick form and the kept form have
+        /// tags of their own, and the quick form's tag still revalidates to a 304 naming the bytes the client
+        /// holds once the server's hook gives the kept form (docs/compression.md "Validators").
+        @Test func a_first_visitors_quick_tag_stays_a_304_once_the_server_gives_the_kept_form() async throws {
+            try await Self.withPets { app in
+                let port = app.app.port
+                let first = await rawRequest(port: port, "/pets", headers: ["Accept-Encoding": "br"])
+                let quickTag = try #require(first.header("ETag"))
+                var later: [RawReply] = []
+                for _ in 0..<3 { later.append(await rawRequest(port: port, "/pets", headers: ["Accept-Encoding": "br"])) }
+                let keptTag = try #require(later[2].header("ETag"))
+                let byQuickTag = await rawRequest(port: port, "/pets", headers: ["Accept-Encoding": "br", "If-None-Match": quickTag])
+                let byKeptTag = await rawRequest(port: port, "/pets", headers: ["Accept-Encoding": "br", "If-None-Match": keptTag])
+                let asGzip = await rawRequest(port: port, "/pets", headers: ["Accept-Encoding": "gzip", "If-None-Match": quickTag])
+
+                #expect(quickTag.hasSuffix("-br1\""))
+                #expect(keptTag == String(quickTag.dropLast(2)) + "\"")
+                #expect(Self.decoded(first) == Self.decoded(later[2]))
+                #expect(byQuickTag.status == 304)
+                #expect(byQuickTag.body.isEmpty)
+                #expect(byQuickTag.header("ETag") == quickTag)
+                #expect(byKeptTag.status == 304)
+                #expect(byKeptTag.header("ETag") == keptTag)
+                #expect(asGzip.status == 200)
+                #expect(asGzip.header("Content-Encoding") == "gzip")
+                #expect((app.app.pipeline.keptAnswers?.size.entries ?? 0) > 0)
+            }
+        }
+
         @Test func kept_and_fresh_pages_decode_to_the_bytes_of_the_plain_page() async throws {
             try await Self.withPets { app in
                 let port = app.app.port

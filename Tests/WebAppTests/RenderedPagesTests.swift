@@ -13,7 +13,7 @@ struct RenderedPagesTests {
             let one = try await app.get("/pets")
             let two = try await app.get("/pets")
             #expect(one.body == two.body)
-            #expect(one.header("ETag") == two.header("ETag"))
+            #expect(withoutQuickMark(one.header("ETag")) == two.header("ETag"))
             #expect(one.text.contains("Alpha"))
 
             app.stub.setETagsEnabled(false)

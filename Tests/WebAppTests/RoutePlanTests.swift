@@ -64,22 +64,28 @@ struct RoutePlanTests {
 
     @Test func only_a_reusable_200_to_a_get_or_head_is_kept() {
         let until = ContinuousClock.now + .seconds(30)
-        let page = Reply(.html("<p>page</p>"), reusableUntil: until)
-        #expect(ReusePolicy.mayKeep(page, method: .get) == until)
-        #expect(ReusePolicy.mayKeep(page, method: .head) == until)
-        #expect(ReusePolicy.mayKeep(page, method: .post) == nil)
-        #expect(ReusePolicy.mayKeep(Reply(.html("<p>page</p>")), method: .get) == nil)
-        #expect(ReusePolicy.mayKeep(Reply(.html("gone", status: 404), reusableUntil: until), method: .get) == nil)
-        let secret = Reply(ReusePolicy.private(.html("<p>your code</p>")), reusableUntil: until)
+        let shared = CachePolicy.shared(ttlSeconds: 30, staleIfErrorSeconds: 3600, until: until)
+        let page = Reply(.html("<p>page</p>"), cache: shared)
+        #expect(page.keptUntil(method: .get) == until)
+        #expect(page.keptUntil(method: .head) == until)
+        #expect(page.keptUntil(method: .post) == nil)
+        #expect(Reply(.html("<p>page</p>")).keptUntil(method: .get) == nil)
+        #expect(Reply(.html("gone", status: 404), cache: shared).keptUntil(method: .get) == nil)
+        let secret = Reply(.html("<p>your code</p>"), cache: .private)
         #expect(secret.response.headers[.cacheControl] == "no-store")
-        #expect(ReusePolicy.mayKeep(secret, method: .get) == nil)
+        #expect(secret.keptUntil(method: .get) == nil)
     }
 
     @Test func a_page_is_kept_until_its_ttl_or_midnight_whichever_is_first() {
-        let policy = ReusePolicy(ttlSeconds: 30, staleMaxSeconds: 3600)
+        let policy = CachePolicy.fresh(ttlSeconds: 30, staleMaxSeconds: 3600)
         let confirmed = ContinuousClock.now
-        #expect(policy.keptUntil(confirmedAt: confirmed, endOfDay: confirmed + .seconds(3600)) == confirmed + .seconds(30))
-        #expect(policy.keptUntil(confirmedAt: confirmed, endOfDay: confirmed + .seconds(10)) == confirmed + .seconds(10))
+        let page = Response.html("<p>page</p>")
+        #expect(
+            policy.keptUntil(confirmedAt: confirmed, endOfDay: confirmed + .seconds(3600)).keptUntil(page, method: .get) == confirmed + .seconds(30)
+        )
+        #expect(
+            policy.keptUntil(confirmedAt: confirmed, endOfDay: confirmed + .seconds(10)).keptUntil(page, method: .get) == confirmed + .seconds(10)
+        )
         #expect(policy.cacheControl == "public, max-age=0, s-maxage=30, stale-if-error=3600")
     }
 }

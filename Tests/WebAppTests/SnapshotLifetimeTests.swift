@@ -100,7 +100,7 @@ struct SnapshotLifetimeTests {
         let clock = Clock()
         let list = WholeListBody(keepPlainFor: .seconds(1), now: { clock.now }, schedule: { _, _ in })
         let small = list.response(generation: 1, acceptEncoding: "br") { Self.listAnswer(1) }
-        #expect(small.body.count < BodyCompression.minimumBytes)
+        #expect(small.body.count < BodyCompression.policy.minimumBytes)
         clock.advance(by: .seconds(60))
         #expect(!list.releasePlainIfIdle())
         #expect(list.keptBytes == small.body.count)

@@ -178,7 +178,12 @@ struct SnapshotTests {
             for _ in 0..<6 { answers.append(try await app.get(path)) }
             let kept = try #require(Self.gauge("petspot_kept_answers_entries", in: try await app.get("/metrics").text))
             #expect(kept == 1)
-            #expect(answers.allSatisfy { $0.status == 200 && $0.body == answers[0].body && $0.header("ETag") == answers[0].header("ETag") })
+            #expect(
+                answers.allSatisfy {
+                    $0.status == 200 && $0.body == answers[0].body
+                        && withoutQuickMark($0.header("ETag")) == withoutQuickMark(answers[0].header("ETag"))
+                }
+            )
             #expect(
                 answers.allSatisfy { $0.header("Content-Security-Policy") != nil && $0.header("Cache-Control") == answers[0].header("Cache-Control") }
             )
@@ -287,7 +292,7 @@ struct NormalizedPageKeyTests {
             let reordered = try await app.get("/pets?status=missing&utm_source=x&lng=21.01220&lat=52.22971")
             let sameEntries = try #require(SnapshotTests.gauge("petspot_page_cache_entries", in: try await app.get("/metrics").text))
             #expect(reordered.body == first.body)
-            #expect(reordered.header("ETag") == first.header("ETag"))
+            #expect(reordered.header("ETag") == withoutQuickMark(first.header("ETag")))
             #expect(sameEntries == entries)
 
             let unlocated = try await app.get("/pets?status=missing")

@@ -115,7 +115,7 @@ struct AnnouncementsAPI: Sendable {
     func markAge(_ reply: inout Reply, _ fetchedAt: Date, stale: Bool) {
         reply.response.headers[.age] = String(max(0, Int(site.days.date.timeIntervalSince(fetchedAt))))
         // The Age changes every second: this answer is for this request only.
-        reply.reusableUntil = nil
+        reply.cache = reply.cache?.forThisRequest
         if stale { reply.response.headers[.xPetSpotStale] = "true" }
     }
 }

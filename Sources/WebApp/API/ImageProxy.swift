@@ -51,7 +51,8 @@ final class ImageProxy: Sendable {
     let settings: Settings
     let metrics: Metrics
     let logger: Logger
-    let cacheControl: String
+    /// Browsers and CDNs may keep a variant as long as we do: a photo does not change under its name.
+    let cachePolicy: CachePolicy
     /// The app's clock: kept answers expire by its monotonic reading, a photo's own freshness by its
     /// wall-clock date (a variant outlives the process in the disk cache).
     let clock: DayClock
@@ -80,8 +81,7 @@ final class ImageProxy: Sendable {
         self.settings = settings
         self.metrics = metrics
         self.logger = logger
-        // Browsers and CDNs may keep a variant as long as we do: a photo does not change under its name.
-        cacheControl = "public, max-age=\(max(0, Int(settings.ttlSeconds)))"
+        cachePolicy = .lasting(seconds: Int(settings.ttlSeconds))
         let converter = Converter(pool: pool, settings: settings, metrics: metrics, logger: logger, clock: clock)
         let rules = RevalidatingProxy<Wanted>.Rules(
             metric: "petspot_photo_cache_total",
@@ -120,24 +120,20 @@ final class ImageProxy: Sendable {
             response.headers[.contentType] = entry.contentType
             response.headers[.eTag] = entry.etag
             response.headers[.contentSecurityPolicy] = ImageProxy.contentSecurityPolicy
-            response.headers[.cacheControl] = cacheControl
             // A raster variant's encoding follows `Accept` (`PhotoFormat`): caches must keep each apart.
             if entry.contentType != "image/svg+xml" { response.headers[.vary] = "Accept" }
             // While fresh, the same bytes are right for every request of this URL: the server
-            // may answer them itself (`ReusePolicy`).
+            // may answer them itself (`CachePolicy.keptUntil`).
             let left = proxy.lifetime(of: entry) - now.timeIntervalSince(entry.checkedAt)
-            return Reply(
-                ConditionalGet.answer(response, request: request),
-                reusableUntil: left >= 1 ? clock.now() + .milliseconds(Int64(left * 1000)) : nil
-            )
+            let until = left >= 1 ? clock.now() + .milliseconds(Int64(left * 1000)) : nil
+            return Reply(ConditionalGet.answer(response, request: request), cache: cachePolicy.with(until: until))
         case .missing:
             guard let placeholder else { throw HTTPError(404, .errorPhotoNotFound) }
             // Still a 404 (the photo is gone), but with a picture as its body. The miss is kept for
             // the photo TTL (`RevalidatingProxy.Rules.statusKey`), so caches may keep this answer as long.
             var response = Response(status: .notFound, body: placeholder)
             response.headers[.contentType] = "image/png"
-            response.headers[.cacheControl] = cacheControl
-            return Reply(response)
+            return Reply(response, cache: cachePolicy)
         case .failed(let status):
             // A full conversion queue (503) is over in a moment.
             var error = HTTPError(status, .errorPhotoFailed)

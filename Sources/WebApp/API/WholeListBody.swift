@@ -18,9 +18,10 @@ import Synchronization
 /// again while it is asked.
 final class WholeListBody: Sendable {
     private struct Kept: Sendable {
-        /// The answer with its headers and, once made, its compressed forms; its body is empty
-        /// while `plainReleased`.
+        /// The answer with its headers; its body is empty while `plainReleased`.
         var response: Response
+        /// The compressed forms, once made on the background compression thread.
+        var forms: CompressedForms?
         var plainReleased = false
         /// When a client last got the plain form (or it was made).
         var lastPlainUse: ContinuousClock.Instant
@@ -70,7 +71,7 @@ final class WholeListBody: Sendable {
             // Just made: kept, unless the request is still on a replaced snapshot (or one older than
             // the kept list), which gets its own.
             if isNew { return (state.response, isKept) }
-            if let forms = state.response.compressed {
+            if let forms = state.forms {
                 let coding = ContentCoding.choose(acceptEncoding, available: forms.available)
                 if coding != .identity { return (BodyCompression.representation(state.response, coding: coding, forms: forms), false) }
             }
@@ -87,14 +88,14 @@ final class WholeListBody: Sendable {
             }
             state.lastPlainUse = now()
             let answer = state.response
-            if state.response.compressed != nil { scheduleRelease(&state) }
+            if state.forms != nil { scheduleRelease(&state) }
             return (answer, false)
         }
         if made, BodyCompression.isCompressible(response) {
-            BodyCompression.inBackground(response.body, effort: .background) { [self] forms in
+            BodyCompression.inBackground(response.body, level: BodyCompression.policy.large) { [self] forms in
                 kept.ifKept(generation: generation) { current in
                     guard current.response.headers[.eTag] == response.headers[.eTag] else { return }
-                    current.response.compressed = forms
+                    current.forms = forms
                     scheduleRelease(&current)
                 }
             }
@@ -135,7 +136,7 @@ final class WholeListBody: Sendable {
 
     private func releasePlainIfIdle(_ state: inout Kept) -> Bool {
         guard !state.plainReleased else { return true }
-        guard let forms = state.response.compressed, forms.gzip != nil, forms.brotli != nil else { return false }
+        guard let forms = state.forms, forms.gzip != nil, forms.brotli != nil else { return false }
         guard now() - state.lastPlainUse >= keepPlainFor else { return false }
         state.response.body = []
         state.plainReleased = true
@@ -144,11 +145,11 @@ final class WholeListBody: Sendable {
 
     /// Bytes kept: the plain form (when kept) and the compressed forms.
     var keptBytes: Int {
-        kept.withKept { _, state in state.response.body.count + (state.response.compressed?.byteCount ?? 0) } ?? 0
+        kept.withKept { _, state in state.response.body.count + (state.forms?.byteCount ?? 0) } ?? 0
     }
 
     /// Whether the compressed forms of the kept list are made.
-    var hasForms: Bool { kept.withKept { _, state in state.response.compressed != nil } ?? false }
+    var hasForms: Bool { kept.withKept { _, state in state.forms != nil } ?? false }
 
     /// Times the plain form was encoded (tests).
     var plainMadeCount: Int { plainMade.load(ordering: .relaxed) }

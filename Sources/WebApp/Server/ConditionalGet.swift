@@ -7,13 +7,13 @@ enum ConditionalGet {
     /// A strong ETag of the body (see `EntityTag`).
     static func etag(for body: [UInt8]) -> String { EntityTag.strong(for: body) }
 
-    /// Sets `ETag` and `Cache-Control` on a 200 response. The 304 for a matching `If-None-Match`
+    /// Sets `ETag` and the cache policy on a 200 response. The 304 for a matching `If-None-Match`
     /// is the pipeline's (`BodyCompression.answer`), made after the coding is chosen: each coding
     /// has its own tag.
-    static func apply(to response: inout Response, request: Request, cacheControl: String) {
+    static func apply(to response: inout Response, request: Request, cache: CachePolicy) {
         guard response.status == 200 else { return }
         response.headers[.eTag] = response.headers.value(.eTag) ?? etag(for: response.body)
-        response.headers[.cacheControl] = cacheControl
+        cache.apply(to: &response)
     }
 
     /// `response` as it is: the bodiless 304 for a matching `If-None-Match` is made by the

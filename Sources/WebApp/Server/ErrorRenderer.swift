@@ -12,9 +12,6 @@ import PetDomain
 struct ErrorRenderer: Sendable {
     let site: SiteContext
 
-    /// `Cache-Control` of every error and every other answer that is not a 200 (`PageCaches.prepared`).
-    static let cacheControl = "no-store"
-
     /// `error` for `request` in `format`.
     func response(_ error: HTTPError, format: RouteRule.Format, for request: Request, requestID: String) -> Response {
         var response: Response
@@ -24,7 +21,7 @@ struct ErrorRenderer: Sendable {
         }
         if let seconds = error.retryAfter { response.headers[.retryAfter] = String(seconds) }
         if let allow = error.allow ?? (error.status == 405 ? RouteRule.page.allow : nil) { response.headers[.allow] = allow }
-        response.headers[.cacheControl] = ErrorRenderer.cacheControl
+        CachePolicy.noStore.apply(to: &response)
         SecurityHeaders.apply(to: &response)
         return response
     }

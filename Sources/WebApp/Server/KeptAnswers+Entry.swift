@@ -23,9 +23,13 @@ extension KeptAnswers {
         let variesByAccept: Bool
         /// By `ContentCoding.rawValue`: identity always, the others when their forms were made.
         private let representations: [PreparedResponse?]
+        /// By `ContentCoding.rawValue`: the tag the quick form of the body in that coding has
+        /// (`CompressedForms.tag`), which a first visitor may hold; nil for identity.
+        private let quickTags: [String?]
 
         init(
             response: Response,
+            forms: CompressedForms?,
             target: [UInt8],
             language: UInt8,
             route: String,
@@ -39,12 +43,16 @@ extension KeptAnswers {
             self.path = path
             self.until = until
             variesByAccept = Entry.variesByAccept(response)
-            let forms = BodyCompression.isCompressible(response) ? response.compressed : nil
+            let forms = BodyCompression.isCompressible(response) ? forms : nil
             available = forms?.available ?? 0
             representations = ContentCoding.allCases.map { coding in
                 guard let forms else { return coding == .identity ? PreparedResponse(response, threadSlots: threadSlots) : nil }
                 guard coding == .identity || forms[coding] != nil else { return nil }
                 return PreparedResponse(BodyCompression.representation(response, coding: coding, forms: forms), threadSlots: threadSlots)
+            }
+            quickTags = ContentCoding.allCases.map { coding in
+                guard let forms, !forms.quick, coding != .identity, forms[coding] != nil, let tag = response.headers[.eTag] else { return nil }
+                return CompressedForms.tag(tag, coding: coding, quick: true)
             }
             cost = representations.reduce(target.count + 256) { $0 + ($1?.cost ?? 0) }
         }
@@ -53,6 +61,9 @@ extension KeptAnswers {
         static func variesByAccept(_ response: Response) -> Bool {
             response.headers[.vary]?.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "accept" } ?? false
         }
+
+        /// The quick form's tag in `coding` (see `quickTags`).
+        func quickTag(_ coding: ContentCoding) -> String? { quickTags[coding.rawValue] }
 
         /// The representation to send in `coding` (identity when that form is missing).
         func representation(_ coding: ContentCoding) -> PreparedResponse {

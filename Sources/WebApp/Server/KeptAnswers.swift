@@ -1,7 +1,7 @@
+import Caching
 import Foundation
 import HTTPTypes
 import MicroHTTP
-import Synchronization
 
 /// Whole answers kept for exact request targets and given by the server on the libmicrohttpd
 /// thread before any `Request` is built (MicroHTTP's `PreparedResponses` hook): a repeated URL
@@ -10,7 +10,8 @@ import Synchronization
 /// (`BodyCompression`), and `Accept-Encoding` chooses one per request.
 ///
 /// This is the application's reuse policy; the server only asks. What may be kept: a 200 whose
-/// `reusableUntil` is set (a page made from fresh data, identical for every visitor of that URL),
+/// `CachePolicy.keptUntil` is set (a page made from fresh data, identical for every visitor of that URL,
+/// from its second sighting: `RenderedPages`' rule),
 /// kept by `keep` until that instant. Only `GET`/`HEAD` reach the lookup; a matching
 /// `If-None-Match` (or, without one, an `If-Modified-Since` no earlier than a kept
 /// `Last-Modified`) gets the bodiless 304, and every answer gets its own request id.
@@ -42,7 +43,8 @@ final class KeptAnswers: PreparedResponses {
 
     private static let shardCount = 8
 
-    private let shards: [Shard]
+    /// Entries by key hash, split under several locks (Caching's `Shards`), each with its share of the budget.
+    private let shards: Shards<Shard>
     /// The byte budget of all shards.
     let maxBytes: Int
     /// The request id for a request that sent `header` as its `X-Request-Id` (nil when absent).
@@ -72,24 +74,42 @@ final class KeptAnswers: PreparedResponses {
         self.now = now
         self.requestID = requestID
         self.onHit = onHit
-        shards = (0..<KeptAnswers.shardCount).map { _ in Shard(maxBytes: maxBytes / KeptAnswers.shardCount) }
+        let share = maxBytes / KeptAnswers.shardCount
+        shards = Shards(count: KeptAnswers.shardCount) { Shard(maxBytes: share) }
     }
 
     /// Keeps `response` (a 200 with its final headers, without any request id) for the target of
     /// `request` (and the language its `Accept-Language` chooses) until `until`, under the route
     /// name `route`.
-    func keep(_ response: Response, for request: Request, route: String, until: ContinuousClock.Instant) {
-        keep(response, target: Array(request.rawTarget.utf8), language: language(of: request), route: route, path: request.rawPath, until: until)
+    func keep(_ response: Response, forms: CompressedForms? = nil, for request: Request, route: String, until: ContinuousClock.Instant) {
+        keep(
+            response,
+            forms: forms,
+            target: Array(request.rawTarget.utf8),
+            language: language(of: request),
+            route: route,
+            path: request.rawPath,
+            until: until
+        )
     }
 
     /// `keep` for a target's bytes and a language index (0 when answers do not vary by language).
-    func keep(_ response: Response, target: [UInt8], language: UInt8, route: String, path: String, until: ContinuousClock.Instant) {
+    func keep(
+        _ response: Response,
+        forms: CompressedForms? = nil,
+        target: [UInt8],
+        language: UInt8,
+        route: String,
+        path: String,
+        until: ContinuousClock.Instant
+    ) {
         guard response.status == .ok, response.closeAfterBodyBytes == nil, !target.isEmpty, target.count <= RawRequest.maxTargetBytes,
             until > now(),
             !Entry.variesByAccept(response) || response.headers[.contentType] == "image/webp"
         else { return }
         let entry = Entry(
             response: response,
+            forms: forms,
             target: target,
             language: language,
             route: route,
@@ -98,7 +118,8 @@ final class KeptAnswers: PreparedResponses {
             threadSlots: threadSlots
         )
         let hash = target.withUnsafeBytes { KeptAnswers.hash($0, language: language) }
-        shards[KeptAnswers.shardIndex(hash)].insert(entry, hash: hash, now: now())
+        let now = now()
+        shards.withLock(hash) { $0.insert(entry, hash: hash, now: now) }
     }
 
     /// The key's language for `request`: its first `Accept-Language` field, as `RawRequest.withHeader`
@@ -111,15 +132,21 @@ final class KeptAnswers: PreparedResponses {
     /// Forgets every kept answer: the data they were made from changed before their `until`
     /// (a report was just made, and it must be on every page at once).
     func removeAll() {
-        for shard in shards { shard.removeAll() }
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        // `Shards.forEach` visits each shard under its lock; it is not a sequence.
+        shards.forEach { $0.removeAll() }
     }
 
     /// Entries and bytes held (tests and metrics).
     var size: (entries: Int, bytes: Int) {
-        shards.reduce((0, 0)) { total, shard in
-            let (entries, bytes) = shard.size
-            return (total.0 + entries, total.1 + bytes)
+        var total = (entries: 0, bytes: 0)
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        // `Shards.forEach` visits each shard under its lock; it is not a sequence.
+        shards.forEach { shard in
+            total.entries += shard.count
+            total.bytes += shard.bytes
         }
+        return total
     }
 
     /// Answers the request from a kept entry when there is a live one for its target and language;
@@ -135,7 +162,8 @@ final class KeptAnswers: PreparedResponses {
         }
         let found = request.withTarget { target -> Entry? in
             let hash = KeptAnswers.hash(target, language: language)
-            return shards[KeptAnswers.shardIndex(hash)].entry(for: target, language: language, hash: hash, now: now())
+            let now = now()
+            return shards.withLock(hash) { $0.entry(for: target, language: language, hash: hash, now: now) }
         }
         guard let entry = found ?? nil else { return nil }
         // A kept photo is WebP: a client that does not take it goes the long way, to its JPEG.
@@ -159,6 +187,11 @@ final class KeptAnswers: PreparedResponses {
                 etag: representation.etag,
                 lastModified: representation.lastModified
             )
+            // A client holding the quick form of these bytes in this coding (a first visitor): the
+            // application answers its 304 with the tag it holds (`BodyCompression.answer`).
+            if !notModified, let ifNoneMatch, let quick = entry.quickTag(coding), EntityTag.matches(ifNoneMatch: ifNoneMatch, etag: quick) {
+                return nil
+            }
         }
         let id = requestID(request.header(.xRequestID))
         guard let sent = request.send(representation, notModified: notModified, requestID: id) else { return nil }
@@ -185,64 +218,54 @@ final class KeptAnswers: PreparedResponses {
         hasher.combine(language)
         return hasher.finalize()
     }
-
-    private static func shardIndex(_ hash: Int) -> Int {
-        Int(UInt(bitPattern: hash) % UInt(shardCount))
-    }
 }
 
 extension KeptAnswers {
-    /// One shard: entries by key hash under a mutex, with its share of the byte budget.
-    final class Shard: Sendable {
-        private struct State {
-            var entries: [Int: [Entry]] = [:]
-            var bytes = 0
-            var count = 0
-        }
-        private let state = Mutex(State())
+    /// One shard's state, under its lock in `Shards`: entries by key hash, with its share of the byte budget.
+    struct Shard {
+        var entries: [Int: [Entry]] = [:]
+        var bytes = 0
+        var count = 0
         let maxBytes: Int
 
         init(maxBytes: Int) { self.maxBytes = maxBytes }
 
         func entry(for target: UnsafeRawBufferPointer, language: UInt8, hash: Int, now: ContinuousClock.Instant) -> Entry? {
-            state.withLock { state -> Entry? in
-                guard let candidates = state.entries[hash] else { return nil }
-                for entry in candidates where entry.has(target: target, language: language) {
-                    return entry.until > now ? entry : nil
-                }
-                return nil
+            guard let candidates = entries[hash] else { return nil }
+            for entry in candidates where entry.has(target: target, language: language) {
+                return entry.until > now ? entry : nil
             }
+            return nil
         }
 
-        func insert(_ entry: Entry, hash: Int, now: ContinuousClock.Instant) {
-            state.withLock { state in
-                if var list = state.entries[hash], let index = list.firstIndex(where: { $0.target == entry.target && $0.language == entry.language })
-                {
-                    state.bytes -= list[index].cost
-                    state.count -= 1
-                    list.remove(at: index)
-                    state.entries[hash] = list
-                }
-                if state.bytes + entry.cost > maxBytes {
-                    for (slot, list) in state.entries {
-                        let live = list.filter { $0.until > now }
-                        state.bytes -= list.filter { $0.until <= now }.reduce(0) { $0 + $1.cost }
-                        state.count -= list.count - live.count
-                        state.entries[slot] = live.isEmpty ? nil : live
-                    }
-                    if state.bytes + entry.cost > maxBytes {
-                        state = State()
-                    }
-                }
-                guard entry.cost <= maxBytes else { return }
-                state.entries[hash, default: []].append(entry)
-                state.bytes += entry.cost
-                state.count += 1
+        /// Keeps `entry`, replacing the one of its key; a shard that would go over its share drops what
+        /// has expired, then everything.
+        mutating func insert(_ entry: Entry, hash: Int, now: ContinuousClock.Instant) {
+            if var list = entries[hash], let index = list.firstIndex(where: { $0.target == entry.target && $0.language == entry.language }) {
+                bytes -= list[index].cost
+                count -= 1
+                list.remove(at: index)
+                entries[hash] = list
             }
+            if bytes + entry.cost > maxBytes {
+                for (slot, list) in entries {
+                    let live = list.filter { $0.until > now }
+                    bytes -= list.filter { $0.until <= now }.reduce(0) { $0 + $1.cost }
+                    count -= list.count - live.count
+                    entries[slot] = live.isEmpty ? nil : live
+                }
+                if bytes + entry.cost > maxBytes { removeAll() }
+            }
+            guard entry.cost <= maxBytes else { return }
+            entries[hash, default: []].append(entry)
+            bytes += entry.cost
+            count += 1
         }
 
-        var size: (entries: Int, bytes: Int) { state.withLock { ($0.count, $0.bytes) } }
-
-        func removeAll() { state.withLock { $0 = State() } }
+        mutating func removeAll() {
+            entries = [:]
+            bytes = 0
+            count = 0
+        }
     }
 }

@@ -10,7 +10,7 @@ struct Pipeline: Sendable {
     let router: Router
     let metrics: Metrics
     let logger: Logger
-    /// Where answers the reuse policy lets the server give again are kept (`ReusePolicy`).
+    /// Where answers the cache policy lets the server give again are kept (`CachePolicy.keptUntil`).
     let keptAnswers: KeptAnswers?
 
     /// The server's one handler: the route's plan is made once; its answer is given at once on the
@@ -54,20 +54,22 @@ struct Pipeline: Sendable {
     }
 
     /// Security headers on the response (kept for the next request of this target when
-    /// `ReusePolicy` lets the server reuse it, with its compressed forms), the representation the request's
+    /// its `CachePolicy` lets the server reuse it, with its compressed forms), the representation the request's
     /// `Accept-Encoding` chooses or its 304 (`BodyCompression.answer`: the one place a 304 is
     /// decided, since the ETag depends on the coding), the request id, then the metrics and the log line.
     private func finish(_ reply: Reply, request: Request, routeName: String, requestID: String, started: ContinuousClock.Instant) -> Response {
         var response = reply.response
         SecurityHeaders.apply(to: &response)
-        if let until = ReusePolicy.mayKeep(reply, method: request.method), let keptAnswers {
+        var forms = reply.forms
+        if let until = reply.keptUntil(method: request.method), let keptAnswers {
             // Made once here when the handler kept none (a route whose answers only the server keeps).
-            response = BodyCompression.withForms(response, effort: .kept)
-            keptAnswers.keep(response, for: request, route: routeName, until: until)
+            if forms == nil { forms = BodyCompression.forms(of: response, level: BodyCompression.policy.kept) }
+            keptAnswers.keep(response, forms: forms, for: request, route: routeName, until: until)
         }
         let coding: ContentCoding
         (response, coding) = BodyCompression.answer(
             response,
+            forms: forms,
             acceptEncoding: request.headers.value(.acceptEncoding),
             ifNoneMatch: request.headers.value(.ifNoneMatch),
             ifModifiedSince: request.headers.value(.ifModifiedSince)

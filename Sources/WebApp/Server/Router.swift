@@ -77,9 +77,9 @@ struct Router: Sendable {
                 Reply(try tiles.answer(outcome, request: request))
             }
         case .staticFile(let path):
-            plan = staticFiles.response(for: path, request: request).map(RoutePlan.answer) ?? .failed(HTTPError(404, .errorNoFile))
+            plan = staticFiles.reply(for: path, request: request).map(RoutePlan.answer) ?? .failed(HTTPError(404, .errorNoFile))
         case .favicon:
-            plan = staticFiles.response(for: "favicon.svg", request: request).map(RoutePlan.answer) ?? .failed(HTTPError(404, .errorNoFile))
+            plan = staticFiles.reply(for: "favicon.svg", request: request).map(RoutePlan.answer) ?? .failed(HTTPError(404, .errorNoFile))
         case .apiList where isPost:
             plan = .work { [writes] () async throws(HTTPError) in try await writes.create(request, requestID: requestID) }
         case .apiList:
@@ -101,7 +101,7 @@ struct Router: Sendable {
             // docs/openapi.yaml as JSON (scripts/openapi.sh makes it), read at startup with the other
             // public files: ETag, 304 and its compressed forms come with it.
             plan =
-                staticFiles.response(for: AnnouncementsAPI.documentAsset, request: request).map(RoutePlan.answer)
+                staticFiles.reply(for: AnnouncementsAPI.documentAsset, request: request).map(RoutePlan.answer)
                 ?? .failed(.api(404, code: "NOT_FOUND", message: "The API document is not installed."))
         case .apiMatches(let id):
             plan = api.matches(request, id: id, requestID: requestID)
@@ -132,14 +132,12 @@ struct Router: Sendable {
     static func redirect(to path: String, query request: Request) -> Response {
         var response = Response(status: 301)
         response.headers[.location] = QueryString.url(path, keeping: request.query)
-        response.headers[.cacheControl] = "public, max-age=86400"
+        CachePolicy.lasting(seconds: 86400).apply(to: &response)
         return response
     }
 
     /// Marks a response as never cached (health, metrics).
     static func noStore(_ response: Response) -> Response {
-        var copy = response
-        copy.headers[.cacheControl] = "no-store"
-        return copy
+        CachePolicy.noStore.applied(to: response)
     }
 }

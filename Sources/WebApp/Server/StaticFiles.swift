@@ -29,7 +29,7 @@ struct StaticFiles: Sendable {
     let assets: [String: Asset]
 
     /// Browsers revalidate after a day; the ETag makes that a cheap 304.
-    static let cacheControl = "public, max-age=86400"
+    static let cachePolicy = CachePolicy.lasting(seconds: 86400)
 
     /// Reads every regular file below `directory`; throws when the folder is missing.
     init(directory: String) throws(StartupError) {
@@ -70,8 +70,7 @@ struct StaticFiles: Sendable {
             let asset = assets[path]
         else { return nil }
         var response = Response(status: 200, headers: [.contentType: asset.contentType, .eTag: asset.etag], body: asset.body)
-        response.compressed = asset.compressed
-        ConditionalGet.apply(to: &response, request: request, cacheControl: StaticFiles.cacheControl)
+        ConditionalGet.apply(to: &response, request: request, cache: StaticFiles.cachePolicy)
         return response
     }
 

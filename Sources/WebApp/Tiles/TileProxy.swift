@@ -78,9 +78,10 @@ final class TileProxy: Sendable {
             var response = Response(status: .ok, body: entry.bytes)
             response.headers[.contentType] = entry.contentType
             response.headers[.eTag] = entry.etag
-            // Browsers may keep it as long as we may, and no longer.
+            // Browsers may keep it as long as we may, and no longer: the tile server's freshness, passed on.
             let left = Int((entry.lifetime ?? 0) - now.timeIntervalSince(entry.checkedAt))
-            response.headers[.cacheControl] = !kept ? "no-store" : left > 0 ? "public, max-age=\(left)" : "no-cache"
+            let policy: CachePolicy = !kept ? .noStore : left > 0 ? .lasting(seconds: left) : .stale
+            policy.apply(to: &response)
             return ConditionalGet.answer(response, request: request)
         case .missing:
             throw HTTPError(404, .errorNoTile)

@@ -17,10 +17,10 @@ final class PageCaches: Sendable {
     let shells: PageShells
     /// Atom entries of the current snapshot, written once per language (`/pets.atom`).
     let feedEntries: FeedEntries
-    /// Who may reuse an answer and for how long (the server, browsers, shared caches).
-    let reuse: ReusePolicy
-    /// `Cache-Control` of pages and API answers made from fresh data (`ReusePolicy`).
-    var cacheControl: String { reuse.cacheControl }
+    /// The cache policy of pages and API answers made from fresh data (`CachePolicy.shared`).
+    let fresh: CachePolicy
+    /// `fresh`'s and `CachePolicy.stale`'s `Cache-Control` fields, made once: every page made appends one.
+    private let cacheFields: (fresh: HTTPField, stale: HTTPField)
     /// The possible matches of each report, found once per snapshot (docs/matching.md).
     let matchMemo = MatchMemo()
     /// The posters' QR codes, per share URL and snapshot.
@@ -33,7 +33,8 @@ final class PageCaches: Sendable {
         let budgets = CacheBudgets(configuration)
         rendered = RenderedPages(maxBytes: budgets.renderedPages)
         shells = PageShells(maxBytes: budgets.pageShells)
-        reuse = ReusePolicy(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
+        fresh = CachePolicy.fresh(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
+        cacheFields = (fresh.field, CachePolicy.stale.field)
         feedEntries = FeedEntries(baseURL: configuration.effectivePublicBaseURL)
     }
 
@@ -62,16 +63,21 @@ final class PageCaches: Sendable {
         guard !snapshot.isStale else { return Reply(finish(try build(day), request: request, stale: true)) }
         let reuse = DayClock.reuseKey(generation: snapshot.value.generation, day: day)
         if let kept = rendered.cached(key, generation: reuse) {
-            // Asked for again: the same bytes are right for this exact URL while the snapshot is
-            // fresh and the day has not changed, so the server may give them itself (`ReusePolicy`).
-            // Pages asked for once (a visitor's own location) never get there.
-            return Reply(
-                ConditionalGet.answer(kept, request: request),
-                reusableUntil: self.reuse.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
-            )
+            // Kept: the same bytes are right for this exact URL while the snapshot is fresh and the
+            // day has not changed, so the server may give them itself (`CachePolicy`); this spelling
+            // of the URL was not answered by it yet. The policy is already written on the kept page
+            // (`prepared`): only the server's keeping is added here.
+            var reply = Reply(ConditionalGet.answer(kept.response, request: request), forms: kept.forms)
+            reply.cache = fresh.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
+            return reply
         }
-        let made = rendered.keep(prepared(try build(day), stale: false), for: key, generation: reuse)
-        return Reply(ConditionalGet.answer(made, request: request))
+        let made = prepared(try build(day), stale: false)
+        guard var kept = rendered.keep(made, for: key, generation: reuse) else { return Reply(ConditionalGet.answer(made, request: request)) }
+        // Its second sighting: kept with its forms, and the server gives it itself from the next request on
+        // (one second-sighting rule for the page cache and the kept answers, docs/caches.md).
+        kept.response = ConditionalGet.answer(kept.response, request: request)
+        kept.cache = fresh.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
+        return kept
     }
 
     /// Cache headers (and 304) for a 200; `no-store` for anything else.
@@ -93,15 +99,15 @@ final class PageCaches: Sendable {
             // appended in one go, with room for the request id, instead of a lookup per header.
             response.headers.reserveCapacity(3 + SecurityHeaders.all.count + 1)
             response.headers.append(HTTPField(name: .eTag, value: ConditionalGet.etag(for: response.body)))
-            response.headers.append(HTTPField(name: .cacheControl, value: stale ? "no-cache" : cacheControl))
+            response.headers.append(stale ? cacheFields.stale : cacheFields.fresh)
             response.headers.append(contentsOf: SecurityHeaders.all)
             return response
         }
         if response.status == .ok {
             response.headers[.eTag] = ConditionalGet.etag(for: response.body)
-            response.headers[.cacheControl] = stale ? "no-cache" : cacheControl
+            (stale ? CachePolicy.stale : fresh).apply(to: &response)
         } else {
-            response.headers[.cacheControl] = ErrorRenderer.cacheControl
+            CachePolicy.noStore.apply(to: &response)
         }
         SecurityHeaders.apply(to: &response)
         return response

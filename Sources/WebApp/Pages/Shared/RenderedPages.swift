@@ -19,7 +19,8 @@ import Synchronization
 /// Split into shards by key, each with its own lock and an equal share of the budget: every
 /// request looks up here, and one lock for all server threads was measurably contended.
 final class RenderedPages: Sendable {
-    private let pages: ShardedByteCache<String, Response>
+    /// Each page with its compressed forms beside its plain bytes.
+    private let pages: ShardedByteCache<String, Reply>
     /// The byte budget.
     var maxBytes: Int { pages.maxBytes }
 
@@ -33,19 +34,19 @@ final class RenderedPages: Sendable {
     }
 
     /// The page kept for `key` from snapshot `generation`, if any.
-    func cached(_ key: String, generation: Int) -> Response? {
+    func cached(_ key: String, generation: Int) -> Reply? {
         pages.value(for: key, generation: generation)
     }
 
     /// Keeps a 200 `response` for `key` when it is the second time it was made, with its
     /// compressed forms made now, once (they count in the budget); other statuses are not kept.
-    /// Returns the response as kept (or as given when not kept).
+    /// Returns the page as kept, with its forms; nil when it was not kept.
     @discardableResult
-    func keep(_ response: Response, for key: String, generation: Int) -> Response {
-        guard response.status == 200, pages.isSecondSighting(of: key) else { return response }
+    func keep(_ response: Response, for key: String, generation: Int) -> Reply? {
+        guard response.status == 200, pages.isSecondSighting(of: key) else { return nil }
         // Compressed outside the lock: other pages of this shard are served meanwhile.
-        let kept = BodyCompression.withForms(response, effort: .kept)
-        let cost = kept.body.count + (kept.compressed?.byteCount ?? 0) + key.utf8.count + ShardedByteCache<String, Response>.entryOverhead
+        let kept = Reply(response, forms: BodyCompression.forms(of: response, level: BodyCompression.policy.kept))
+        let cost = response.body.count + (kept.forms?.byteCount ?? 0) + key.utf8.count + ShardedByteCache<String, Reply>.entryOverhead
         pages.insert(kept, for: key, cost: cost, generation: generation)
         return kept
     }

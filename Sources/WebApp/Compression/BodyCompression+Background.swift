@@ -6,11 +6,11 @@ import Glibc
 #endif
 
 extension BodyCompression {
-    /// Makes `body`'s forms at `effort` on the one background compression thread, then calls
+    /// Makes `body`'s forms at `level` on the one background compression thread, then calls
     /// `done` there. For bodies too large to compress on a server thread (the whole API list:
     /// 28 MB at 50,000 items takes seconds): until `done`, their answers go uncompressed.
-    public static func inBackground(_ body: [UInt8], effort: Effort, done: @escaping @Sendable (CompressedForms) -> Void) {
-        BackgroundCompressor.shared.run { done(forms(of: body, effort: effort)) }
+    static func inBackground(_ body: [UInt8], level: CompressionPolicy.Level, done: @escaping @Sendable (CompressedForms) -> Void) {
+        BackgroundCompressor.shared.run { done(forms(of: body, level: level)) }
     }
 }
 
