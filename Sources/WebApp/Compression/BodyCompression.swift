@@ -22,7 +22,7 @@ enum BodyCompression {
     /// True when `response` may be sent compressed (see the type's comment for what never is).
     static func isCompressible(_ response: Response) -> Bool {
         guard response.status == .ok, response.mayCompress, response.body.count >= policy.minimumBytes,
-            !response.headers.contains(.contentEncoding), let type = response.headers[.contentType]
+            !response.headers.contains(.contentEncoding), let type = response.headers.value(.contentType)
         else { return false }
         return policy.isCompressible(contentType: type)
     }
@@ -74,20 +74,20 @@ enum BodyCompression {
                 if forms?[coding] == nil { coding = .identity }
             }
             chosen = representation(response, coding: coding, forms: forms ?? CompressedForms())
-        } else if let token = response.headers[.contentEncoding] {
+        } else if let token = response.headers.value(.contentEncoding) {
             // A form its handler already chose (the whole API list): counted as that coding.
             coding = ContentCoding.allCases.first { $0.token == token } ?? .identity
         }
-        let lastModified = ifModifiedSince == nil ? nil : chosen.headers[.lastModified].flatMap(HTTPDate.parse)
-        guard chosen.status == .ok, chosen.headers[.eTag] != nil || lastModified != nil else { return (chosen, coding) }
-        var validator = chosen.headers[.eTag]
+        let lastModified = ifModifiedSince == nil ? nil : chosen.headers.value(.lastModified).flatMap(HTTPDate.parse)
+        guard chosen.status == .ok, chosen.headers.value(.eTag) != nil || lastModified != nil else { return (chosen, coding) }
+        var validator = chosen.headers.value(.eTag)
         var notModified = HTTPDate.notModified(
             ifNoneMatch: ifNoneMatch,
             ifModifiedSince: ifModifiedSince,
             etag: validator,
             lastModified: lastModified
         )
-        if !notModified, let ifNoneMatch, coding != .identity, let forms, let tag = response.headers[.eTag],
+        if !notModified, let ifNoneMatch, coding != .identity, let forms, let tag = response.headers.value(.eTag),
             let sibling = CompressedForms.tag(tag, coding: coding, quick: !forms.quick),
             EntityTag.matches(ifNoneMatch: ifNoneMatch, etag: sibling)
         {
@@ -98,7 +98,7 @@ enum BodyCompression {
             chosen.status = .notModified
             chosen.body = []
             chosen.headers[.contentType] = nil
-            if validator != chosen.headers[.eTag] { chosen.headers[.eTag] = validator }
+            if validator != chosen.headers.value(.eTag) { chosen.headers[.eTag] = validator }
         }
         return (chosen, coding)
     }
@@ -121,11 +121,11 @@ enum BodyCompression {
         if let form = forms[coding] {
             chosen.body = form
             chosen.headers[.contentEncoding] = coding.token
-            if let tag = response.headers[.eTag], let coded = CompressedForms.tag(tag, coding: coding, quick: forms.quick) {
+            if let tag = response.headers.value(.eTag), let coded = CompressedForms.tag(tag, coding: coding, quick: forms.quick) {
                 chosen.headers[.eTag] = coded
             }
         }
-        if let vary = response.headers[.vary] {
+        if let vary = response.headers.value(.vary) {
             if !ContentCoding.varyNamesAcceptEncoding(vary) { chosen.headers[.vary] = vary + ", Accept-Encoding" }
         } else {
             chosen.headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
