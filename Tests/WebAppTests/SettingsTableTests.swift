@@ -18,7 +18,7 @@ struct SettingsTableTests {
         let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(
             readme.contains(AppConfiguration.keySettingsTable + "\n"),
-            "README.md's key settings differ from AppConfiguration.keySettingsTable (scripts/settings-table.sh):\n\(AppConfiguration.keySettingsTable)"
+            "README.md's key settings differ (scripts/settings-table.sh writes them):\n\(AppConfiguration.keySettingsTable)"
         )
         #expect(AppConfiguration.keySettingsTable.contains("`--port` | `PORT` | `8080`"))
     }
