@@ -121,9 +121,51 @@ public enum Format {
         let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
         guard scaled < 9e15 else { return String(format: "%.\(decimals)f", value) }
         let units = Int(scaled)
-        let divisor = Int(scale)
-        let whole = String(units / divisor)
-        guard decimals > 0 else { return (value < 0 && units > 0 ? "-" : "") + whole }
-        return (value < 0 && units > 0 ? "-" : "") + whole + "." + DigitReader.padded(units % divisor, decimals)
+        return decimalText(units: units, decimals: decimals, negative: value < 0 && units > 0, trimmed: false)
+    }
+
+    /// `units` ÷ 10^`decimals` as text (`-` first when `negative`), its digits written into the
+    /// string's own room: a coordinate is a small string, made without an allocation, where the
+    /// joined parts cost more than the rest of a feed's title or a located page's links (callgrind;
+    /// docs/performance.md "Located pages"). `trimmed` drops the fraction's trailing zeros and a bare point.
+    static func decimalText(units: Int, decimals: Int, negative: Bool, trimmed: Bool) -> String {
+        var divisor = 1
+        for _ in 0..<decimals { divisor *= 10 }
+        let whole = units / divisor
+        var fraction = units % divisor
+        var fractionDigits = decimals
+        while trimmed, fractionDigits > 0, fraction % 10 == 0 {
+            fraction /= 10
+            fractionDigits -= 1
+        }
+        var wholeDigits = 1
+        var power = 10
+        while whole >= power, wholeDigits < 19 {
+            wholeDigits += 1
+            power = power.multipliedReportingOverflow(by: 10).partialValue
+        }
+        let length = (negative ? 1 : 0) + wholeDigits + (fractionDigits > 0 ? 1 + fractionDigits : 0)
+        return String(unsafeUninitializedCapacity: length) { out in
+            func digits(_ number: Int, _ count: Int, endingAt end: Int) {
+                var number = number
+                for index in stride(from: end - 1, through: end - count, by: -1) {
+                    out[index] = UInt8(ascii: "0") + UInt8(number % 10)
+                    number /= 10
+                }
+            }
+            var at = 0
+            if negative {
+                out[0] = UInt8(ascii: "-")
+                at = 1
+            }
+            at += wholeDigits
+            digits(whole, wholeDigits, endingAt: at)
+            if fractionDigits > 0 {
+                out[at] = UInt8(ascii: ".")
+                at += 1 + fractionDigits
+                digits(fraction, fractionDigits, endingAt: at)
+            }
+            return at
+        }
     }
 }

@@ -8,17 +8,25 @@ public enum URLText {
     public static func encodeComponent(_ text: String) -> String {
         // Most components (coordinates, filter values, ids) need no escape: the text itself, no copy.
         if text.utf8.allSatisfy(isUnreserved) { return text }
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count * 3)
+        appendEncoded(text, to: &result)
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Appends `text` percent-encoded as `encodeComponent` does, byte by byte into `output`: links
+    /// built for every located page are written this way, without a string per component.
+    public static func appendEncoded(_ text: String, to output: inout [UInt8]) {
+        let hex: StaticString = "0123456789ABCDEF"
         for byte in text.utf8 {
             if isUnreserved(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
+                output.append(byte)
             } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                result += hex.count == 1 ? "%0" + hex : "%" + hex
+                output.append(UInt8(ascii: "%"))
+                output.append(hex.utf8Start[Int(byte >> 4)])
+                output.append(hex.utf8Start[Int(byte & 0xF)])
             }
         }
-        return result
     }
 
     /// RFC 3986 unreserved: letters, digits, `-`, `.`, `_`, `~`.
@@ -37,8 +45,17 @@ public enum URLText {
     /// Used for the location in links and cache keys: digits beyond the 4 the location script sends
     /// do not make a new page (docs/scaling.md).
     public static func fourDecimals(_ value: Double) -> String {
-        // Integer arithmetic (`Format.fixed`), not `String(format:)`: this runs for every located
-        // request (links, page key), and Foundation's formatting was a measurable part of it.
+        // Digits written by `Format.decimalText`, not `String(format:)`: this runs twice for every
+        // located request (links, page key), and Foundation's formatting was a measurable part of it.
+        let scaled = (abs(value) * 10_000).rounded(.toNearestOrAwayFromZero)
+        guard scaled < 9e15 else { return fourDecimalsOfLarge(value) }
+        let units = Int(scaled)
+        guard units > 0 else { return "0" }
+        return Format.decimalText(units: units, decimals: 4, negative: value < 0, trimmed: true)
+    }
+
+    /// `fourDecimals` of a value too large for the integer digits above (never a coordinate).
+    private static func fourDecimalsOfLarge(_ value: Double) -> String {
         var text = Format.fixed(value, decimals: 4)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
