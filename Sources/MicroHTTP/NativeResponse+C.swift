@@ -7,7 +7,14 @@ enum NativeResponse {
     /// True for a header libmicrohttpd sets itself and refuses from the application
     /// (`HTTPField.Name` compares canonical, lower-cased names: no copy per comparison).
     static func isReserved(_ name: HTTPField.Name) -> Bool {
-        name == .contentLength || name == .transferEncoding || name == .date
+        // By length first: most names match none of the three lengths, and a native string's
+        // length is one load where each comparison was a call (callgrind: 36 per page).
+        switch name.canonicalName.utf8.count {
+        case 4: name == .date
+        case 14: name == .contentLength
+        case 17: name == .transferEncoding
+        default: false
+        }
     }
 
     /// Creates an `MHD_Response` (the caller destroys it after queueing); nil when libmicrohttpd refuses.

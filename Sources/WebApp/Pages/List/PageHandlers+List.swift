@@ -137,7 +137,7 @@ extension PageHandlers {
         pageSummary: String = "",
         _ body: (_ write: (_ slot: Int, _ output: inout ByteCursor) -> Void) -> T
     ) -> T {
-        let coordinates = location.linkItems.map { Array(($0.1 ?? "").utf8) }
+        let coordinates = location.linkCoordinates.map { (Array($0.latitude.utf8), Array($0.longitude.utf8)) } ?? ([], [])
         var escapedSummary: [UInt8] = []
         HTMLText.escape(summary, into: &escapedSummary)
         var escapedPageSummary: [UInt8] = []
@@ -145,8 +145,8 @@ extension PageHandlers {
         return cards.withWriter { writer in
             body { slot, output in
                 switch slot {
-                case PageShells.Slot.latitude: output.append(array: coordinates[0])
-                case PageShells.Slot.longitude: output.append(array: coordinates[1])
+                case PageShells.Slot.latitude: output.append(array: coordinates.0)
+                case PageShells.Slot.longitude: output.append(array: coordinates.1)
                 case PageShells.Slot.summary: output.append(array: escapedSummary)
                 case PageShells.Slot.pageSummary: output.append(array: escapedPageSummary)
                 default:

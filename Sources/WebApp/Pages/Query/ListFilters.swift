@@ -65,20 +65,24 @@ struct ListFilters: Equatable, Sendable {
 
     /// The list URL for another page with the same filters and location.
     func url(page: Int, location: VisitorLocation) -> String {
-        QueryString.url(Route.list.path, linkItems(location) + [("page", page == 1 ? nil : String(page))])
+        var builder = builder(Route.list.path, location: location)
+        if page != 1 { builder.add("page", String(page)) }
+        return builder.url
     }
 
     /// `route`'s URL (the map, its GeoJSON, the list's first page) with the same filters and location.
     func url(_ route: Route, location: VisitorLocation) -> String {
-        QueryString.url(route.path, linkItems(location))
+        builder(route.path, location: location).url
     }
 
-    private func linkItems(_ location: VisitorLocation) -> [(String, String?)] {
-        [
-            ("status", status?.rawValue),
-            ("species", species?.rawValue),
-            ("sort", sort == .newest ? nil : sort.rawValue),
-        ] + location.linkItems
+    /// `path` with the filters, then the location's link items.
+    private func builder(_ path: String, location: VisitorLocation) -> QueryString.Builder {
+        var builder = QueryString.Builder(path)
+        builder.add("status", status?.rawValue)
+        builder.add("species", species?.rawValue)
+        if sort != .newest { builder.add("sort", sort.rawValue) }
+        builder.add(location)
+        return builder
     }
 
     /// The index query of these filters for `location` (every page: `offset`/`limit` pick the slice).

@@ -7,18 +7,48 @@ import PetDomain
 enum QueryString {
     /// `path?name=value&…`, leaving out empty values; just `path` when nothing is left.
     static func url(_ path: String, _ items: [(String, String?)]) -> String {
-        // Appended into one string (no array of parts): links are built several times per page.
-        var url = path
-        var separator = "?"
-        for (name, value) in items {
-            guard let value, !value.isEmpty else { continue }
-            url += separator
-            url += URLText.encodeComponent(name)
-            url += "="
-            url += URLText.encodeComponent(value)
-            separator = "&"
+        var builder = Builder(path)
+        for (name, value) in items { builder.add(name, value) }
+        return builder.url
+    }
+
+    /// `path` with `location`'s link items (`VisitorLocation.linkItems`).
+    static func url(_ path: String, _ location: VisitorLocation) -> String {
+        var builder = Builder(path)
+        builder.add(location)
+        return builder.url
+    }
+
+    /// A link appended item by item into one string with room made once: the list's links (its page
+    /// key, shape key, pager) are built several times for every located page, and arrays of
+    /// items joined for each cost more than the rest of the URL's work (callgrind;
+    /// docs/performance.md "Located pages").
+    struct Builder {
+        /// The URL's bytes: appending a byte is far cheaper than appending a string (callgrind).
+        private var bytes: [UInt8] = []
+        private var hasItems = false
+
+        init(_ path: String) {
+            bytes.reserveCapacity(path.utf8.count + 96)
+            bytes.append(contentsOf: path.utf8)
         }
-        return url
+
+        var url: String { String(decoding: bytes, as: UTF8.self) }
+
+        /// Appends `name=value`, both percent-encoded, unless `value` is nil or empty.
+        mutating func add(_ name: String, _ value: String?) {
+            guard let value, !value.isEmpty else { return }
+            bytes.append(hasItems ? UInt8(ascii: "&") : UInt8(ascii: "?"))
+            URLText.appendEncoded(name, to: &bytes)
+            bytes.append(UInt8(ascii: "="))
+            URLText.appendEncoded(value, to: &bytes)
+            hasItems = true
+        }
+
+        /// Appends the items that carry `location` into links (`VisitorLocation.linkItems`).
+        mutating func add(_ location: VisitorLocation) {
+            location.forEachLinkItem { add($0, $1) }
+        }
     }
 
     /// `path?…` with every item of `query` as received (empty values too), re-encoded: the URL the
@@ -36,18 +66,34 @@ extension VisitorLocation {
     /// `range`. `location=denied` is never carried, so the banner shows once (docs/upstream.md §4).
     /// Then `lang` when the URL chose the page language (a shared link opens in the language it was shared in).
     var linkItems: [(String, String?)] {
-        guard let origin else { return language.linkItems }
-        return [
-            ("lat", coordinateText?.latitude ?? URLText.fourDecimals(origin.latitude)),
-            ("lng", coordinateText?.longitude ?? URLText.fourDecimals(origin.longitude)),
-            ("range", rangeGiven ? rangeKm.map(String.init) : nil),
-        ] + language.linkItems
+        var items: [(String, String?)] = []
+        forEachLinkItem { items.append(($0, $1)) }
+        return items
+    }
+
+    /// Calls `body` with each of `linkItems` in order, without making the array.
+    @inline(__always)
+    func forEachLinkItem(_ body: (_ name: String, _ value: String?) -> Void) {
+        if let (latitude, longitude) = linkCoordinates {
+            body("lat", latitude)
+            body("lng", longitude)
+            body("range", rangeGiven ? rangeKm.map(String.init) : nil)
+        }
+        if language.explicit { body("lang", language.language.rawValue) }
+    }
+
+    /// The `lat` and `lng` values of links (4 decimals), nil when not located.
+    var linkCoordinates: (latitude: String, longitude: String)? {
+        guard let origin else { return nil }
+        return coordinateText ?? (URLText.fourDecimals(origin.latitude), URLText.fourDecimals(origin.longitude))
     }
 
     /// This location with the page-shell markers in place of its coordinates in links (see `PageShells`).
+    private static let coordinateMarkers = (PageShells.marker(PageShells.Slot.latitude), PageShells.marker(PageShells.Slot.longitude))
+
     var withMarkedCoordinates: VisitorLocation {
         var copy = self
-        copy.coordinateText = (PageShells.marker(PageShells.Slot.latitude), PageShells.marker(PageShells.Slot.longitude))
+        copy.coordinateText = VisitorLocation.coordinateMarkers
         return copy
     }
 }

@@ -148,7 +148,7 @@ final class PageCaches: Sendable {
         }
         return cards.locatedCards(
             found,
-            linkQuery: QueryString.url("", location.linkItems),
+            linkQuery: QueryString.url("", location),
             texts: texts,
             render: render
         )
