@@ -81,7 +81,7 @@ final class Texts: Sendable {
     func counted(_ key: TextKey, _ count: Int, _ values: (String, String)...) -> String {
         let forms = countedMessages[key]
         guard let message = forms?[rules.category(count)] ?? forms?[.other] else { return key.rawValue }
-        return message.filled([("count", String(count))] + values)
+        return message.filled(count: String(count), values)
     }
 
     /// The text of `key` with `values` filled in; its counted form for `count` when given (an error's
@@ -90,7 +90,7 @@ final class Texts: Sendable {
         guard let count else { return messages[key]?.filled(values) ?? key.rawValue }
         let forms = countedMessages[key]
         guard let message = forms?[rules.category(count)] ?? forms?[.other] else { return key.rawValue }
-        return message.filled([("count", String(count))] + values)
+        return message.filled(count: String(count), values)
     }
 
     /// Every key of this language's catalog, plain and counted.
