@@ -10,11 +10,32 @@ public enum HTTPDate {
 
     /// `seconds` since 1970 as an IMF-fixdate, e.g. `Wed, 12 Nov 2025 10:00:00 GMT`.
     public static func format(_ seconds: Int64) -> String {
-        let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
-        let (year, month, day) = civil(days: days)
-        let weekday = weekdays[Int(days.floorDivided(by: 7).remainder)]
-        return "\(weekday), \(padded(day)) \(months[month - 1]) \(year) \(padded(Int(secondOfDay / 3600))):"
-            + "\(padded(Int(secondOfDay / 60 % 60))):\(padded(Int(secondOfDay % 60))) GMT"
+        let time = UTCTime(seconds)
+        let weekday = weekdays[time.weekday]
+        guard (1000...9999).contains(time.year) else {
+            return "\(weekday), \(padded(time.day)) \(months[time.month - 1]) \(time.year) \(padded(time.hour)):"
+                + "\(padded(time.minute)):\(padded(time.second)) GMT"
+        }
+        // Written into the string's room: a feed sends one per answer, and interpolating the parts
+        // cost as much as the rest of its head (callgrind).
+        return String(unsafeUninitializedCapacity: 29) { out in
+            var writer = DigitWriter(out)
+            writer.put(weekday)
+            writer.put(", ")
+            writer.put(time.day, digits: 2)
+            writer.put(" ")
+            writer.put(months[time.month - 1])
+            writer.put(" ")
+            writer.put(Int(time.year), digits: 4)
+            writer.put(" ")
+            writer.put(time.hour, digits: 2)
+            writer.put(":")
+            writer.put(time.minute, digits: 2)
+            writer.put(":")
+            writer.put(time.second, digits: 2)
+            writer.put(" GMT")
+            return writer.count
+        }
     }
 
     /// The seconds since 1970 of an IMF-fixdate; nil for any other text.
@@ -55,7 +76,7 @@ public enum HTTPDate {
     private static func padded(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
     /// Howard Hinnant's `civil_from_days`: (year, month 1–12, day 1–31) of a day count since 1970.
-    private static func civil(days: Int64) -> (Int64, Int, Int) {
+    static func civil(days: Int64) -> (Int64, Int, Int) {
         let shifted = days + 719_468
         let era = shifted.floorDivided(by: 146_097).quotient
         let dayOfEra = shifted - era * 146_097
@@ -83,5 +104,57 @@ extension Int64 {
     fileprivate func floorDivided(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
         let quotient = self >= 0 ? self / divisor : (self - divisor + 1) / divisor
         return (quotient, self - quotient * divisor)
+    }
+}
+
+/// A moment in UTC as calendar fields (proleptic Gregorian), computed in integers.
+public struct UTCTime: Sendable {
+    public let year: Int64
+    /// 1–12.
+    public let month: Int
+    public let day: Int
+    public let hour: Int
+    public let minute: Int
+    public let second: Int
+    /// 0 for Thursday (1970-01-01 was one) to 6 for Wednesday.
+    let weekday: Int
+
+    public init(_ seconds: Int64) {
+        let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
+        (year, month, day) = HTTPDate.civil(days: days)
+        weekday = Int(days.floorDivided(by: 7).remainder)
+        hour = Int(secondOfDay / 3600)
+        minute = Int(secondOfDay / 60 % 60)
+        second = Int(secondOfDay % 60)
+    }
+}
+
+/// Writes ASCII text and zero-padded numbers into room made in advance (`String(unsafeUninitializedCapacity:)`).
+public struct DigitWriter {
+    private let room: UnsafeMutableBufferPointer<UInt8>
+    public private(set) var count = 0
+
+    public init(_ room: UnsafeMutableBufferPointer<UInt8>) { self.room = room }
+
+    public mutating func put(_ text: StaticString) {
+        for index in 0..<text.utf8CodeUnitCount { room[count + index] = text.utf8Start[index] }
+        count += text.utf8CodeUnitCount
+    }
+
+    public mutating func put(_ text: String) {
+        for byte in text.utf8 {
+            room[count] = byte
+            count += 1
+        }
+    }
+
+    /// `number` (not negative) in exactly `digits` digits, zeros first.
+    public mutating func put(_ number: Int, digits: Int) {
+        var number = number
+        for index in stride(from: count + digits - 1, through: count, by: -1) {
+            room[index] = UInt8(ascii: "0") + UInt8(number % 10)
+            number /= 10
+        }
+        count += digits
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MicroHTTP
 import Testing
 
@@ -12,6 +13,24 @@ struct HTTPDateTests {
     func dates_print_and_read_back(seconds: Int64, text: String) {
         #expect(HTTPDate.format(seconds) == text)
         #expect(HTTPDate.parse(text) == seconds)
+    }
+
+    /// The digits written by hand agree with Foundation's formatter over random moments of
+    /// years 1600–9999 (a fixed seed).
+    @Test func dates_print_as_foundation_prints_them() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        var state: UInt64 = 11
+        for _ in 0..<2_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            // 1600-01-01 to 9999-12-31 (Foundation's calendar is Julian before 1582; ours is Gregorian throughout).
+            let seconds = -11_676_096_000 + Int64(state >> 24) % (253_402_300_800 + 11_676_096_000)
+            let expected = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+            #expect(HTTPDate.format(seconds) == expected)
+            #expect(HTTPDate.parse(expected) == seconds)
+        }
     }
 
     @Test(arguments: [

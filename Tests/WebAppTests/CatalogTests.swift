@@ -229,4 +229,21 @@ struct LanguageNegotiationTests {
     func accept_language_picks_the_heaviest_supported_language(header: String?, expected: Language) {
         #expect(Language.accepted(header) == expected)
     }
+
+    /// Atom dates written by hand read as Foundation's ISO 8601 style writes them, and XML
+    /// escaping drops what XML 1.0 cannot carry whether or not the bytes' quick check passes.
+    @Test func atom_dates_and_xml_escaping_agree_with_the_slow_paths() {
+        var state: UInt64 = 5
+        for _ in 0..<2_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let seconds = -11_676_096_000 + Int64(state >> 24) % (253_402_300_800 + 11_676_096_000)
+            #expect(AtomDate.string(seconds) == Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(.iso8601))
+        }
+        var xml: [UInt8] = []
+        XMLText.escape("a\u{1}b\u{FFFE}c\u{FFFF}d\u{EF00}e<&>\t\n", into: &xml)
+        #expect(String(decoding: xml, as: UTF8.self) == "abcd\u{EF00}e&lt;&amp;&gt;\t\n")
+        xml = []
+        XMLText.escape("Zaginiony pies: Łatka \u{7F}", into: &xml)
+        #expect(String(decoding: xml, as: UTF8.self) == "Zaginiony pies: Łatka \u{7F}")
+    }
 }
