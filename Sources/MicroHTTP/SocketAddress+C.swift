@@ -43,8 +43,13 @@ struct SocketAddress {
 
     /// The numeric text of a peer address, or nil when it is not IPv4/IPv6.
     static func text(of address: UnsafePointer<sockaddr>) -> String? {
+        if Int32(address.pointee.sa_family) == AF_INET {
+            // IPv4, the usual peer, in digits: inet_ntop cost about 1 % of a located page (callgrind).
+            let bits = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+            return dottedQuad(bits)
+        }
         // A stack buffer and String(cString:): this runs for every request the application answers.
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { buffer -> String? in
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { buffer -> String? in
             let written: UnsafePointer<CChar>?
             switch Int32(address.pointee.sa_family) {
             case AF_INET:
@@ -73,6 +78,34 @@ struct SocketAddress {
             return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
         default:
             return nil
+        }
+    }
+}
+
+extension SocketAddress {
+    /// The IPv4 address `bits` (most significant octet first) as `inet_ntop` writes it: `a.b.c.d`,
+    /// decimal octets without leading zeros.
+    static func dottedQuad(_ bits: UInt32) -> String {
+        String(unsafeUninitializedCapacity: 15) { out in
+            var at = 0
+            for index in 0..<4 {
+                let octet = UInt8(truncatingIfNeeded: bits >> (24 - 8 * UInt32(index)))
+                if index > 0 {
+                    out[at] = UInt8(ascii: ".")
+                    at += 1
+                }
+                if octet >= 100 {
+                    out[at] = UInt8(ascii: "0") + octet / 100
+                    at += 1
+                }
+                if octet >= 10 {
+                    out[at] = UInt8(ascii: "0") + octet / 10 % 10
+                    at += 1
+                }
+                out[at] = UInt8(ascii: "0") + octet % 10
+                at += 1
+            }
+            return at
         }
     }
 }
