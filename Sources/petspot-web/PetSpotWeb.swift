@@ -43,8 +43,6 @@ struct Serve: AsyncParsableCommand {
             print(settingsMarkdown ? AppConfiguration.settingsTable : AppConfiguration.keySettingsTable)
             return
         }
-        // A few malloc arenas keep the resident size down (docs/performance.md "Memory"); applies to every arena made from here on.
-        ProcessMemory.limitArenas(2)
         ProcessMemory.setThresholds()
         ProcessMemory.trimPeriodically(every: 10)
         let configuration: AppConfiguration
@@ -54,6 +52,9 @@ struct Serve: AsyncParsableCommand {
             // `resolve` throws only `ConfigurationError`, which names the setting.
             throw ValidationError(error.description)
         }
+        // An arena per server thread and a few for the rest, no more (docs/performance.md "Malloc
+        // arenas"); applies to every arena made from here on, so before the server's threads start.
+        ProcessMemory.limitArenas(Int32(configuration.threadCount + ProcessMemory.otherArenas))
         let logger = bootstrapLogging(configuration)
         // Several replicas share their write path through PostgreSQL (docs/replicas.md); without a URL
         // it stays in this process's memory, which is right for one replica only.

@@ -3,13 +3,17 @@ import Foundation
 
 /// The process's heap, where a server needs to say something about it.
 enum ProcessMemory {
-    /// Limits glibc to `count` malloc arenas; call once at startup, before threads start. Each
-    /// thread that allocates otherwise gets its own arena (up to 8 per core), each keeping the
-    /// memory freed in it: measured at 50,000 items under located load, RSS 224–234 MB with the
-    /// default and 210 MB with 2 arenas, at the same throughput.
+    /// Limits glibc to `count` malloc arenas; call once at startup, before the server's threads
+    /// start. Each thread that allocates otherwise gets its own arena (up to 8 per core), each
+    /// keeping the memory freed in it. Too few, and the server threads share an arena's lock: with
+    /// 2, every located page's ~100 allocations met there (a futex call every other page, perf);
+    /// docs/performance.md "Malloc arenas" has the measurements.
     static func limitArenas(_ count: Int32) {
         petspot_limit_malloc_arenas(count)
     }
+
+    /// Arenas beside the server threads' own: the main thread's, the concurrency pool's and NIO's.
+    static let otherArenas = 4
 
     /// Blocks of 256 KiB and more get their own mapping, given back when freed (list bodies, their
     /// compressed forms, a snapshot's arrays), and an arena gives back its free top beyond 1 MiB.
