@@ -10,6 +10,12 @@ struct EntityTagTests {
         #expect(EntityTag.strong(for: body) != EntityTag.strong(for: Array("hellp".utf8)))
         #expect(EntityTag.strong(for: body).count == 18)
         #expect(EntityTag.weak(for: body).hasPrefix("W/\"5-"))
+        // The strong tag is the hash in 16 lower-case hex digits, zeros first, between quotes.
+        for length in [0, 1, 7, 8, 63, 64, 65, 1000] {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ length) }
+            let hex = String(EntityTag.hash(bytes), radix: 16)
+            #expect(EntityTag.strong(for: bytes) == "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\"")
+        }
     }
 
     /// A page's tag must change with any change of its bytes: one byte anywhere (in a 64-byte block,
