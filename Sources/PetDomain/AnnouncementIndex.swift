@@ -99,11 +99,12 @@ public final class AnnouncementIndex: Sendable {
             let subset = SubsetKey.key(status: query.status, species: query.species)
             let order = query.sort == .oldest ? oldestBySubset[subset] : newestBySubset[subset]
             let slice = order.dropFirst(offset).prefix(limit).map(Int.init)
+            let distances = DistancesTo(origin)
             return IndexPage(
                 total: order.count,
                 all: items,
                 positions: slice,
-                distancesKm: slice.map { points[$0]?.distanceKm(to: origin) }
+                distancesKm: slice.map { points[$0].map(distances.km(from:)) }
             )
         }
         var plan = LocatedPlan(origin: origin, rangeKm: rangeKm, points: points, order: query.sort == .oldest ? grid.oldest : grid.newest)
@@ -124,11 +125,12 @@ public final class AnnouncementIndex: Sendable {
         // The points first, then the distances: the loads do not wait for each other's Haversine,
         // so their cache misses overlap (a point is rarely in cache at 50,000 items).
         let slicePoints = slice.map { points[$0] }
+        let distances = DistancesTo(origin)
         return IndexPage(
             total: plan.total,
             all: items,
             positions: slice,
-            distancesKm: slicePoints.map { $0?.distanceKm(to: origin) }
+            distancesKm: slicePoints.map { $0.map(distances.km(from:)) }
         )
     }
 }

@@ -21,12 +21,33 @@ public struct Coordinate: Sendable, Hashable, Codable {
 
     /// Great-circle distance to `other` in kilometres (Haversine; docs/upstream.md §3, seed 004).
     public func distanceKm(to other: Coordinate) -> Double {
-        let toRadians = Double.pi / 180
-        let dLat = (other.latitude - latitude) * toRadians
-        let dLng = (other.longitude - longitude) * toRadians
+        DistancesTo(other).km(from: self)
+    }
+}
+
+/// Distances from many points to one `origin`, bit for bit `point.distanceKm(to: origin)`, with the
+/// origin's cosine computed once: a located page measures each item it shows (20, a feed 50), and
+/// the cosines were a sizeable part of the located answer's cycles (perf, docs/performance.md).
+public struct DistancesTo {
+    private static let toRadians = Double.pi / 180
+    private let origin: Coordinate
+    private let originCosine: Double
+
+    public init(_ origin: Coordinate) {
+        self.origin = origin
+        originCosine = cos(origin.latitude * DistancesTo.toRadians)
+    }
+
+    /// The Haversine distance from `point` to the origin, in kilometres.
+    @inline(__always)
+    public func km(from point: Coordinate) -> Double {
+        let toRadians = DistancesTo.toRadians
+        let dLat = (origin.latitude - point.latitude) * toRadians
+        let dLng = (origin.longitude - point.longitude) * toRadians
+        // The factors in the order `distanceKm` always multiplied them, so every result is the same double.
         let a =
             sin(dLat / 2) * sin(dLat / 2)
-            + cos(latitude * toRadians) * cos(other.latitude * toRadians) * sin(dLng / 2) * sin(dLng / 2)
+            + cos(point.latitude * toRadians) * originCosine * sin(dLng / 2) * sin(dLng / 2)
         return 2 * Coordinate.earthRadiusKm * asin(min(1, sqrt(a)))
     }
 }

@@ -67,6 +67,8 @@ struct LocatedPlan {
     }
 
     let origin: Coordinate
+    /// Distances to `origin`, its cosine computed once.
+    let distances: DistancesTo
     let rangeKm: Double
     let points: [Coordinate?]
     /// The grid's slots in the query's order (`CoordinateGrid.newest` or `.oldest`).
@@ -84,6 +86,7 @@ struct LocatedPlan {
 
     init(origin: Coordinate, rangeKm: Double, points: [Coordinate?], order: [CoordinateGrid.Slot]) {
         self.origin = origin
+        distances = DistancesTo(origin)
         self.rangeKm = rangeKm
         self.points = points
         self.order = order
@@ -114,7 +117,7 @@ struct LocatedPlan {
                 case .outside: continue
                 case .unsure:
                     // The same computation as `Announcement.distanceKm(from:)`, the distance pages show.
-                    guard let distance = points[Int(slot.position)]?.distanceKm(to: origin),
+                    guard let distance = points[Int(slot.position)].map(distances.km(from:)),
                         AnnouncementQuery.isInRange(distance, rangeKm: rangeKm)
                     else { continue }
                     kept.append(Int32(index))
@@ -228,7 +231,7 @@ struct LocatedPlan {
             if heap.count == wanted, let farthest = heap.first, run.lowerBoundKm > farthest.distance { break }
             for index in run.start..<run.end {
                 let item = slot(run, index)
-                guard let distance = points[Int(item.position)]?.distanceKm(to: origin) else { continue }
+                guard let distance = points[Int(item.position)].map(distances.km(from:)) else { continue }
                 let entry: Entry = (distance, item.rank, item.position)
                 if heap.count < wanted {
                     heap.append(entry)
