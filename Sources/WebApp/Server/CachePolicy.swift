@@ -114,36 +114,3 @@ enum CachePolicy: Sendable, Equatable {
         return .shared(ttlSeconds: ttl, staleIfErrorSeconds: staleIfError, until: min(confirmedAt + .milliseconds(Int64(ttl * 1000)), endOfDay))
     }
 }
-
-/// A response, and the cache policy it was made under: what browsers and shared caches are told
-/// (already written on `response` by `CachePolicy.apply`), and whether the server may give this
-/// exact answer again for the same request target (`CachePolicy.keptUntil`).
-struct Reply: Sendable {
-    /// The answer for this request.
-    var response: Response
-    /// The policy written on `response`; nil when its maker wrote it (an error page, a page
-    /// answered from its own cache) and the server keeps it for this request only.
-    var cache: CachePolicy?
-    /// The compressed forms of `response`'s body, when whoever keeps it made them (`BodyCompression`);
-    /// nil: the compression step makes the one a request needs at the quick level.
-    var forms: CompressedForms?
-
-    /// A reply whose response already carries its policy; the server does not keep it.
-    init(_ response: Response, forms: CompressedForms? = nil) {
-        self.response = response
-        cache = nil
-        self.forms = forms
-    }
-
-    /// A reply under `cache`, written on `response` now.
-    init(_ response: Response, cache: CachePolicy, forms: CompressedForms? = nil) {
-        self.response = cache.applied(to: response)
-        self.cache = cache
-        self.forms = forms
-    }
-
-    /// Until when the server may give this reply again for requests of the same target (`CachePolicy.keptUntil`).
-    func keptUntil(method: HTTPRequest.Method) -> ContinuousClock.Instant? {
-        cache?.keptUntil(response, method: method)
-    }
-}
