@@ -88,10 +88,10 @@ enum CachePolicy: Sendable, Equatable {
         }
     }
 
-    /// Writes the policy on `response`: its `Cache-Control`, and whether it may be compressed.
+    /// Writes the policy on `response`: its `Cache-Control`. Whether it may be compressed is read
+    /// from the policy itself (`Reply.cache`, `BodyCompression.isCompressible`), not from the header.
     func apply(to response: inout Response) {
         response.headers[.cacheControl] = cacheControl
-        response.mayCompress = mayCompress
     }
 
     /// `response` with the policy written on it (see `apply(to:)`).

@@ -68,13 +68,14 @@ struct Pipeline: Sendable {
                 responses.index(entry, for: request, route: routeName, until: until)
             } else {
                 // Made once here when the handler kept none (a photo: kept for its target alone).
-                if forms == nil { forms = BodyCompression.forms(of: response, level: BodyCompression.policy.kept) }
+                if forms == nil { forms = BodyCompression.forms(of: response, cache: reply.cache, level: BodyCompression.policy.kept) }
                 responses.keep(response, forms: forms, for: request, route: routeName, until: until)
             }
         }
         let coding: ContentCoding
         (response, coding) = BodyCompression.answer(
             response,
+            cache: reply.cache,
             forms: forms,
             acceptEncoding: request.headers.value(.acceptEncoding),
             ifNoneMatch: request.headers.value(.ifNoneMatch),

@@ -8,8 +8,10 @@ import MicroHTTP
 struct Reply: Sendable {
     /// The answer for this request.
     var response: Response
-    /// The policy written on `response`; nil when its maker wrote it (an error page, a page
-    /// answered from its own cache) and the server keeps it for this request only.
+    /// The policy written on `response`, which decides whether the server keeps it and whether it
+    /// may be compressed (`BodyCompression.isCompressible`); nil when its maker wrote a policy any
+    /// cache may store (a static file, a stale page, an error page, never compressed as it is no
+    /// 200) and the server keeps it for this request only.
     var cache: CachePolicy?
     /// The compressed forms of `response`'s body, when whoever keeps it made them (`BodyCompression`);
     /// nil: the compression step makes the one a request needs at the quick level.
@@ -32,6 +34,14 @@ struct Reply: Sendable {
         self.cache = cache
         self.forms = forms
         kept = nil
+    }
+
+    /// This reply under `policy` when it names none: its maker wrote `policy` on the response.
+    func under(_ policy: CachePolicy) -> Reply {
+        guard cache == nil else { return self }
+        var copy = self
+        copy.cache = policy
+        return copy
     }
 
     /// Until when the server may give this reply again for requests of the same target (`CachePolicy.keptUntil`).

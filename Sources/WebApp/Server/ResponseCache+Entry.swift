@@ -146,7 +146,7 @@ extension ResponseCache {
 
         init(response: Response, forms: CompressedForms?, threadSlots: Int) {
             variesByAccept = Prepared.variesByAccept(response)
-            let forms = BodyCompression.isCompressible(response) ? forms : nil
+            let forms = BodyCompression.isCompressible(response, cache: nil) ? forms : nil
             available = forms?.available ?? 0
             representations = ContentCoding.allCases.map { coding in
                 guard let forms else { return coding == .identity ? PreparedResponse(response, threadSlots: threadSlots) : nil }

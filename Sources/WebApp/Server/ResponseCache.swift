@@ -106,7 +106,7 @@ final class ResponseCache: PreparedResponses {
     func keep(_ response: Response, for key: String, generation: Int) -> Entry? {
         guard response.status == .ok, entries.isSecondSighting(of: key) else { return nil }
         // Compressed outside the lock: other pages of this shard are served meanwhile.
-        let forms = BodyCompression.forms(of: response, level: BodyCompression.policy.kept)
+        let forms = BodyCompression.forms(of: response, cache: nil, level: BodyCompression.policy.kept)
         let entry = Entry(key: key, generation: generation, response: response, forms: forms)
         guard entry.baseCost <= shareBytes else { return nil }
         let went = entries.insertEvicting(entry, for: key, cost: entry.baseCost, generation: generation)
