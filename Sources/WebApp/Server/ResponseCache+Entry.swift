@@ -23,8 +23,11 @@ extension ResponseCache {
         let forms: CompressedForms?
         /// Bytes charged for the plain bytes, the forms and the key.
         let baseCost: Int
-        /// Its representations for the hook, once made: read with one atomic load on every hit.
-        let prepared = AtomicLazyReference<Prepared>()
+        /// Its representations for the hook once made: the address of a `Prepared` retained here
+        /// (released in `deinit`), 0 until then, read with one atomic load on every hit. Not
+        /// `AtomicLazyReference`: its `load` is called unspecialized, and looked up generic metadata
+        /// on every answer (callgrind).
+        private let preparedAddress = Atomic<Int>(0)
         private let state = Mutex(State())
 
         struct State {
@@ -40,7 +43,32 @@ extension ResponseCache {
             self.response = response
             self.forms = forms
             baseCost = (response?.body.count ?? 0) + (forms?.byteCount ?? 0) + key.utf8.count + ResponseCache.entryOverhead
-            if let prepared { _ = self.prepared.storeIfNil(prepared) }
+            if let prepared { _ = storeIfNil(prepared) }
+        }
+
+        deinit {
+            if let pointer = UnsafeRawPointer(bitPattern: preparedAddress.load(ordering: .acquiring)) {
+                Unmanaged<Prepared>.fromOpaque(pointer).release()
+            }
+        }
+
+        /// Its representations for the hook; nil until made.
+        var prepared: Prepared? {
+            guard let pointer = UnsafeRawPointer(bitPattern: preparedAddress.load(ordering: .acquiring)) else { return nil }
+            return Unmanaged<Prepared>.fromOpaque(pointer).takeUnretainedValue()
+        }
+
+        /// Keeps `made` when no representations are kept yet; returns the ones kept.
+        private func storeIfNil(_ made: Prepared) -> Prepared {
+            let pointer = UnsafeRawPointer(Unmanaged.passRetained(made).toOpaque())
+            let (exchanged, address) = preparedAddress.compareExchange(
+                expected: 0,
+                desired: Int(bitPattern: pointer),
+                ordering: .acquiringAndReleasing
+            )
+            guard !exchanged, let kept = UnsafeRawPointer(bitPattern: address) else { return made }
+            Unmanaged<Prepared>.fromOpaque(pointer).release()
+            return Unmanaged<Prepared>.fromOpaque(kept).takeUnretainedValue()
         }
 
         /// False once the entry left the cache.
@@ -50,17 +78,17 @@ extension ResponseCache {
         var cost: Int? {
             state.withLock { state -> Int? in
                 guard !state.gone else { return nil }
-                return state.targets.reduce(baseCost + (prepared.load()?.cost ?? 0)) { $0 + $1.target.count + ResponseCache.targetOverhead }
+                return state.targets.reduce(baseCost + (prepared?.cost ?? 0)) { $0 + $1.target.count + ResponseCache.targetOverhead }
             }
         }
 
         /// Its representations, made now from `response` the first time (nil for an entry without one).
         func prepare(threadSlots: Int) -> Prepared? {
-            if let made = prepared.load() { return made }
+            if let made = prepared { return made }
             guard var response else { return nil }
             // What the pipeline adds to every answer (a kept page has it already: a lookup).
             SecurityHeaders.apply(to: &response)
-            return prepared.storeIfNil(Prepared(response: response, forms: forms, threadSlots: threadSlots))
+            return storeIfNil(Prepared(response: response, forms: forms, threadSlots: threadSlots))
         }
 
         /// Adds `target` to the entry's targets and runs `index` (which puts the target's record in

@@ -279,7 +279,7 @@ final class ResponseCache: PreparedResponses {
         }
         guard let record = found ?? nil else { return nil }
         // Made on the first answer the hook gives for the entry, then one atomic load.
-        guard let entry = record.entry.prepared.load() ?? prepare(record.entry) else { return nil }
+        guard let entry = record.entry.prepared ?? prepare(record.entry) else { return nil }
         // A kept photo is WebP: a client that does not take it goes the long way, to its JPEG.
         if entry.variesByAccept, PhotoFormat.preferred(accept: request.header(.accept)) != .webp { return nil }
         let coding =
