@@ -59,6 +59,11 @@ struct ResponseCacheTests {
         #expect(cache.targets.entries == 0)
         cache.index(new, for: Self.request("/pets"), route: "list", until: until)
         #expect(cache.targets.entries == 1)
+
+        // A late render from the older snapshot is not kept, so nothing can be indexed to it.
+        #expect(cache.keep(Self.page(), for: "/pets en", generation: 1) == nil)
+        #expect(cache.keep(Self.page(), for: "/pets en", generation: 1) == nil)
+        #expect(cache.cached("/pets en", generation: 2) === new)
     }
 
     @Test func evicted_entries_take_their_targets_with_them_and_remove_all_empties_both() {

@@ -111,7 +111,9 @@ final class ResponseCache: PreparedResponses {
         guard entry.baseCost <= shareBytes else { return nil }
         let went = entries.insertEvicting(entry, for: key, cost: entry.baseCost, generation: generation)
         ResponseCache.retire(went, keeping: entry, from: index)
-        return entry.isLive ? entry : nil
+        // Not kept when made from an older snapshot than its shard holds (a late render): then
+        // nothing may be indexed to it either, as no eviction would take those targets out.
+        return cached(key, generation: generation) === entry ? entry : nil
     }
 
     /// Indexes the target of `request` (and the language its `Accept-Language` chooses) to
