@@ -67,15 +67,36 @@ public struct LRUByteCache<Key: Hashable, Value> {
     /// cache deletes their files).
     @inlinable @discardableResult
     public mutating func insert(_ value: Value, for key: Key, cost: Int, generation: Int) -> [Key] {
+        let (replaced, evicted) = insertEvicting(value, for: key, cost: cost, generation: generation)
+        // An entry over the budget is not kept: the one it would have replaced went too.
+        let removed = cost > maxBytes && replaced != nil
+        return evicted.isEmpty && !removed ? [] : evicted.map(\.key) + (removed ? [key] : [])
+    }
+
+    /// `insert(_:for:cost:generation:)` returning every value that went: the one `value` replaced,
+    /// those evicted to make room and those a newer generation emptied (the owner of an index into
+    /// the values drops their records: the response cache, docs/caches.md).
+    @inlinable
+    public mutating func insertEvicting(
+        _ value: Value,
+        for key: Key,
+        cost: Int,
+        generation: Int
+    ) -> (replaced: Value?, evicted: [(key: Key, value: Value)]) {
+        var evicted: [(key: Key, value: Value)] = []
+        var replaced: Value?
         if generation != self.generation {
-            guard generation > self.generation else { return [] }  // a late render from an older snapshot
-            removeAll()
+            guard generation > self.generation else { return (nil, []) }  // a late render from an older snapshot
+            evicted = removeAllEntries()
             self.generation = generation
         }
         guard cost <= maxBytes else {
-            return remove(key) ? [key] : []
+            if let index = slots[key] { replaced = nodes[index].value }
+            remove(key)
+            return (replaced, evicted)
         }
         if let index = slots[key] {
+            replaced = nodes[index].value
             heldCost += cost - nodes[index].cost
             nodes[index].value = value
             nodes[index].cost = cost
@@ -94,12 +115,21 @@ public struct LRUByteCache<Key: Hashable, Value> {
             heldCost += cost
             link(index)
         }
-        var evicted: [Key] = []
         while heldCost > maxBytes, oldest != -1 {
-            evicted.append(nodes[oldest].key)
+            if let old = nodes[oldest].value { evicted.append((nodes[oldest].key, old)) }
             evict(oldest)
         }
-        return evicted
+        return (replaced, evicted)
+    }
+
+    /// Empties the cache, returning what it held.
+    @inlinable
+    public mutating func removeAllEntries() -> [(key: Key, value: Value)] {
+        var held: [(key: Key, value: Value)] = []
+        held.reserveCapacity(slots.count)
+        for node in nodes { if let value = node.value { held.append((node.key, value)) } }
+        removeAll()
+        return held
     }
 
     /// Stores `value` in a cache without generations (see `insert(_:for:cost:generation:)`).

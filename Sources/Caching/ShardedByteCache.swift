@@ -73,6 +73,32 @@ public final class ShardedByteCache<Key: Hashable & Sendable, Value: Sendable>: 
         shards.withLock(shard(of: key)) { $0.entries.insert(value, for: key, cost: cost, generation: generation) }
     }
 
+    /// `insert(_:for:cost:generation:)` returning the values that went (`LRUByteCache.insertEvicting`):
+    /// the one `value` replaced, those evicted to make room and those a newer generation emptied.
+    public func insertEvicting(
+        _ value: Value,
+        for key: Key,
+        cost: Int,
+        generation: Int
+    ) -> (replaced: Value?, evicted: [(key: Key, value: Value)]) {
+        shards.withLock(shard(of: key)) { $0.entries.insertEvicting(value, for: key, cost: cost, generation: generation) }
+    }
+
+    /// `insertEvicting` in the key's shard's current generation (an entry found by other means
+    /// than its key, which goes with the shard's other entries when a newer generation comes).
+    public func insertEvicting(_ value: Value, for key: Key, cost: Int) -> (replaced: Value?, evicted: [(key: Key, value: Value)]) {
+        shards.withLock(shard(of: key)) { $0.entries.insertEvicting(value, for: key, cost: cost, generation: max($0.entries.generation, 0)) }
+    }
+
+    /// Empties every shard, returning the values it held.
+    public func removeAll() -> [Value] {
+        var held: [Value] = []
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        // `Shards.forEach` visits each shard under its lock; it is not a sequence.
+        shards.forEach { shard in held += shard.entries.removeAllEntries().map(\.value) }
+        return held
+    }
+
     /// Keeps `value` in a cache without generations (see `insert(_:for:cost:generation:)`).
     @discardableResult
     public func insert(_ value: Value, for key: Key, cost: Int) -> [Key] {

@@ -20,18 +20,12 @@ public struct Response: Sendable {
     /// whole. `package`: test support in this package sets it; it is not part of the public API.
     package var closeAfterBodyBytes: Int?
 
-    /// False keeps this answer uncompressed whatever the client accepts: the application's cache
-    /// policy clears it on an answer no cache may store (a secret next to text the visitor
-    /// controls: BREACH). The server itself never compresses; it only sends the bytes it is given.
-    public var mayCompress: Bool
-
     /// Creates a response.
     public init(status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
         self.closeAfterBodyBytes = nil
-        self.mayCompress = true
     }
 
     /// Creates a response from a swift-http-types head and a body.

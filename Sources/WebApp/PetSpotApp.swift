@@ -21,7 +21,7 @@ public final class PetSpotApp: Sendable {
     let metrics: Metrics
     let upstream: UpstreamAssembly
     let photos: PhotoAssembly
-    let keptAnswers: KeptAnswers
+    let responses: ResponseCache
     let served: ServerAssembly
 
     /// The upstream base URL in use (the embedded demo's when none was configured).
@@ -36,7 +36,7 @@ public final class PetSpotApp: Sendable {
         metrics: Metrics,
         upstream: UpstreamAssembly,
         photos: PhotoAssembly,
-        keptAnswers: KeptAnswers,
+        responses: ResponseCache,
         served: ServerAssembly
     ) {
         self.configuration = configuration
@@ -44,7 +44,7 @@ public final class PetSpotApp: Sendable {
         self.metrics = metrics
         self.upstream = upstream
         self.photos = photos
-        self.keptAnswers = keptAnswers
+        self.responses = responses
         self.served = served
     }
 
@@ -126,14 +126,14 @@ public final class PetSpotApp: Sendable {
             now: now,
             days: days
         )
-        let site = SiteContext(configuration: configuration, renderer: renderer, days: days)
         let answers = AnswerRecord(metrics: metrics, logger: logger)
-        let keptAnswers = KeptAnswers.make(configuration: configuration, answers: answers, now: now)
+        let responses = ResponseCache.make(configuration: configuration, answers: answers, now: now)
+        let site = SiteContext(configuration: configuration, renderer: renderer, days: days, responses: responses)
         let reports = ReportAssembly(
             configuration: configuration,
             site: site,
             gateway: upstream.gateway,
-            keptAnswers: keptAnswers,
+            responses: responses,
             writeStore: writeStore,
             metrics: metrics,
             logger: logger,
@@ -154,7 +154,7 @@ public final class PetSpotApp: Sendable {
             upstream: upstream,
             photos: photos,
             reports: reports,
-            keptAnswers: keptAnswers,
+            responses: responses,
             answers: answers,
             metrics: metrics,
             logger: logger
@@ -165,7 +165,7 @@ public final class PetSpotApp: Sendable {
             metrics: metrics,
             upstream: upstream,
             photos: photos,
-            keptAnswers: keptAnswers,
+            responses: responses,
             served: served
         )
     }
@@ -186,7 +186,7 @@ public final class PetSpotApp: Sendable {
     /// the snapshot is fetched again and the kept answers forgotten, as after a publish here.
     public func dataChanged() async {
         await gateway.refreshAfterWrite(requestID: RequestID.choose(from: nil))
-        keptAnswers.removeAll()
+        responses.removeAll()
     }
 
     /// Whether the change feed is connected (`petspot_change_feed_up`).

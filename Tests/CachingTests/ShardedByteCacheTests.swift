@@ -34,6 +34,36 @@ import Testing
         #expect(cache.size == (entries: 2, bytes: 250))
     }
 
+    /// What an index into the values needs (the response cache's raw targets): every value that
+    /// went, whether replaced, evicted, emptied by a newer generation or by `removeAll`.
+    @Test func insert_evicting_and_remove_all_give_every_value_that_went() {
+        let cache = ShardedByteCache<String, String>(maxBytes: 300, shardCount: 1)
+        _ = cache.insertEvicting("a1", for: "a", cost: 100, generation: 1)
+        _ = cache.insertEvicting("b1", for: "b", cost: 100, generation: 1)
+
+        let replaced = cache.insertEvicting("a2", for: "a", cost: 100, generation: 1)
+        #expect(replaced.replaced == "a1")
+        #expect(replaced.evicted.isEmpty)
+
+        let evicting = cache.insertEvicting("c1", for: "c", cost: 150, generation: 1)
+        #expect(evicting.replaced == nil)
+        #expect(evicting.evicted.map(\.value) == ["b1"])
+
+        let newer = cache.insertEvicting("d2", for: "d", cost: 10, generation: 2)
+        #expect(Set(newer.evicted.map(\.value)) == ["a2", "c1"])
+        #expect(cache.value(for: "a", generation: 2) == nil)
+
+        let older = cache.insertEvicting("e1", for: "e", cost: 10, generation: 1)
+        #expect(older.replaced == nil && older.evicted.isEmpty)
+        #expect(cache.value(for: "e", generation: 1) == nil)
+
+        // Without a generation: in the shard's own (2), so "d2" stays.
+        _ = cache.insertEvicting("f", for: "f", cost: 10)
+        #expect(cache.value(for: "f", generation: 2) == "f")
+        #expect(Set(cache.removeAll()) == ["d2", "f"])
+        #expect(cache.size == (entries: 0, bytes: 0))
+    }
+
     @Test func an_entry_over_a_shards_share_is_not_kept() {
         let cache = ShardedByteCache<String, String>(maxBytes: 400, shardCount: 4)
         cache.insert("small", for: "s", cost: 100)

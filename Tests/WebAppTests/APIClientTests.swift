@@ -253,7 +253,7 @@ extension ServerIntegration {
                 let path = try #require(URL(string: photoURL)?.path)
                 #expect(path == "/images/\(made.id).jpeg")
 
-                // WebP three times: the third is the server's kept answer (KeptAnswers).
+                // WebP three times: the third is given by the server's hook (`ResponseCache`).
                 for _ in 1...3 {
                     let webp = try await app.get(path, headers: ["Accept": "image/avif,image/webp,*/*"])
                     #expect(webp.header("Content-Type") == "image/webp" && webp.header("Vary")?.contains("Accept") == true)

@@ -116,7 +116,7 @@ extension ServerIntegration {
                 #expect(byKeptTag.header("ETag") == keptTag)
                 #expect(asGzip.status == 200)
                 #expect(asGzip.header("Content-Encoding") == "gzip")
-                #expect((app.app.pipeline.keptAnswers?.size.entries ?? 0) > 0)
+                #expect((app.app.pipeline.responses?.targets.entries ?? 0) > 0)
             }
         }
 
@@ -127,7 +127,7 @@ extension ServerIntegration {
                 let located = "/pets?lat=52.2297&lng=21.0122"
                 let fresh = await rawRequest(port: port, located, headers: ["Accept-Encoding": "gzip"])
                 var kept: [RawReply] = []
-                // Asked again: kept by the page cache (second), then by the server's kept answers.
+                // Asked again: kept by the page cache (second), then by the server's hook from the response cache.
                 for _ in 0..<4 { kept.append(await rawRequest(port: port, located, headers: ["Accept-Encoding": "br"])) }
                 let plain = await rawRequest(port: port, located, headers: ["Accept-Encoding": "identity"])
 
@@ -138,7 +138,7 @@ extension ServerIntegration {
                     #expect(Self.decoded(reply) == plain.body)
                     #expect(reply.header("ETag") == kept[0].header("ETag"))
                 }
-                #expect((app.app.pipeline.keptAnswers?.size.entries ?? 0) > 0)
+                #expect((app.app.pipeline.responses?.targets.entries ?? 0) > 0)
             }
         }
 

@@ -21,17 +21,17 @@ struct KeptAnswersTests {
     final class Harness: Sendable {
         final class Counts: Sendable {
             let calls = Atomic<Int>(0)
-            let hits = Mutex<[KeptAnswers.Hit]>([])
+            let hits = Mutex<[ResponseCache.Hit]>([])
             let generated = Atomic<Int>(0)
         }
         let counts = Counts()
-        let keptAnswers: KeptAnswers
+        let keptAnswers: ResponseCache
         /// The clock kept answers expire by; tests move it instead of waiting.
         let clock = ManualClock()
 
         init(maxBytes: Int = 1 << 20, threadSlots: Int = 8, languages: LanguageNegotiation? = nil) {
             let counts = self.counts
-            keptAnswers = KeptAnswers(
+            keptAnswers = ResponseCache(
                 maxBytes: maxBytes,
                 threadSlots: threadSlots,
                 now: clock.reading,

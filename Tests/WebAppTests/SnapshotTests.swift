@@ -109,7 +109,7 @@ struct SnapshotTests {
         try await withApp(listJSON: Self.spreadList(2), configure: { $0.cacheTTLSeconds = 5 }) { app in
             let before = try await app.get("/pets?lat=52.1&lng=21.0&range=100")
             #expect(before.text.contains("Pet 2"))
-            // Asked for again and again: kept by the server itself (`KeptAnswers`) until the TTL ends.
+            // Asked for again and again: given by the server itself (`ResponseCache`'s hook) until the TTL ends.
             for _ in 0..<3 { _ = try await app.get("/pets?lat=52.1&lng=21.0&range=100") }
             let kept = try #require(Self.gauge("petspot_kept_answers_entries", in: try await app.get("/metrics").text))
             #expect(kept >= 1)

@@ -16,7 +16,7 @@ struct ReportAssembly: Sendable {
         configuration: AppConfiguration,
         site: SiteContext,
         gateway: AnnouncementGateway,
-        keptAnswers: KeptAnswers,
+        responses: ResponseCache,
         writeStore: (any WriteStore)?,
         metrics: Metrics,
         logger: Logger,
@@ -33,7 +33,7 @@ struct ReportAssembly: Sendable {
             configuration: configuration,
             site: site,
             gateway: gateway,
-            keptAnswers: keptAnswers,
+            responses: responses,
             store: store,
             logger: logger.with(label: "report")
         )

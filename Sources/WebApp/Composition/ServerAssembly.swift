@@ -18,7 +18,7 @@ struct ServerAssembly: Sendable {
         upstream: UpstreamAssembly,
         photos: PhotoAssembly,
         reports: ReportAssembly,
-        keptAnswers: KeptAnswers,
+        responses: ResponseCache,
         answers: AnswerRecord,
         metrics: Metrics,
         logger: Logger
@@ -44,13 +44,13 @@ struct ServerAssembly: Sendable {
                 tiles: photos.tiles,
                 gateway: gateway,
                 metrics: metrics,
-                keptAnswers: keptAnswers
+                responses: responses
             ),
             readinessWindow: configuration.readinessWindow,
             reports: reports.handlers,
             writes: reports.writes
         )
-        let pipeline = Pipeline(router: router, metrics: metrics, logger: logger, keptAnswers: keptAnswers)
+        let pipeline = Pipeline(router: router, metrics: metrics, logger: logger, responses: responses)
         var serverConfiguration = ServerConfiguration(configuration)
         // The server's own answers (400, 405, 414, 500, 503), rendered once, in the language of the
         // request's headers and in its route's format (docs/architecture.md "Errors").
@@ -69,7 +69,7 @@ struct ServerAssembly: Sendable {
         server = HTTPServer(
             configuration: serverConfiguration,
             logger: logger,
-            preparedResponses: keptAnswers,
+            preparedResponses: responses,
             handler: { request in pipeline.handle(request) }
         )
     }
@@ -94,17 +94,17 @@ extension AppConfiguration {
     var readinessWindow: Duration { max(Limits.readinessFloor, .seconds(Int64(cacheTTLSeconds * 2))) }
 }
 
-extension KeptAnswers {
-    /// The server's kept answers for repeated URLs, in their share of the page memory; a hit is
+extension ResponseCache {
+    /// The response cache in the page memory (`--page-cache-mb`); a hit of the server's hook is
     /// counted and logged like any answer. Pages follow Accept-Language when the URL has no `lang`,
-    /// so answers are kept per language.
+    /// so targets are indexed per language.
     static func make(
         configuration: AppConfiguration,
         answers: AnswerRecord,
         now: @escaping @Sendable () -> ContinuousClock.Instant
-    ) -> KeptAnswers {
-        KeptAnswers(
-            maxBytes: CacheBudgets(configuration).keptAnswers,
+    ) -> ResponseCache {
+        ResponseCache(
+            maxBytes: CacheBudgets(configuration).responses,
             threadSlots: configuration.threadCount,
             now: now,
             languages: Language.negotiation,
@@ -116,7 +116,7 @@ extension KeptAnswers {
 
 extension AnswerRecord {
     /// A kept answer served by the server's hook: its body bytes, the request metric and log line.
-    func record(_ hit: KeptAnswers.Hit) {
+    func record(_ hit: ResponseCache.Hit) {
         metrics.recordBodyBytes(hit.coding, count: hit.bodyBytes)
         record(route: hit.route, status: hit.status, requestID: hit.requestID, method: hit.method.rawValue, path: hit.path, seconds: hit.seconds)
     }

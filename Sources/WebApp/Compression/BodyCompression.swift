@@ -13,15 +13,17 @@ import MicroHTTP
 ///
 /// Never compressed: anything but a 200; bodies under `CompressionPolicy.minimumBytes`; types that
 /// do not shrink (images, tiles: only text types are compressed); answers whose cache policy no
-/// cache may store (`CachePolicy.mayCompress`: a secret next to visitor-controlled text must never
-/// be compressed, BREACH); bodies already coded.
+/// cache may store (`CachePolicy.mayCompress`, read from the reply's policy, `Reply.cache`: a secret
+/// next to visitor-controlled text must never be compressed, BREACH); bodies already coded.
 enum BodyCompression {
     /// The configuration of the step.
     static let policy = CompressionPolicy.standard
 
-    /// True when `response` may be sent compressed (see the type's comment for what never is).
-    static func isCompressible(_ response: Response) -> Bool {
-        guard response.status == .ok, response.mayCompress, response.body.count >= policy.minimumBytes,
+    /// True when `response`, under the cache policy `cache`, may be sent compressed (see the type's
+    /// comment for what never is). `cache` nil: a policy its maker wrote that any cache may store
+    /// (an entry of the response cache, a static file, a page made from stale data).
+    static func isCompressible(_ response: Response, cache: CachePolicy?) -> Bool {
+        guard response.status == .ok, cache?.mayCompress ?? true, response.body.count >= policy.minimumBytes,
             !response.headers.contains(.contentEncoding), let type = response.headers.value(.contentType)
         else { return false }
         return policy.isCompressible(contentType: type)
@@ -36,9 +38,9 @@ enum BodyCompression {
         )
     }
 
-    /// The forms of `response` at `level` when it is compressible; nil otherwise.
-    static func forms(of response: Response, level: CompressionPolicy.Level) -> CompressedForms? {
-        isCompressible(response) ? forms(of: response.body, level: level) : nil
+    /// The forms of `response` at `level` when it is compressible under `cache`; nil otherwise.
+    static func forms(of response: Response, cache: CachePolicy?, level: CompressionPolicy.Level) -> CompressedForms? {
+        isCompressible(response, cache: cache) ? forms(of: response.body, level: level) : nil
     }
 
     /// What to send for a request with these `Accept-Encoding` and `If-None-Match` values: the
@@ -54,6 +56,7 @@ enum BodyCompression {
     /// (RFC 9110 §13.1.3), against the answer's `Last-Modified`.
     static func answer(
         _ response: Response,
+        cache: CachePolicy?,
         forms: CompressedForms?,
         acceptEncoding: String?,
         ifNoneMatch: String?,
@@ -63,7 +66,7 @@ enum BodyCompression {
         var chosen = response
         var coding = ContentCoding.identity
         var forms = forms
-        if isCompressible(response) {
+        if isCompressible(response, cache: cache) {
             let canMake = forms == nil && compressFresh && response.body.count <= policy.largestQuickBytes
             coding = ContentCoding.choose(
                 acceptEncoding,

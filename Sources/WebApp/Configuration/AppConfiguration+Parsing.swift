@@ -89,9 +89,9 @@ extension AppConfiguration {
                 "PETSPOT_PAGE_CACHE_MB",
                 \.pageCacheMegabytes,
                 .megabytes(1...65536),
-                help: "Memory for rendered pages, API bodies and kept answers, in MiB.",
-                about: " MiB for rendered pages and API bodies (¾, least recently used out first; a page is kept the second time it is made) "
-                    + "and the server's kept answers for repeated URLs (¼)"
+                help: "Memory for the response cache (pages, API bodies, fresh photos), in MiB.",
+                about: " MiB for the response cache: pages and API bodies whole, with their compressed forms and what the server's hook "
+                    + "sends for repeated URLs (least recently used out first; a page is kept the second time it is made)"
             ),
             Setting(
                 "max-details-calls",

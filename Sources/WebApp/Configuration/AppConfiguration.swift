@@ -38,7 +38,7 @@ public struct AppConfiguration: Sendable, Equatable {
     /// Largest upstream JSON body accepted, in MiB (`PETSPOT_UPSTREAM_MAX_BODY_MB`): the whole list
     /// comes in one body (50,000 announcements are about 35 MiB).
     public var upstreamMaxBodyMegabytes: Int = 64
-    /// Memory for rendered pages and encoded API bodies, in MiB (`PETSPOT_PAGE_CACHE_MB`).
+    /// Memory for the response cache (pages, encoded API bodies, fresh photos), in MiB (`PETSPOT_PAGE_CACHE_MB`).
     public var pageCacheMegabytes: Int = 32
     /// Most details calls to the upstream at once (`PETSPOT_MAX_DETAILS_CALLS`).
     public var maxDetailsCalls: Int = 8

@@ -21,10 +21,9 @@ struct CacheBudgets: Sendable, Equatable {
         }
     }
 
-    /// Rendered pages and encoded API bodies (`RenderedPages`): ¾ of `--page-cache-mb`.
-    let renderedPages: Int
-    /// The server's kept answers for repeated URLs (`KeptAnswers`): the other ¼ of `--page-cache-mb`.
-    let keptAnswers: Int
+    /// The response cache (`ResponseCache`: pages, API bodies and fresh photos, whole, with the
+    /// targets the server's hook finds them by): all of `--page-cache-mb`.
+    let responses: Int
     /// Located page shells (`PageShells`): a fixed size, not a setting (`CacheLimits.pageShellBytes`).
     let pageShells: Int
     /// Photo variants (`KeptResourceCache`, `KeptResourceDisk`): `--image-cache-mb`, `--image-cache-dir`, `--image-cache-disk-mb`.
@@ -39,10 +38,7 @@ struct CacheBudgets: Sendable, Equatable {
     /// The budgets `configuration` sets.
     init(_ configuration: AppConfiguration) {
         let pageCache = configuration.pageCacheMegabytes * CacheLimits.mebibyte
-        // Rendered pages hold every page asked for twice (and the API bodies); kept answers only
-        // the repeated URLs' final bytes, which the rendered pages can always make again.
-        renderedPages = pageCache * 3 / 4
-        keptAnswers = pageCache / 4
+        responses = pageCache
         pageShells = CacheLimits.pageShellBytes
         photos = Tiered(
             memoryMegabytes: configuration.imageCacheMegabytes,
@@ -70,13 +66,17 @@ enum CacheLimits {
     static let pageShellBytes = 8 * mebibyte
     /// Shards of the page shells: every located page looks one up.
     static let pageShellShards = 8
-    /// Shards of the rendered pages: every page request looks one up.
-    static let renderedPageShards = 8
-    /// Keys remembered as made once, per rendered-page shard (a power of two): a page is kept the
+    /// Shards of the response cache's entries and of its target index: every page request looks
+    /// one up (the server's hook the index, the application the entries).
+    static let responseShards = 8
+    /// Keys remembered as made once, per response-cache shard (a power of two): a page is kept the
     /// second time it is made.
-    static let renderedPageSeenSlots = 4096
+    static let responseSeenSlots = 4096
+    /// Most request targets indexed to one entry of the response cache (spellings of one page:
+    /// parameter order, unknown parameters); more are answered by the application from the entry.
+    static let targetsPerResponse = 8
     /// Shards of the photo and tile memory caches: one, an exact LRU over the whole budget (a warm
-    /// photo is mostly answered from the server's kept answers before it gets here).
+    /// photo is mostly answered from the response cache by the server's hook before it gets here).
     static let photoMemoryShards = 1
 
     /// Most upstream details answers kept (`GatewaySettings.maxEntries`).

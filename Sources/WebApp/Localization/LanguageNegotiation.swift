@@ -1,7 +1,7 @@
 import MicroHTTP
 
 /// Choosing one of a few languages from an `Accept-Language` value (RFC 9110 §12.5.4, basic
-/// filtering by primary subtag), on bytes and without allocating: `KeptAnswers` asks this for every
+/// filtering by primary subtag), on bytes and without allocating: `ResponseCache` asks this for every
 /// request it looks up, and the pages for every page, so both pick the same language.
 ///
 /// A language's weight is the highest `q` of the ranges naming its primary subtag (`pl`, `pl-PL`,

@@ -357,13 +357,13 @@ extension ReportHandlers {
         configuration: AppConfiguration,
         site: SiteContext,
         gateway: AnnouncementGateway,
-        keptAnswers: KeptAnswers?,
+        responses: ResponseCache?,
         store: any WriteStore,
         logger: Logger
     ) -> ReportHandlers {
         ReportHandlers(
             site: site,
-            service: ReportService(gateway: gateway, keptAnswers: keptAnswers, logger: logger),
+            service: ReportService(gateway: gateway, responses: responses, logger: logger),
             photos: ReportPhotos(pool: .shared, maxPixels: configuration.maxPhotoMegapixels * 1_000_000),
             identity: ClientIdentity(configuration: configuration),
             store: store,

@@ -12,8 +12,8 @@ import PetDomain
 /// announcement id, our request id and the upstream's `request-id` only.
 struct ReportService: Sendable {
     let gateway: AnnouncementGateway
-    /// The server's kept answers: forgotten once a report is published, so it shows at once.
-    let keptAnswers: KeptAnswers?
+    /// The response cache: emptied once a report is published, so it shows at once.
+    let responses: ResponseCache?
     let logger: Logger
 
     /// The outcome of a create call.
@@ -97,7 +97,7 @@ struct ReportService: Sendable {
     /// announcement is on `/pets`, `/map` and the API at once rather than after the cache TTL.
     func publish(requestID: String) async {
         await gateway.refreshAfterWrite(requestID: requestID)
-        keptAnswers?.removeAll()
+        responses?.removeAll()
     }
 
     /// A 4xx with the backend's error body, logged with the upstream's request id; nil for anything else

@@ -88,10 +88,10 @@ enum CachePolicy: Sendable, Equatable {
         }
     }
 
-    /// Writes the policy on `response`: its `Cache-Control`, and whether it may be compressed.
+    /// Writes the policy on `response`: its `Cache-Control`. Whether it may be compressed is read
+    /// from the policy itself (`Reply.cache`, `BodyCompression.isCompressible`), not from the header.
     func apply(to response: inout Response) {
         response.headers[.cacheControl] = cacheControl
-        response.mayCompress = mayCompress
     }
 
     /// `response` with the policy written on it (see `apply(to:)`).
@@ -112,38 +112,5 @@ enum CachePolicy: Sendable, Equatable {
     func keptUntil(confirmedAt: ContinuousClock.Instant, endOfDay: ContinuousClock.Instant) -> CachePolicy {
         guard case .shared(let ttl, let staleIfError, _) = self else { return self }
         return .shared(ttlSeconds: ttl, staleIfErrorSeconds: staleIfError, until: min(confirmedAt + .milliseconds(Int64(ttl * 1000)), endOfDay))
-    }
-}
-
-/// A response, and the cache policy it was made under: what browsers and shared caches are told
-/// (already written on `response` by `CachePolicy.apply`), and whether the server may give this
-/// exact answer again for the same request target (`CachePolicy.keptUntil`).
-struct Reply: Sendable {
-    /// The answer for this request.
-    var response: Response
-    /// The policy written on `response`; nil when its maker wrote it (an error page, a page
-    /// answered from its own cache) and the server keeps it for this request only.
-    var cache: CachePolicy?
-    /// The compressed forms of `response`'s body, when whoever keeps it made them (`BodyCompression`);
-    /// nil: the compression step makes the one a request needs at the quick level.
-    var forms: CompressedForms?
-
-    /// A reply whose response already carries its policy; the server does not keep it.
-    init(_ response: Response, forms: CompressedForms? = nil) {
-        self.response = response
-        cache = nil
-        self.forms = forms
-    }
-
-    /// A reply under `cache`, written on `response` now.
-    init(_ response: Response, cache: CachePolicy, forms: CompressedForms? = nil) {
-        self.response = cache.applied(to: response)
-        self.cache = cache
-        self.forms = forms
-    }
-
-    /// Until when the server may give this reply again for requests of the same target (`CachePolicy.keptUntil`).
-    func keptUntil(method: HTTPRequest.Method) -> ContinuousClock.Instant? {
-        cache?.keptUntil(response, method: method)
     }
 }

@@ -11,17 +11,18 @@ struct MetricsEndpoint: Sendable {
     let tiles: TileProxy
     let gateway: AnnouncementGateway
     let metrics: Metrics
-    /// The server's kept answers; nil when the server keeps none.
-    let keptAnswers: KeptAnswers?
+    /// The response cache: its entries are `petspot_page_cache_*`, the request targets indexed to
+    /// them for the server's hook `petspot_kept_answers_*` (docs/caches.md).
+    let responses: ResponseCache
 
     func scrape() -> Response {
-        let pages = site.caches.rendered.size
-        let kept = keptAnswers?.size ?? (entries: 0, bytes: 0)
+        let pages = responses.size
+        let kept = responses.targets
         for (name, value) in [
             ("petspot_page_cache_bytes", pages.bytes), ("petspot_page_cache_entries", pages.entries),
-            ("petspot_page_cache_limit_bytes", site.caches.rendered.maxBytes),
+            ("petspot_page_cache_limit_bytes", responses.maxBytes),
             ("petspot_kept_answers_bytes", kept.bytes), ("petspot_kept_answers_entries", kept.entries),
-            ("petspot_kept_answers_limit_bytes", keptAnswers?.maxBytes ?? 0),
+            ("petspot_kept_answers_limit_bytes", responses.maxBytes),
             ("petspot_photo_cache_bytes", images.cache.size.bytes), ("petspot_photo_cache_entries", images.cache.size.entries),
             ("petspot_photo_cache_limit_bytes", images.cache.maxBytes),
             ("petspot_photo_disk_cache_bytes", images.cache.disk?.size.bytes ?? 0),

@@ -10,8 +10,9 @@ struct Pipeline: Sendable {
     let router: Router
     let metrics: Metrics
     let logger: Logger
-    /// Where answers the cache policy lets the server give again are kept (`CachePolicy.keptUntil`).
-    let keptAnswers: KeptAnswers?
+    /// Where answers the cache policy lets the server give again are kept (`CachePolicy.keptUntil`),
+    /// and the request targets they are given for.
+    let responses: ResponseCache?
 
     /// The server's one handler: the route's plan is made once; its answer is given at once on the
     /// server thread when what it needs is in memory (a kept page, a static file, a page made from
@@ -61,14 +62,20 @@ struct Pipeline: Sendable {
         var response = reply.response
         SecurityHeaders.apply(to: &response)
         var forms = reply.forms
-        if let until = reply.keptUntil(method: request.method), let keptAnswers {
-            // Made once here when the handler kept none (a route whose answers only the server keeps).
-            if forms == nil { forms = BodyCompression.forms(of: response, level: BodyCompression.policy.kept) }
-            keptAnswers.keep(response, forms: forms, for: request, route: routeName, until: until)
+        if let until = reply.keptUntil(method: request.method), let responses {
+            if let entry = reply.kept {
+                // A page of the response cache: this spelling of its URL is indexed to it.
+                responses.index(entry, for: request, route: routeName, until: until)
+            } else {
+                // Made once here when the handler kept none (a photo: kept for its target alone).
+                if forms == nil { forms = BodyCompression.forms(of: response, cache: reply.cache, level: BodyCompression.policy.kept) }
+                responses.keep(response, forms: forms, for: request, route: routeName, until: until)
+            }
         }
         let coding: ContentCoding
         (response, coding) = BodyCompression.answer(
             response,
+            cache: reply.cache,
             forms: forms,
             acceptEncoding: request.headers.value(.acceptEncoding),
             ifNoneMatch: request.headers.value(.ifNoneMatch),
@@ -89,7 +96,7 @@ struct Pipeline: Sendable {
     }
 }
 
-/// The metrics and the log line of one answer: the pipeline's, and those `KeptAnswers` gives.
+/// The metrics and the log line of one answer: the pipeline's, and those the response cache's hook gives.
 struct AnswerRecord: Sendable {
     let metrics: Metrics
     let logger: Logger

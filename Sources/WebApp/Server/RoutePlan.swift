@@ -64,6 +64,17 @@ struct RoutePlan: Sendable {
     static func work(_ body: @escaping @Sendable () async throws(HTTPError) -> Response) -> RoutePlan {
         RoutePlan(now: { nil }, later: { () async throws(HTTPError) -> Reply in Reply(try await body()) })
     }
+
+    /// This plan, its answers under `policy`, which their makers wrote on them (a route whose every
+    /// answer is for its client only, or for this request only): the compression step reads it
+    /// (`CachePolicy.mayCompress`, BREACH). Errors are written by the pipeline, `noStore`.
+    func under(_ policy: CachePolicy) -> RoutePlan {
+        let (now, later) = (self.now, self.later)
+        return RoutePlan(
+            now: { () throws(HTTPError) -> Reply? in try now().map { $0.under(policy) } },
+            later: { () async throws(HTTPError) -> Reply in try await later().under(policy) }
+        )
+    }
 }
 
 /// Where a pet's announcement comes from for its details page, poster and API answer.

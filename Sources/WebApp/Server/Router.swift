@@ -81,18 +81,23 @@ struct Router: Sendable {
         case .favicon:
             plan = staticFiles.reply(for: "favicon.svg", request: request).map(RoutePlan.answer) ?? .failed(HTTPError(404, .errorNoFile))
         case .apiList where isPost:
-            plan = .work { [writes] () async throws(HTTPError) in try await writes.create(request, requestID: requestID) }
+            plan = RoutePlan.work { [writes] () async throws(HTTPError) in try await writes.create(request, requestID: requestID) }.under(.private)
         case .apiList:
             plan = api.list(request, requestID: requestID)
         case .apiPhotos(let id):
-            plan = .work { [writes] () async throws(HTTPError) in try await writes.photo(request, id: id, requestID: requestID) }
+            plan = RoutePlan.work { [writes] () async throws(HTTPError) in try await writes.photo(request, id: id, requestID: requestID) }
+                .under(.private)
         case .report:
-            plan =
+            // Report pages are for their visitor only (`ReportHandlers.private`).
+            let answer: RoutePlan =
                 isPost
                 ? .work { [reports] in await reports.submit(request, requestID: requestID) }
                 : .making { () throws(HTTPError) in try reports.form(request) }
+            plan = answer.under(.private)
         case .reportPhoto:
-            plan = isPost ? .work { [reports] in await reports.sendPhoto(request, requestID: requestID) } : .answer(reports.photoForm(request))
+            let answer: RoutePlan =
+                isPost ? .work { [reports] in await reports.sendPhoto(request, requestID: requestID) } : .answer(reports.photoForm(request))
+            plan = answer.under(.private)
         case .apiDetails(let id):
             plan = api.details(request, id: id, requestID: requestID)
         case .apiGeoJSON:
@@ -106,11 +111,11 @@ struct Router: Sendable {
         case .apiMatches(let id):
             plan = api.matches(request, id: id, requestID: requestID)
         case .healthz:
-            plan = .answer(Router.noStore(.text("ok\n")))
+            plan = RoutePlan.answer(Router.noStore(.text("ok\n"))).under(.noStore)
         case .readyz:
-            plan = .work { await readiness(requestID: requestID) }
+            plan = RoutePlan.work { await readiness(requestID: requestID) }.under(.noStore)
         case .metrics:
-            plan = .answer(Router.noStore(metricsEndpoint.scrape()))
+            plan = RoutePlan.answer(Router.noStore(metricsEndpoint.scrape())).under(.noStore)
         }
         return (route.metricName, route.rule.format, plan)
     }

@@ -9,8 +9,8 @@ import PetDomain
 /// the system date per request.
 ///
 /// Every cache that holds words about "today" is keyed by `reuseKey(generation:)`, which changes
-/// with the snapshot *and* with the day: kept card fragments, rendered pages, and the server's
-/// kept answers, which also stop at `endOfToday`.
+/// with the snapshot *and* with the day: kept card fragments and the response cache's entries,
+/// whose targets the server's hook also stops giving at `endOfToday`.
 struct DayClock: Sendable {
     /// The zone whose midnight starts a new day: the service is Polish (docs/upstream.md §3).
     static let zone = TimeZone(identifier: "Europe/Warsaw") ?? TimeZone(secondsFromGMT: 3_600) ?? .gmt

@@ -5,12 +5,13 @@ import MicroHTTP
 import PetAPIClient
 import PetDomain
 
-/// The page caches, held once for the site (`SiteContext.caches`): rendered pages, page shells, the
+/// The page caches, held once for the site (`SiteContext.caches`): the response cache, page shells, the
 /// card fragments, feed entries, matches and poster codes of the current snapshot, and the reuse of a
-/// rendered page (`cachedPage`) with the headers a kept answer carries (`prepared`).
+/// kept page (`cachedPage`) with the headers a kept answer carries (`prepared`).
 final class PageCaches: Sendable {
-    /// Rendered pages reused for the same normalized URL over the same snapshot.
-    let rendered: RenderedPages
+    /// Whole answers reused for the same normalized URL over the same snapshot, and given by the
+    /// server's hook for the targets that led to them (docs/caches.md).
+    let responses: ResponseCache
     /// Cards of the current snapshot and day (`DayClock.reuseKey`), rendered once each.
     private let fragments = SnapshotMemo<CardFragments>()
     /// Located pages by shape, rendered once each with markers (they hold no upstream data).
@@ -28,10 +29,10 @@ final class PageCaches: Sendable {
     /// The day report ages are worded for; part of every reuse decision (`DayClock.reuseKey`).
     let days: DayClock
 
-    init(configuration: AppConfiguration, days: DayClock) {
+    init(configuration: AppConfiguration, days: DayClock, responses: ResponseCache) {
         self.days = days
         let budgets = CacheBudgets(configuration)
-        rendered = RenderedPages(maxBytes: budgets.renderedPages)
+        self.responses = responses
         shells = PageShells(maxBytes: budgets.pageShells)
         fresh = CachePolicy.fresh(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
         cacheFields = (fresh.field, CachePolicy.stale.field)
@@ -62,22 +63,29 @@ final class PageCaches: Sendable {
         let day = days.today
         guard !snapshot.isStale else { return Reply(finish(try build(day), request: request, stale: true)) }
         let reuse = DayClock.reuseKey(generation: snapshot.value.generation, day: day)
-        if let kept = rendered.cached(key, generation: reuse) {
+        if let kept = responses.cached(key, generation: reuse), let response = kept.response {
             // Kept: the same bytes are right for this exact URL while the snapshot is fresh and the
             // day has not changed, so the server may give them itself (`CachePolicy`); this spelling
             // of the URL was not answered by it yet. The policy is already written on the kept page
             // (`prepared`): only the server's keeping is added here.
-            var reply = Reply(ConditionalGet.answer(kept.response, request: request), forms: kept.forms)
-            reply.cache = fresh.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
-            return reply
+            return reused(kept, response: response, request: request, snapshot: snapshot)
         }
         let made = prepared(try build(day), stale: false)
-        guard var kept = rendered.keep(made, for: key, generation: reuse) else { return Reply(ConditionalGet.answer(made, request: request)) }
-        // Its second sighting: kept with its forms, and the server gives it itself from the next request on
-        // (one second-sighting rule for the page cache and the kept answers, docs/caches.md).
-        kept.response = ConditionalGet.answer(kept.response, request: request)
-        kept.cache = fresh.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
-        return kept
+        guard let kept = responses.keep(made, for: key, generation: reuse), let response = kept.response else {
+            return Reply(ConditionalGet.answer(made, request: request))
+        }
+        // Its second sighting: kept with its forms, and the server gives it itself from the next
+        // request on (one second-sighting rule, docs/caches.md).
+        return reused(kept, response: response, request: request, snapshot: snapshot)
+    }
+
+    /// The reply of a page of the response cache, which the server may give again until the
+    /// snapshot's TTL or the day ends (the pipeline indexes the request's target to `kept`).
+    private func reused(_ kept: ResponseCache.Entry, response: Response, request: Request, snapshot: Fetched<Snapshot>) -> Reply {
+        var reply = Reply(ConditionalGet.answer(response, request: request), forms: kept.forms)
+        reply.cache = fresh.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
+        reply.kept = kept
+        return reply
     }
 
     /// Cache headers (and 304) for a 200; `no-store` for anything else.

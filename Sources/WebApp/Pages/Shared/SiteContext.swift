@@ -13,10 +13,10 @@ final class SiteContext: Sendable {
     /// The day report ages are worded for, and the date pages are made on (`DayClock`).
     let days: DayClock
 
-    init(configuration: AppConfiguration, renderer: PageRenderer, days: DayClock) {
+    init(configuration: AppConfiguration, renderer: PageRenderer, days: DayClock, responses: ResponseCache) {
         self.renderer = renderer
         self.days = days
         layout = LayoutBuilder(baseURL: configuration.effectivePublicBaseURL)
-        caches = PageCaches(configuration: configuration, days: days)
+        caches = PageCaches(configuration: configuration, days: days, responses: responses)
     }
 }
