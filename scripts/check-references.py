@@ -30,7 +30,7 @@ EXTERNAL_TYPES = {
     # Swift and Foundation
     "ContinuousClock", "Date", "Data", "Double", "Duration", "String", "Substring", "Array", "Dictionary",
     "Int", "Int32", "Int64", "UInt8", "UInt64", "Bool", "Character", "Optional", "Result", "Task", "TaskGroup",
-    "Mutex", "Atomic", "Unmanaged", "UnsafeRawBufferPointer", "UnsafeMutableRawBufferPointer", "UnsafePointer",
+    "Mutex", "Atomic", "AtomicLazyReference", "Unmanaged", "UnsafeRawBufferPointer", "UnsafeMutableRawBufferPointer", "UnsafePointer",
     "UnsafeMutablePointer", "OpaquePointer", "ObjectIdentifier", "Sendable", "Error", "Equatable", "Hashable",
     "Comparable", "Codable", "Decimal", "TimeZone", "Calendar", "Locale", "URL", "URLSession", "URLRequest",
     "JSONSerialization", "JSONDecoder", "JSONEncoder", "FileManager", "ProcessInfo", "Thread", "NSLock",

@@ -6,7 +6,7 @@ import Testing
 @testable import WebApp
 
 /// The response cache's two parts stay one: the raw targets indexed for the server's hook go when
-/// their entry goes, whatever makes it go (docs/caches.md "the response cache").
+/// their entry goes, whatever makes it go (docs/caches.md "The table", its response cache row).
 @Suite("Response cache")
 struct ResponseCacheTests {
     static func page(_ size: Int = 3000) -> Response {
