@@ -12,23 +12,8 @@
 # leaves the profile as callgrind.out.warm in the current folder (callgrind_annotate reads it).
 set -euo pipefail
 ITEMS=${2:-5000} TARGET=${3:-/pets} REQUESTS=${4:-2000}
-out_file=$PWD/callgrind.out.warm
-# valgrind 3.19 (Debian 12) cannot read the DWARF 5 the Swift toolchain writes: count a copy without
-# debug information (its symbol table still names every function).
-work=$(mktemp -d)
-BIN=$work/petspot-web
-strip --strip-debug -o "$BIN" "$1"
-cd "$(dirname "$0")/../.."
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
-up_port=$(free_port) port=$(free_port)
-python3 scripts/bench/upstream.py --items "$ITEMS" --port "$up_port" --seed 1 2>/dev/null & upstream=$!
-server=""
-trap 'kill $server $upstream 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 100); do curl -fs --max-time 2 "http://127.0.0.1:$up_port/api/health" >/dev/null && break; sleep 0.2; done
-valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out_file" \
-  "$BIN" --port "$port" --upstream "http://127.0.0.1:$up_port" --public-dir Public --templates-dir Templates \
-  --log-level warning --cache-ttl 3600 >/dev/null 2>&1 & server=$!
-for _ in $(seq 600); do curl -fs --max-time 5 -o /dev/null "http://127.0.0.1:$port$TARGET" && break; sleep 1; done
+source "$(dirname "$0")/callgrind-lib.sh"
+callgrind_start "$1" "$ITEMS" "$PWD/callgrind.out.warm" "$TARGET"
 ask() {  # ask COUNT: COUNT requests of TARGET on one connection
   python3 - "$port" "$TARGET" "$1" <<'PY'
 import http.client, sys
@@ -49,11 +34,5 @@ for _ in $(seq 120); do
   sleep 1
 done
 sleep 2
-callgrind_control -i on "$server" >/dev/null 2>&1
-ask "$REQUESTS"
-callgrind_control -i off "$server" >/dev/null 2>&1
-callgrind_control -d "$server" >/dev/null 2>&1
-kill "$server"; wait "$server" 2>/dev/null || true; server=""
-mv "$out_file".1 "$out_file"  # the counted part (the dump); what the exit wrote over it was uncounted
-total=$(callgrind_annotate "$out_file" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
+callgrind_count ask "$REQUESTS"
 echo "$TARGET at $ITEMS items, warm: $((total / REQUESTS)) instructions per answer ($REQUESTS answers)"
