@@ -28,11 +28,11 @@ extension AnnouncementIndex {
                 if let status = query.status, statuses[index] != status { return }
                 if let species = query.species, kinds[index] != species { return }
                 // The same computation as `Announcement.distanceKm(from:)`, the distance pages show.
-                guard let distance = points[index]?.distanceKm(to: origin), AnnouncementQuery.isInRange(distance, rangeKm: rangeKm) else { return }
+                guard let distance = points[index]?.coordinate.distanceKm(to: origin), AnnouncementQuery.isInRange(distance, rangeKm: rangeKm) else { return }
                 candidates.append((position, distance))
             }
         } else {
-            candidates = newestBySubset[subset].map { ($0, points[Int($0)]?.distanceKm(to: origin) ?? .infinity) }
+            candidates = newestBySubset[subset].map { ($0, points[Int($0)]?.coordinate.distanceKm(to: origin) ?? .infinity) }
         }
         switch query.sort {
         case .newest:

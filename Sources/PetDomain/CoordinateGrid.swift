@@ -53,9 +53,10 @@ struct GridCell: Equatable {
 }
 
 /// What a located query with a range found in the grid: how many items are in range, and the
-/// ordered runs of slots its page is drawn from. A cell wholly inside the circle gives its groups'
-/// slots of the grid's order untouched; a cell on the edge gives the slots that passed the distance
-/// test, still in that order, copied to `kept`.
+/// ordered runs of slots its page is drawn from. A cell wholly inside the circle gives its slots of
+/// the grid's order untouched (or, under a status or species filter, those that pass it, copied to
+/// `kept`); a cell on the edge gives the slots that passed the distance test, still in that order,
+/// copied to `kept`.
 struct LocatedPlan {
     /// A run: `start..<end` of the grid's order (or of `kept`), and a lower bound on the distance
     /// of every item in it (for nearest).
@@ -70,9 +71,13 @@ struct LocatedPlan {
     /// Distances to `origin`, its cosine computed once.
     let distances: DistancesTo
     let rangeKm: Double
-    let points: [Coordinate?]
+    let points: [MeasuredPoint?]
     /// The grid's slots in the query's order (`CoordinateGrid.newest` or `.oldest`).
     let order: [CoordinateGrid.Slot]
+    /// The status × species pair of each slot of `order` (`SubsetKey.combo(status:species:)`).
+    let pairs: [UInt8]
+    /// The pairs the query's filter admits, as a bit set; nil without a filter.
+    let combos: Int?
     private(set) var total = 0
     private var runs: [Run] = []
     /// Slots (indices of `order`) of edge items in range.
@@ -83,44 +88,59 @@ struct LocatedPlan {
     private var lowerBoundKm = 0.0
     private var isInside = false
     private let chord: ChordTest
+    /// The Haversine terms of the distance to the centres of the current row's cells that depend
+    /// only on the row (`classify`): sin²(Δlatitude / 2) and cos(latitude) × cos(origin's latitude).
+    private var rowSineSquared = 0.0
+    private var rowCosines = 0.0
+    private let originCosine: Double
 
-    init(origin: Coordinate, rangeKm: Double, points: [Coordinate?], order: [CoordinateGrid.Slot]) {
+    init(origin: Coordinate, rangeKm: Double, points: [MeasuredPoint?], order: [CoordinateGrid.Slot], pairs: [UInt8], combos: Int?) {
         self.origin = origin
         distances = DistancesTo(origin)
         self.rangeKm = rangeKm
         self.points = points
         self.order = order
+        self.pairs = pairs
+        self.combos = combos
         chord = ChordTest(origin: origin, rangeKm: rangeKm)
+        originCosine = cos(origin.latitude * .pi / 180)
         // Room for a typical query's runs and boundary items at once: growing them one doubling at
         // a time was seven allocations and copies per located page (callgrind).
         runs.reserveCapacity(128)
         kept.reserveCapacity(512)
     }
 
-    /// Adds the group at `slots` of `order` in `cell`.
+    /// Adds the items of `cell`, at `slots` of `order`.
     mutating func add(cell: GridCell, slots: Range<Int>) {
         if cell != lastCell { classify(cell) }
         // The bounds carry a millimetre of slack, far above the rounding of the distance formula,
         // so a cell is called inside (or outside) only when every item's computed distance is.
         if lowerBoundKm >= rangeKm { return }
-        if isInside {
+        if isInside, combos == nil {
             total += slots.count
             runs.append(Run(start: slots.lowerBound, end: slots.upperBound, isKept: false, lowerBoundKm: lowerBoundKm))
             return
         }
         let start = kept.count
+        let combos = combos ?? -1
         order.withUnsafeBufferPointer { order in
-            for index in slots {
-                let slot = order[index]
-                switch chord.verdict(slot.x, slot.y, slot.z) {
-                case .inside: kept.append(Int32(index))
-                case .outside: continue
-                case .unsure:
-                    // The same computation as `Announcement.distanceKm(from:)`, the distance pages show.
-                    guard let distance = points[Int(slot.position)].map(distances.km(from:)),
-                        AnnouncementQuery.isInRange(distance, rangeKm: rangeKm)
-                    else { continue }
-                    kept.append(Int32(index))
+            pairs.withUnsafeBufferPointer { pairs in
+                for index in slots where combos & (1 << Int(pairs[index])) != 0 {
+                    if isInside {
+                        kept.append(Int32(index))
+                        continue
+                    }
+                    let slot = order[index]
+                    switch chord.verdict(slot.x, slot.y, slot.z) {
+                    case .inside: kept.append(Int32(index))
+                    case .outside: continue
+                    case .unsure:
+                        // The same computation as `Announcement.distanceKm(from:)`, the distance pages show.
+                        guard let distance = points[Int(slot.position)].map(distances.km(from:)),
+                            AnnouncementQuery.isInRange(distance, rangeKm: rangeKm)
+                        else { continue }
+                        kept.append(Int32(index))
+                    }
                 }
             }
         }
@@ -132,12 +152,22 @@ struct LocatedPlan {
     /// Bounds of the distance from the origin to any point of `cell`: the distance to its centre
     /// plus or minus the distance from the centre to its farthest corner (the triangle inequality;
     /// the farthest point of a latitude/longitude rectangle from its centre is a corner).
+    ///
+    /// The distance to the centre is Haversine with its row's terms computed once per row: a cell
+    /// then costs one sine and one arcsine instead of a whole `distanceKm` (callgrind: a tenth of the
+    /// index's work). Its rounding may differ from `distanceKm`'s in the last bits, far below the slack.
     private mutating func classify(_ cell: GridCell) {
         lastCell = cell
         let size = CoordinateGrid.cellDegrees
-        let center = Coordinate(latitude: (Double(cell.row) + 0.5) * size, longitude: (Double(cell.column) + 0.5) * size) ?? origin
+        let toRadians = Double.pi / 180
+        let centerLatitude = (Double(cell.row) + 0.5) * size
+        let centerLongitude = (Double(cell.column) + 0.5) * size
         if lastRow != cell.row {
             lastRow = cell.row
+            let halfLatitude = sin((origin.latitude - centerLatitude) * toRadians / 2)
+            rowSineSquared = halfLatitude * halfLatitude
+            rowCosines = cos(centerLatitude * toRadians) * originCosine
+            let center = Coordinate(latitude: centerLatitude, longitude: centerLongitude) ?? origin
             // A point may land a rounding error outside its cell's rectangle: widen it by 1e-9°.
             let half = size / 2 + 1e-9
             let south = Coordinate(latitude: center.latitude - half, longitude: center.longitude - half)
@@ -148,7 +178,9 @@ struct LocatedPlan {
                 rowRadiusKm = .infinity
             }
         }
-        let toCenter = origin.distanceKm(to: center)
+        let halfLongitude = sin((origin.longitude - centerLongitude) * toRadians / 2)
+        let haversine = rowSineSquared + rowCosines * halfLongitude * halfLongitude
+        let toCenter = 2 * Coordinate.earthRadiusKm * asin(min(1, sqrt(haversine)))
         let slack = 1e-6
         lowerBoundKm = toCenter - rowRadiusKm - slack
         isInside = toCenter + rowRadiusKm + slack < rangeKm
@@ -160,39 +192,70 @@ struct LocatedPlan {
     }
 
     /// The first `wanted` positions in `rank` order: a k-way merge of the runs, each already in that order.
+    ///
+    /// The heap holds each run's next rank and the run's number packed in one integer, and reads the
+    /// slots through buffer pointers (every index is a run's own, in bounds by construction): with
+    /// tuples and checked subscripts the merge was 55,000 instructions of a located feed (callgrind).
     func firstByRank(_ wanted: Int) -> [Int32] {
         guard wanted > 0, !runs.isEmpty else { return [] }
+        return order.withUnsafeBufferPointer { order in
+            kept.withUnsafeBufferPointer { kept in
+                runs.withUnsafeBufferPointer { runs in
+                    LocatedPlan.merge(runs, order: order, kept: kept, wanted: wanted)
+                }
+            }
+        }
+    }
+
+    private static func merge(
+        _ runs: UnsafeBufferPointer<Run>,
+        order: UnsafeBufferPointer<CoordinateGrid.Slot>,
+        kept: UnsafeBufferPointer<Int32>,
+        wanted: Int
+    ) -> [Int32] {
+        @inline(__always) func slot(_ run: Run, _ index: Int) -> CoordinateGrid.Slot {
+            order[run.isKept ? Int(kept[index]) : index]
+        }
+        // A min-heap of `rank << 32 | run`: ranks are distinct, so the run never decides an order.
+        @inline(__always) func entry(_ rank: Int32, _ run: Int) -> UInt64 { UInt64(UInt32(bitPattern: rank)) << 32 | UInt64(run) }
         var cursors = runs.map(\.start)
-        // A binary min-heap of (rank of the run's next item, run).
-        var heap: [(rank: Int32, run: Int)] = runs.indices.map { (slot(runs[$0], cursors[$0]).rank, $0) }
-        func siftDown(_ from: Int) {
-            var parent = from
-            while true {
-                let left = 2 * parent + 1
-                guard left < heap.count else { return }
-                let right = left + 1
-                let child = right < heap.count && heap[right].rank < heap[left].rank ? right : left
-                guard heap[child].rank < heap[parent].rank else { return }
-                heap.swapAt(child, parent)
-                parent = child
+        var heap = (0..<runs.count).map { entry(slot(runs[$0], runs[$0].start).rank, $0) }
+        return heap.withUnsafeMutableBufferPointer { heap in
+            var count = heap.count
+            func siftDown(_ from: Int) {
+                var parent = from
+                let moving = heap[parent]
+                while true {
+                    let left = 2 * parent + 1
+                    guard left < count else { break }
+                    let right = left + 1
+                    let child = right < count && heap[right] < heap[left] ? right : left
+                    guard heap[child] < moving else { break }
+                    heap[parent] = heap[child]
+                    parent = child
+                }
+                heap[parent] = moving
+            }
+            for index in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+            return [Int32](unsafeUninitializedCapacity: wanted) { result, initialized in
+                initialized = 0
+                while initialized < wanted, count > 0 {
+                    let number = Int(truncatingIfNeeded: heap[0] & 0xFFFF_FFFF)
+                    let run = runs[number]
+                    let cursor = cursors[number]
+                    result[initialized] = slot(run, cursor).position
+                    initialized += 1
+                    if cursor + 1 < run.end {
+                        cursors[number] = cursor + 1
+                        heap[0] = entry(slot(run, cursor + 1).rank, number)
+                    } else {
+                        count -= 1
+                        heap[0] = heap[count]
+                    }
+                    siftDown(0)
+                }
             }
         }
-        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
-        var result: [Int32] = []
-        result.reserveCapacity(wanted)
-        while result.count < wanted, let top = heap.first {
-            let run = runs[top.run]
-            result.append(slot(run, cursors[top.run]).position)
-            cursors[top.run] += 1
-            if cursors[top.run] < run.end {
-                heap[0].rank = slot(run, cursors[top.run]).rank
-            } else {
-                heap[0] = heap[heap.count - 1]
-                heap.removeLast()
-            }
-            siftDown(0)
-        }
-        return result
     }
 
     /// The `wanted` nearest positions, ties by the order's rank (newest first: a nearest query reads
@@ -247,19 +310,20 @@ struct LocatedPlan {
 }
 
 /// Items bucketed by a fixed grid of latitude/longitude cells (0.1° ≈ 11 km north–south), so a
-/// located query visits the few cells its range's bounding box covers. Within a cell the items are
-/// grouped by their exact status × species pair, each group in newest-first order (`byNewest`) and
-/// in oldest-first order (`byOldest`): a filter picks whole groups, and a group wholly inside a
-/// circle is a ready-made ordered list. The occupied groups are kept sorted by (row, column, pair)
-/// with their items in flat arrays, so a query does one binary search per row of its box instead
-/// of one hash lookup per cell (measured: the lookups were a tenth of a random-location page,
-/// docs/performance.md).
+/// located query visits the few cells its range's bounding box covers. Within a cell the items are in
+/// newest-first order (`newest`) and in oldest-first order (`oldest`), each slot with its status ×
+/// species pair beside it (`newestPairs`, `oldestPairs`): a cell wholly inside a circle is a
+/// ready-made ordered list, and a filter picks from it. (Cells were split by pair once; an unfiltered
+/// query then merged about a hundred short runs for one feed, where it now merges a run per cell:
+/// docs/performance.md "Located pages".) The occupied cells are kept sorted by (row, column) with
+/// their items in flat arrays, so a query does one binary search per row of its box instead of one
+/// hash lookup per cell (measured: the lookups were a tenth of a random-location page).
 struct CoordinateGrid: Sendable {
     /// Cell size in degrees.
     static let cellDegrees = 0.1
-    /// Sorted keys of the occupied groups: `key(row:column:) << 4 | pair`.
-    private let groupKeys: [Int]
-    /// Items of group `i`: slots `starts[i]..<starts[i + 1]` of `byNewest` and of `byOldest`.
+    /// Sorted keys of the occupied cells: `key(row:column:)`.
+    private let cellKeys: [Int]
+    /// Items of cell `i`: slots `starts[i]..<starts[i + 1]` of `newest` and of `oldest`.
     private let starts: [Int32]
     /// A located item as a query reads it: its point as a unit vector (`ChordTest`), its rank in the
     /// slot's order and its position in the snapshot. Kept in slot order so a query reads a cell's
@@ -272,10 +336,13 @@ struct CoordinateGrid: Sendable {
         let rank: Int32
         let position: Int32
     }
-    /// The located items, group by group, newest first within a group (rank: `newestRank`).
+    /// The located items, cell by cell, newest first within a cell (rank: `newestRank`).
     let newest: [Slot]
-    /// The same, oldest first within a group (rank: `oldestRank`).
+    /// The same, oldest first within a cell (rank: `oldestRank`).
     let oldest: [Slot]
+    /// The status × species pair (`SubsetKey.combo(status:species:)`) of each slot of `newest` / `oldest`.
+    let newestPairs: [UInt8]
+    let oldestPairs: [UInt8]
 
     init(items: [Announcement], newestRank: [Int32], oldestRank: [Int32]) {
         var keyed: [(key: Int, position: Int32)] = []
@@ -283,21 +350,20 @@ struct CoordinateGrid: Sendable {
         for (position, item) in items.enumerated() {
             guard let point = item.place.coordinate else { continue }
             let cell = CoordinateGrid.cell(of: point)
-            let pair = SubsetKey.combo(status: item.status, species: item.species)
-            keyed.append((CoordinateGrid.key(row: cell.row, column: cell.column) << 4 | pair, Int32(position)))
+            keyed.append((CoordinateGrid.key(row: cell.row, column: cell.column), Int32(position)))
         }
         keyed.sort { $0.key != $1.key ? $0.key < $1.key : newestRank[Int($0.position)] < newestRank[Int($1.position)] }
-        var groupKeys: [Int] = []
+        var cellKeys: [Int] = []
         var starts: [Int32] = []
-        for (index, entry) in keyed.enumerated() where groupKeys.last != entry.key {
-            groupKeys.append(entry.key)
+        for (index, entry) in keyed.enumerated() where cellKeys.last != entry.key {
+            cellKeys.append(entry.key)
             starts.append(Int32(index))
         }
         starts.append(Int32(keyed.count))
         let byNewest = keyed.map(\.position)
         var byOldest = byNewest
-        for group in groupKeys.indices {
-            byOldest[Int(starts[group])..<Int(starts[group + 1])].sort { oldestRank[Int($0)] < oldestRank[Int($1)] }
+        for cell in cellKeys.indices {
+            byOldest[Int(starts[cell])..<Int(starts[cell + 1])].sort { oldestRank[Int($0)] < oldestRank[Int($1)] }
         }
         func slots(_ positions: [Int32], rank: [Int32]) -> [Slot] {
             positions.map { position in
@@ -305,10 +371,15 @@ struct CoordinateGrid: Sendable {
                 return Slot(x: vector.x, y: vector.y, z: vector.z, rank: rank[Int(position)], position: position)
             }
         }
-        self.groupKeys = groupKeys
+        func pairs(_ positions: [Int32]) -> [UInt8] {
+            positions.map { UInt8(SubsetKey.combo(status: items[Int($0)].status, species: items[Int($0)].species)) }
+        }
+        self.cellKeys = cellKeys
         self.starts = starts
         newest = slots(byNewest, rank: newestRank)
         oldest = slots(byOldest, rank: oldestRank)
+        newestPairs = pairs(byNewest)
+        oldestPairs = pairs(byOldest)
     }
 
     private static func cell(of point: Coordinate) -> GridCell {
@@ -339,20 +410,19 @@ struct CoordinateGrid: Sendable {
         return (low, high)
     }
 
-    /// Calls `body` with each occupied group (cell, status × species pair, slots in `newest` and
-    /// `oldest`) whose cell meets the bounding box of the circle of `km` around `origin`, in
-    /// (row, column, pair) order. Returns false, having called nothing, where the box is not a simple
-    /// rectangle (`box(near:withinKm:)`): the caller must look another way.
-    func forEachGroup(near origin: Coordinate, withinKm km: Double, _ body: (GridCell, Int, Range<Int>) -> Void) -> Bool {
+    /// Calls `body` with each occupied cell (and its slots in `newest` and `oldest`) that meets the
+    /// bounding box of the circle of `km` around `origin`, in (row, column) order. Returns false,
+    /// having called nothing, where the box is not a simple rectangle (`box(near:withinKm:)`): the
+    /// caller must look another way.
+    func forEachCell(near origin: Coordinate, withinKm km: Double, _ body: (GridCell, Range<Int>) -> Void) -> Bool {
         guard let (low, high) = box(near: origin, withinKm: km) else { return false }
         for row in low.row...high.row {
-            let last = CoordinateGrid.key(row: row, column: high.column) << 4 | 15
-            var group = firstGroup(atLeast: CoordinateGrid.key(row: row, column: low.column) << 4)
-            while group < groupKeys.count, groupKeys[group] <= last {
-                let cellKey = groupKeys[group] >> 4
-                let cell = GridCell(row: row, column: cellKey % 100_000 - 50_000)
-                body(cell, groupKeys[group] & 15, Int(starts[group])..<Int(starts[group + 1]))
-                group += 1
+            let last = CoordinateGrid.key(row: row, column: high.column)
+            var index = firstCell(atLeast: CoordinateGrid.key(row: row, column: low.column))
+            while index < cellKeys.count, cellKeys[index] <= last {
+                let cell = GridCell(row: row, column: cellKeys[index] % 100_000 - 50_000)
+                body(cell, Int(starts[index])..<Int(starts[index + 1]))
+                index += 1
             }
         }
         return true
@@ -362,20 +432,20 @@ struct CoordinateGrid: Sendable {
     /// `origin` (a superset of the items within range; the caller tests the distance). Near a pole
     /// or across the antimeridian it visits every item: correct, and rare.
     func forEachCandidate(near origin: Coordinate, withinKm km: Double, _ body: (Int32) -> Void) {
-        let simple = forEachGroup(near: origin, withinKm: km) { _, _, slots in
+        let simple = forEachCell(near: origin, withinKm: km) { _, slots in
             for slot in slots { body(newest[slot].position) }
         }
         guard !simple else { return }
         for slot in newest { body(slot.position) }
     }
 
-    /// The index of the first occupied group whose key is at least `key` (binary search).
-    private func firstGroup(atLeast key: Int) -> Int {
+    /// The index of the first occupied cell whose key is at least `key` (binary search).
+    private func firstCell(atLeast key: Int) -> Int {
         var low = 0
-        var high = groupKeys.count
+        var high = cellKeys.count
         while low < high {
             let middle = (low + high) / 2
-            if groupKeys[middle] < key { low = middle + 1 } else { high = middle }
+            if cellKeys[middle] < key { low = middle + 1 } else { high = middle }
         }
         return low
     }

@@ -185,7 +185,9 @@ final class FeedEntries: Sendable {
                 kept.entries.publish(fragment.keptPrefixed(in: kept.arena), at: position)
             }
         }
-        return (result.compactMap { $0 }, pieces, kept.arena)
+        // Every slot is filled by now; `map` sizes its array once, where `compactMap` grew it seven
+        // times per feed (callgrind).
+        return (result.map { $0! }, pieces, kept.arena)
     }
 }
 

@@ -101,10 +101,13 @@ final class PageCaches: Sendable {
     func prepared(_ response: Response, stale: Bool) -> Response {
         var response = response
         if response.status == .ok, response.headers.first?.name == .contentType,
-            response.headers.allSatisfy({ $0.name == .contentType || $0.name == .contentLanguage || $0.name == .vary })
+            response.headers.allSatisfy({
+                $0.name == .contentType || $0.name == .contentLanguage || $0.name == .vary || $0.name == .lastModified
+            })
         {
-            // A page as the renderer makes it (the common case, once per page made): every header
-            // appended in one go, with room for the request id, instead of a lookup per header.
+            // A page or feed as the renderer makes it (the common case, once per answer made): every
+            // header appended in one go, with room for the request id, instead of a lookup per header
+            // (a feed, with its Last-Modified, took the lookups: 12,000 instructions, callgrind).
             response.headers.reserveCapacity(3 + SecurityHeaders.all.count + 1)
             response.headers.append(HTTPField(name: .eTag, value: ConditionalGet.etag(for: response.body)))
             response.headers.append(stale ? cacheFields.stale : cacheFields.fresh)
