@@ -47,15 +47,48 @@ public enum EntityTag {
                 offset += 1
             }
         }
-        // Final avalanche (SplitMix64's), so nearby inputs give unrelated tags.
-        hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
-        return hash ^ (hash >> 31)
+        return avalanche(hash)
     }
 
     /// A strong tag of the body, e.g. `"0123456789abcdef"`.
     public static func strong(for body: [UInt8]) -> String {
-        let value = hash(body)
+        strong(hash: hash(body))
+    }
+
+    /// The strong tag of a body assembled from parts whose hashes are known: each part's `hash(_:)`
+    /// (or any 64-bit summary that changes when its bytes do) folded in the order the parts are
+    /// written. An answer made of kept parts (a located feed's entries, docs/feeds.md "Cost")
+    /// then tags itself without reading its bytes again; two different bodies still get different
+    /// tags, and the same parts give the same tag on every replica.
+    public struct Composite {
+        private var state: UInt64
+
+        /// A tag starting with the part whose hash is `first`.
+        public init(_ first: UInt64) {
+            state = first
+        }
+
+        /// Folds in the next part's hash.
+        public mutating func add(_ value: UInt64) {
+            let product = (state ^ 0x9E37_79B9_7F4A_7C15).multipliedFullWidth(by: value ^ 0xD6E8_FEB8_6659_FD93)
+            state = state.rotatedLeft(by: 23) &+ (product.high ^ product.low) &+ value
+        }
+
+        /// The strong tag of the parts folded so far.
+        public var strong: String {
+            EntityTag.strong(hash: EntityTag.avalanche(state))
+        }
+    }
+
+    /// SplitMix64's final avalanche, so nearby inputs give unrelated tags.
+    private static func avalanche(_ value: UInt64) -> UInt64 {
+        var hash = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
+        return hash ^ (hash >> 31)
+    }
+
+    /// `value` as a strong tag, e.g. `"0123456789abcdef"`.
+    private static func strong(hash value: UInt64) -> String {
         // 18 bytes written in place (quote, 16 lower-case hex digits, quote): joining the parts
         // cost more than a tenth of the hash of a whole located page (callgrind).
         return String(unsafeUninitializedCapacity: 18) { out in

@@ -1,4 +1,5 @@
 import Foundation
+import MicroHTTP
 import Testing
 
 @testable import CompiledTemplates
@@ -100,6 +101,7 @@ func compact_cards_write_the_rendered_card_byte_for_byte(language: Language) asy
 
 @Test func compact_feed_entries_write_the_entry_byte_for_byte() {
     let markup = SharedMarkup()
+    let arena = FragmentArena()
     var keptBytes = 0
     var entryBytes = 0
     for index in 0..<64 {
@@ -113,10 +115,13 @@ func compact_cards_write_the_rendered_card_byte_for_byte(language: Language) asy
             summary: "Species: Dog · Breed: \"Lab\" · Last seen: Nov 09, 2025",
             point: index % 3 == 0 ? nil : "51.1\(index) 17.0\(index)"
         )
-        let fragment = FeedEntries.Fragment(values, itemPart: "id-\(index)", created: Int64(index), markup: markup)
+        let fragment = FeedEntries.Fragment(values, itemPart: "id-\(index)", markup: markup)
         var before: [UInt8] = []
         var after: [UInt8] = []
         FeedEntries.write(values, before: &before, after: &after)
+        // The hash a feed's tag folds is the entry's own bytes', and it survives being kept.
+        #expect(fragment.hash == EntityTag.hash(before + after), "entry \(index)")
+        #expect(FeedEntries.Fragment(prefixedAt: fragment.keptPrefixed(in: arena)).hash == fragment.hash, "entry \(index)")
         var written: [UInt8] = []
         fragment.entry.write(into: &written, markup: markup.pieces) { slot, output in output += Array("⟨\(slot)⟩".utf8) }
         #expect(written == before + Array("⟨0⟩".utf8) + after, "entry \(index)")

@@ -44,6 +44,37 @@ struct EntityTagTests {
         }
     }
 
+    /// A tag folded from parts' hashes (a feed's head, entries and distances) must be the same for
+    /// the same parts and change when any part changes, when two parts swap, and when a part is
+    /// added or dropped.
+    @Test func a_composite_tag_changes_with_any_part_and_with_their_order() {
+        var generator = SystemRandomNumberGenerator()
+        func tag(_ parts: [UInt64]) -> String {
+            var composite = EntityTag.Composite(parts[0])
+            for part in parts.dropFirst() { composite.add(part) }
+            return composite.strong
+        }
+        let parts = (0..<101).map { _ in UInt64.random(in: 0...UInt64.max, using: &generator) }
+        let original = tag(parts)
+        #expect(original == tag(parts))
+        #expect(original.count == 18 && original.hasPrefix("\"") && original.hasSuffix("\""))
+        var seen: Set<String> = [original]
+        for index in parts.indices {
+            var changed = parts
+            changed[index] ^= 1 << UInt64.random(in: 0..<64, using: &generator)
+            #expect(seen.insert(tag(changed)).inserted, "part \(index)")
+        }
+        for index in parts.indices.dropLast() {
+            var swapped = parts
+            swapped.swapAt(index, index + 1)
+            #expect(seen.insert(tag(swapped)).inserted, "swap \(index)")
+        }
+        #expect(seen.insert(tag(parts + [0])).inserted)
+        #expect(seen.insert(tag(Array(parts.dropLast()))).inserted)
+        // Small counts and zeros (an empty feed's head alone, entries at distance zero).
+        for count in 1...40 { #expect(seen.insert(tag([UInt64](repeating: 0, count: count))).inserted, "zeros \(count)") }
+    }
+
     @Test func if_none_match_compares_weakly_in_lists_and_accepts_a_star() {
         let strong = EntityTag.strong(for: Array("x".utf8))
         #expect(EntityTag.matches(ifNoneMatch: strong, etag: strong))

@@ -144,7 +144,7 @@ struct SnapshotLifetimeTests {
                 summary: "seen",
                 point: nil
             )
-            return FeedEntries.Fragment(values, itemPart: pet.id, created: 0, markup: markup)
+            return FeedEntries.Fragment(values, itemPart: pet.id, markup: markup)
         }
         _ = entries.fragments(generation: 1, language: .en, all: items, positions: [0, 1], make: make)
         _ = entries.fragments(generation: 1, language: .pl, all: items, positions: [0], make: make)

@@ -42,8 +42,7 @@ extension PageHandlers {
         ) {
             entryFragment($0, texts: texts, authority: authority, markup: $1)
         }
-        let newest = fragments.first
-        let updated = newest?.created ?? FeedSearch.emptyUpdated.wholeSeconds
+        let updated = found.positions.first.map { found.all[$0].createdAt.wholeSeconds } ?? FeedSearch.emptyUpdated.wholeSeconds
         var head: [UInt8] = []
         head.reserveCapacity(1024)
         head += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n".utf8
@@ -52,7 +51,7 @@ extension PageHandlers {
         XMLText.element("title", feedTitle(search, texts: texts), into: &head)
         XMLText.link(rel: "self", type: "application/atom+xml", href: site.layout.baseURL + search.path, into: &head)
         XMLText.link(rel: "alternate", type: "text/html", href: site.layout.baseURL + search.listPath, into: &head)
-        XMLText.element("updated", newest?.createdText ?? AtomDate.string(updated), into: &head)
+        XMLText.element("updated", AtomDate.string(updated), into: &head)
         head += "<author>".utf8
         XMLText.element("name", texts(.feedAuthor), into: &head)
         head += "</author>\n".utf8
@@ -61,6 +60,12 @@ extension PageHandlers {
         let entryBytes = fragments.reduce(0) { total, fragment in
             touched &+= fragment.entry.touchLines()
             return total + fragment.entry.size + 32
+        }
+        // The tag folds the head, each entry's kept hash and its distance (the tail never changes).
+        var tag = EntityTag.Composite(EntityTag.hash(head))
+        for (slot, fragment) in fragments.enumerated() {
+            tag.add(fragment.hash)
+            tag.add(found.distancesKm[slot]?.bitPattern ?? FeedSearch.noDistance)
         }
         let body = [UInt8].written(capacity: head.count + entryBytes + FeedSearch.tail.count + Int(touched >> 7)) { output in
             output.append(array: head)
@@ -87,6 +92,7 @@ extension PageHandlers {
         var headers = FeedSearch.headers[language.index]
         headers.append(HTTPField(name: .lastModified, value: HTTPDate.format(updated)))
         if headerChoseLanguage { headers.append(HTTPField(name: .vary, value: "Accept-Language")) }
+        headers.append(HTTPField(name: .eTag, value: tag.strong))
         return Response(status: 200, headers: headers, body: body)
     }
 
@@ -113,7 +119,7 @@ extension PageHandlers {
             summary: FeedSearch.summary(pet, texts: texts),
             point: pet.place.coordinate.map { "\($0.latitude) \($0.longitude)" }
         )
-        return FeedEntries.Fragment(values, itemPart: URLText.encodeComponent(pet.id), created: created, markup: markup)
+        return FeedEntries.Fragment(values, itemPart: URLText.encodeComponent(pet.id), markup: markup)
     }
 }
 
@@ -130,6 +136,8 @@ extension FeedSearch {
     }
     /// The end of every feed.
     static let tail = Array("</feed>\n".utf8)
+    /// What an entry without a distance folds into the feed's tag (no distance has these bits: a NaN).
+    static let noDistance = UInt64.max
 
     /// "Missing dog: Burek" / "Zaginiony pies: Burek".
     ///

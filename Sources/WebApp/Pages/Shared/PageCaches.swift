@@ -100,22 +100,27 @@ final class PageCaches: Sendable {
     /// and the security headers, so a kept page needs no header work per request.
     func prepared(_ response: Response, stale: Bool) -> Response {
         var response = response
+        // A handler that knows its body's tag without reading it sets it (a feed folds its kept
+        // entries' hashes: `EntityTag.Composite`); every other 200 is tagged by a hash of its body.
+        var tagged = false
         if response.status == .ok, response.headers.first?.name == .contentType,
-            response.headers.allSatisfy({
-                $0.name == .contentType || $0.name == .contentLanguage || $0.name == .vary || $0.name == .lastModified
+            response.headers.allSatisfy({ field in
+                if field.name == .eTag { tagged = true }
+                return field.name == .contentType || field.name == .contentLanguage || field.name == .vary
+                    || field.name == .lastModified || field.name == .eTag
             })
         {
             // A page or feed as the renderer makes it (the common case, once per answer made): every
             // header appended in one go, with room for the request id, instead of a lookup per header
             // (a feed, with its Last-Modified, took the lookups: 12,000 instructions, callgrind).
             response.headers.reserveCapacity(3 + SecurityHeaders.all.count + 1)
-            response.headers.append(HTTPField(name: .eTag, value: ConditionalGet.etag(for: response.body)))
+            if !tagged { response.headers.append(HTTPField(name: .eTag, value: ConditionalGet.etag(for: response.body))) }
             response.headers.append(stale ? cacheFields.stale : cacheFields.fresh)
             response.headers.append(contentsOf: SecurityHeaders.all)
             return response
         }
         if response.status == .ok {
-            response.headers[.eTag] = ConditionalGet.etag(for: response.body)
+            if response.headers.value(.eTag) == nil { response.headers[.eTag] = ConditionalGet.etag(for: response.body) }
             (stale ? CachePolicy.stale : fresh).apply(to: &response)
         } else {
             CachePolicy.noStore.apply(to: &response)
