@@ -208,3 +208,33 @@ private func plainCard(_ index: Int, name: String = "Max", photo: Bool = true) -
     #expect(arena.bytes.kept == keptBytes)
     #expect(arena.bytes.reserved >= keptBytes && arena.bytes.reserved < keptBytes + 2 * FragmentArena.chunkBytes)
 }
+
+/// A feed entry's id, link and photo mark the item's own part of them (`Markers.mark(_:part:)`) by
+/// bytes: every occurrence replaced, left to right, as Foundation's `replacingOccurrences` did.
+@Test func marking_a_part_replaces_every_occurrence_as_foundation_does() {
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    func next(_ bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(bound))
+    }
+    let textAlphabet = ["a", "b", "/", "-", "?", "=", "%2F", "é", "·", "ab"]
+    let partAlphabet = ["a", "b", "/", "-"]
+    var replaced = 0
+    for round in 0..<3_000 {
+        let text = (0..<next(24)).map { _ in textAlphabet[next(textAlphabet.count)] }.joined()
+        let part = (0..<next(4)).map { _ in partAlphabet[next(partAlphabet.count)] }.joined()
+        var markers = Markers { text, output in output += Array(text.utf8) }
+        let marked = markers.mark(text, part: part)
+        let marker = SlottedBytes.cardMarker(Markers.firstValueSlot)
+        if !part.isEmpty, text.contains(part) {
+            replaced += 1
+            #expect(marked == text.replacingOccurrences(of: part, with: marker), "round \(round)")
+            #expect(markers.values == [Array(part.utf8)], "round \(round)")
+        } else if text.isEmpty {
+            #expect(marked == text && markers.values == [nil], "round \(round)")
+        } else {
+            #expect(marked == marker && markers.values == [Array(text.utf8)], "round \(round)")
+        }
+    }
+    #expect(replaced > 500)
+}

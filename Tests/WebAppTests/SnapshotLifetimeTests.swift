@@ -153,7 +153,7 @@ struct SnapshotLifetimeTests {
         entries.retire(below: 2)
         #expect(entries.keptGenerations.isEmpty)
         let late = entries.fragments(generation: 1, language: .en, all: items, positions: [1], make: make)
-        #expect(late.fragments.count == 1)
+        #expect(late.addresses.count == 1)
         #expect(entries.keptGenerations.isEmpty)
 
         _ = entries.fragments(generation: 2, language: .en, all: items, positions: [0], make: make)

@@ -34,7 +34,7 @@ extension PageHandlers {
         let authority = site.caches.feedEntries.authority
         let index = snapshot.value.index
         let found = index.page(search.filters.query(location: search.location), offset: 0, limit: FeedSearch.maxEntries)
-        let (fragments, markup, owner) = site.caches.feedEntries.fragments(
+        let (addresses, markup, owner) = site.caches.feedEntries.fragments(
             generation: snapshot.value.generation,
             language: language,
             all: found.all,
@@ -55,15 +55,15 @@ extension PageHandlers {
         head += "<author>".utf8
         XMLText.element("name", texts(.feedAuthor), into: &head)
         head += "</author>\n".utf8
-        // Also brings every entry into cache at once (`CompactFragment.touchLines`).
+        // Also brings every entry into cache at once (`CompactFragment.touchLines`). The tag folds
+        // the head, each entry's kept hash and its distance (the tail never changes).
         var touched: UInt8 = 0
-        let entryBytes = fragments.reduce(0) { total, fragment in
-            touched &+= fragment.entry.touchLines()
-            return total + fragment.entry.size + 32
-        }
-        // The tag folds the head, each entry's kept hash and its distance (the tail never changes).
+        var entryBytes = 0
         var tag = EntityTag.Composite(EntityTag.hash(head))
-        for (slot, fragment) in fragments.enumerated() {
+        for (slot, address) in addresses.enumerated() {
+            let fragment = FeedEntries.Fragment(prefixedAt: address)
+            touched &+= fragment.entry.touchLines()
+            entryBytes += fragment.entry.size + 32
             tag.add(fragment.hash)
             tag.add(found.distancesKm[slot]?.bitPattern ?? FeedSearch.noDistance)
         }
@@ -74,8 +74,8 @@ extension PageHandlers {
             markup.withPieces { pieces in
                 FeedSearch.summarySeparatorBytes.withUnsafeBufferPointer { separator in
                     texts.withDistanceWriter { distance in
-                        for (slot, fragment) in fragments.enumerated() {
-                            fragment.entry.write(into: &output, pieces: pieces) { _, output in
+                        for (slot, address) in addresses.enumerated() {
+                            FeedEntries.Fragment(prefixedAt: address).entry.write(into: &output, pieces: pieces) { _, output in
                                 if let km = found.distancesKm[slot] {
                                     // XML's escaping of our own catalog's text is HTML's (TextsTests).
                                     output.append(bytes: separator)
@@ -108,7 +108,7 @@ extension PageHandlers {
     /// goes (`FeedEntries.write` writes it).
     private func entryFragment(_ pet: Announcement, texts: Texts, authority: String, markup: SharedMarkup) -> FeedEntries.Fragment {
         let details = LayoutBuilder.withLanguage(Route.details(id: pet.id).path, PageLanguage(language: texts.language, explicit: true))
-        let photo = PhotoLinks(pet.photo, width: FeedSearch.photoWidth)?.src
+        let photo = PhotoLinks.src(pet.photo, width: FeedSearch.photoWidth)
         let created = pet.createdAt.wholeSeconds
         let values = FeedEntries.Values(
             id: FeedSearch.entryID(pet.id, authority: authority),

@@ -62,7 +62,8 @@ struct LayoutBuilder: Sendable {
     /// canonical and share URL of a Polish page opens it in Polish for whoever follows it.
     static func withLanguage(_ path: String, _ language: PageLanguage) -> String {
         guard language.explicit || language.language != .en else { return path }
-        return path + (path.contains("?") ? "&" : "?") + "lang=" + language.language.rawValue
+        // By bytes: Foundation's `contains` of a string cost 10,000 instructions (callgrind).
+        return path + (path.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + "lang=" + language.language.rawValue
     }
 
     /// Writes the request's own path and query (without `lang`) for a visitor state: its page in
