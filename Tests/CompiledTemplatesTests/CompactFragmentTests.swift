@@ -209,32 +209,38 @@ private func plainCard(_ index: Int, name: String = "Max", photo: Bool = true) -
     #expect(arena.bytes.reserved >= keptBytes && arena.bytes.reserved < keptBytes + 2 * FragmentArena.chunkBytes)
 }
 
-/// A feed entry's id, link and photo mark the item's own part of them (`Markers.mark(_:part:)`) by
-/// bytes: every occurrence replaced, left to right, as Foundation's `replacingOccurrences` did.
-@Test func marking_a_part_replaces_every_occurrence_as_foundation_does() {
+/// A feed entry's id, link and photo record each occurrence of the item's own part of them as a
+/// value and the rest as shared markup (`FeedEntries.Recorder.text(_:part:)`): every occurrence,
+/// left to right, as Foundation finds them, and the kept entry writes exactly the plain bytes.
+@Test func recording_a_part_splits_every_occurrence_and_keeps_the_bytes() {
     var state: UInt64 = 0x2545_F491_4F6C_DD1D
     func next(_ bound: Int) -> Int {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return Int((state >> 33) % UInt64(bound))
     }
-    let textAlphabet = ["a", "b", "/", "-", "?", "=", "%2F", "é", "·", "ab"]
+    let textAlphabet = ["a", "b", "/", "-", "?", "=", "%2F", "é", "·", "ab", "&", "<", "\u{1}"]
     let partAlphabet = ["a", "b", "/", "-"]
-    var replaced = 0
+    let markup = SharedMarkup()
+    var split = 0
     for round in 0..<3_000 {
         let text = (0..<next(24)).map { _ in textAlphabet[next(textAlphabet.count)] }.joined()
         let part = (0..<next(4)).map { _ in partAlphabet[next(partAlphabet.count)] }.joined()
-        var markers = Markers { text, output in output += Array(text.utf8) }
-        let marked = markers.mark(text, part: part)
-        let marker = SlottedBytes.cardMarker(Markers.firstValueSlot)
-        if !part.isEmpty, text.contains(part) {
-            replaced += 1
-            #expect(marked == text.replacingOccurrences(of: part, with: marker), "round \(round)")
-            #expect(markers.values == [Array(part.utf8)], "round \(round)")
-        } else if text.isEmpty {
-            #expect(marked == text && markers.values == [nil], "round \(round)")
-        } else {
-            #expect(marked == marker && markers.values == [Array(text.utf8)], "round \(round)")
-        }
+        var recorder = FeedEntries.Recorder()
+        recorder.text(text, part: part)
+        var plain = FeedEntries.Plain()
+        plain.text(text, part: part)
+        #expect(recorder.bytes == plain.before, "round \(round)")
+        let fragment = CompactFragment(recorded: recorder.recorder, markup: markup)
+        var written: [UInt8] = []
+        fragment.write(into: &written, markup: markup.pieces) { _, _ in }
+        #expect(written == plain.before, "round \(round)")
+        // Its values alone (every markup piece written empty): the part once per occurrence, as
+        // many as Foundation counts.
+        let occurrences = part.isEmpty ? 0 : text.components(separatedBy: part).count - 1
+        var values: [UInt8] = []
+        fragment.write(into: &values, markup: MarkupPieces(Array(repeating: [], count: markup.pieces.count))) { _, _ in }
+        #expect(values == Array(String(repeating: part, count: occurrences).utf8), "round \(round)")
+        if occurrences > 0 { split += 1 }
     }
-    #expect(replaced > 500)
+    #expect(split > 500)
 }

@@ -36,29 +36,13 @@ final class FeedEntries: Sendable {
             self.hash = hash
         }
 
-        /// The entry of `values`, taken apart against `markup` (kept whole if it does not rebuild
-        /// exactly); `itemPart` is the item's id as its links spell it.
+        /// The entry of `values`, its markup kept once in `markup`; `itemPart` is the item's id as
+        /// its links spell it (a value of the entry: the rest of each link is shared markup).
         init(_ values: Values, itemPart: String, markup: SharedMarkup) {
-            var markers = Markers { text, output in XMLText.escape(text, into: &output) }
-            let marked = values.marked(&markers, itemPart: itemPart)
-            var markedBefore: [UInt8] = []
-            var markedAfter: [UInt8] = []
-            FeedEntries.write(marked, before: &markedBefore, after: &markedAfter)
-            let markedBytes = markedBefore + Array(SlottedBytes.cardMarker(0).utf8) + markedAfter
-            if let trusted = CompactFragment(trusting: markedBytes, values: markers.values, markup: markup) {
-                entry = trusted
-            } else {
-                var before: [UInt8] = []
-                var after: [UInt8] = []
-                FeedEntries.write(values, before: &before, after: &after)
-                let reference = SlottedBytes(bytes: before + after, holes: [SlottedBytes.Hole(offset: before.count, slot: 0)])
-                entry =
-                    CompactFragment(marked: markedBytes, values: markers.values, reference: reference, markup: markup)
-                    ?? CompactFragment(plain: reference)
-            }
-            var bytes: [UInt8] = []
-            entry.write(into: &bytes, markup: markup.pieces) { _, _ in }
-            hash = EntityTag.hash(bytes)
+            var recorder = Recorder()
+            FeedEntries.write(values, itemPart: itemPart, into: &recorder)
+            entry = CompactFragment(recorded: recorder.recorder, markup: markup)
+            hash = EntityTag.hash(recorder.bytes)
         }
     }
 
@@ -72,37 +56,138 @@ final class FeedEntries: Sendable {
         var summary: String
         /// "lat lng", nil without coordinates.
         var point: String?
-
-        /// These values with each replaced by a marker of `markers`; in the tag, the link and the
-        /// photo's link only `itemPart` (the item's id as URLs spell it) is.
-        func marked(_ markers: inout Markers, itemPart: String) -> Values {
-            Values(
-                id: markers.mark(id, part: itemPart),
-                title: markers.mark(title),
-                link: markers.mark(link, part: itemPart),
-                photo: photo.map { markers.mark($0, part: itemPart) },
-                created: markers.mark(created),
-                summary: markers.mark(summary),
-                point: markers.mark(point)
-            )
-        }
     }
 
     /// The entry's XML up to where the distance goes (`before`) and after it.
-    /// No phone number, e-mail or contact name: feeds are harvested (docs/feeds.md "Privacy").
     static func write(_ values: Values, before: inout [UInt8], after: inout [UInt8]) {
-        before += "<entry>\n".utf8
-        XMLText.element("id", values.id, into: &before)
-        XMLText.element("title", values.title, into: &before)
-        XMLText.link(rel: "alternate", type: "text/html", href: values.link, into: &before)
-        if let photo = values.photo { XMLText.link(rel: "enclosure", type: nil, href: photo, into: &before) }
-        XMLText.element("published", values.created, into: &before)
-        XMLText.element("updated", values.created, into: &before)
-        before += "<summary>".utf8
-        XMLText.escape(values.summary, into: &before)
-        after += "</summary>\n".utf8
-        if let point = values.point { after += "<georss:point>\(point)</georss:point>\n".utf8 }
-        after += "</entry>\n".utf8
+        var sink = Plain()
+        write(values, itemPart: "", into: &sink)
+        before = sink.before
+        after = sink.after
+    }
+
+    /// Writes the entry of `values` into `sink`: the one description of an entry's XML, which a
+    /// kept entry (`Recorder`) and the plain bytes (`Plain`) both follow.
+    /// No phone number, e-mail or contact name: feeds are harvested (docs/feeds.md "Privacy").
+    static func write<Sink: EntrySink>(_ values: Values, itemPart: String, into sink: inout Sink) {
+        sink.markup("<entry>\n<id>")
+        sink.text(values.id, part: itemPart)
+        sink.markup("</id>\n<title>")
+        sink.value(values.title)
+        sink.markup("</title>\n<link rel=\"alternate\" type=\"text/html\" href=\"")
+        sink.text(values.link, part: itemPart)
+        sink.markup("\"/>\n")
+        if let photo = values.photo {
+            sink.markup("<link rel=\"enclosure\" href=\"")
+            sink.text(photo, part: itemPart)
+            sink.markup("\"/>\n")
+        }
+        sink.markup("<published>")
+        sink.value(values.created)
+        sink.markup("</published>\n<updated>")
+        sink.value(values.created)
+        sink.markup("</updated>\n<summary>")
+        sink.value(values.summary)
+        sink.slot()
+        sink.markup("</summary>\n")
+        if let point = values.point {
+            sink.markup("<georss:point>")
+            sink.value(point)
+            sink.markup("</georss:point>\n")
+        }
+        sink.markup("</entry>\n")
+    }
+
+    /// Where `write(_:itemPart:into:)` writes an entry. Texts are XML-escaped (`XMLText.escape`).
+    protocol EntrySink {
+        /// Our own markup, the same in every entry.
+        mutating func markup(_ text: StaticString)
+        /// One of the item's texts.
+        mutating func value(_ text: String)
+        /// A text of which each occurrence of `part` (an item's own part of a longer text, such as
+        /// its id in a link) is the item's and the rest is the same in every entry.
+        mutating func text(_ text: String, part: String)
+        /// Where the search's distance goes.
+        mutating func slot()
+    }
+
+    /// The entry's bytes before and after its slot.
+    struct Plain: EntrySink {
+        var before: [UInt8] = []
+        var after: [UInt8] = []
+        private var isAfter = false
+
+        mutating func markup(_ text: StaticString) {
+            text.withUTF8Buffer { isAfter ? after.append(contentsOf: $0) : before.append(contentsOf: $0) }
+        }
+
+        mutating func value(_ text: String) {
+            isAfter ? XMLText.escape(text, into: &after) : XMLText.escape(text, into: &before)
+        }
+
+        mutating func text(_ text: String, part: String) { value(text) }
+
+        mutating func slot() { isAfter = true }
+    }
+
+    /// The entry as a compact fragment's parts (`CompactFragment.Recorder`), and its bytes with the
+    /// slot empty (for its hash).
+    struct Recorder: EntrySink {
+        var recorder = CompactFragment.Recorder()
+        var bytes: [UInt8] = []
+
+        init() {
+            bytes.reserveCapacity(640)
+        }
+
+        mutating func markup(_ text: StaticString) {
+            text.withUTF8Buffer {
+                recorder.markup($0)
+                bytes.append(contentsOf: $0)
+            }
+        }
+
+        mutating func value(_ text: String) {
+            var escaped: [UInt8] = []
+            XMLText.escape(text, into: &escaped)
+            recorder.value(escaped)
+            bytes += escaped
+        }
+
+        /// Each occurrence of `part`'s bytes, left to right, is a value; the text between them is
+        /// markup. Escaping is per character, so the pieces escaped apart are the whole escaped:
+        /// `part` is ASCII (an id as URLs spell it), so a match starts and ends on characters, and
+        /// escaping leaves it as it is.
+        mutating func text(_ text: String, part: String) {
+            var text = text
+            var part = part
+            text.withUTF8 { whole in
+                part.withUTF8 { needle in
+                    var start = 0
+                    var index = 0
+                    func shared(_ end: Int) {
+                        guard end > start else { return }
+                        let before = bytes.count
+                        XMLText.escape(bytes: UnsafeBufferPointer(rebasing: whole[start..<end]), into: &bytes)
+                        recorder.markup(bytes[before...])
+                    }
+                    while !needle.isEmpty, index + needle.count <= whole.count {
+                        guard whole[index] == needle[0], memcmp(whole.baseAddress! + index, needle.baseAddress!, needle.count) == 0 else {
+                            index += 1
+                            continue
+                        }
+                        shared(index)
+                        recorder.value(Array(needle))
+                        bytes.append(contentsOf: needle)
+                        index += needle.count
+                        start = index
+                    }
+                    shared(whole.count)
+                }
+            }
+        }
+
+        mutating func slot() { recorder.slot(0) }
     }
 
     /// One language's entries of a generation: read without a lock (`PublishedFragments`), the
@@ -212,6 +297,22 @@ enum XMLText {
             return
         }
         HTMLText.escape(text, into: &output)
+    }
+
+    /// Appends `bytes` (UTF-8 text), escaped: copied as they are when no byte needs escaping or
+    /// may start a character XML cannot carry (as `escape(_:into:)` checks), through it otherwise.
+    static func escape(bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        for byte in bytes {
+            let special =
+                byte < 0x20
+                ? !(byte == 0x9 || byte == 0xA || byte == 0xD)
+                : byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27 || byte == 0xEF
+            if special {
+                escape(String(decoding: bytes, as: UTF8.self), into: &output)
+                return
+            }
+        }
+        output.append(contentsOf: bytes)
     }
 
     /// Appends `<name>text</name>` and a line break.

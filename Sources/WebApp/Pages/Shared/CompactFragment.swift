@@ -31,7 +31,7 @@ struct CompactFragment: @unchecked Sendable {
     }
 
     /// One part while a card is being taken apart: markup (by index), a value (by length) or a slot.
-    private enum Part {
+    fileprivate enum Part {
         case markup(Int)
         case value(Int)
         case slot(Int)
@@ -168,6 +168,66 @@ struct CompactFragment: @unchecked Sendable {
         }
         if reference.bytes.count > start { parts.append(.value(reference.bytes.count - start)) }
         self.init(parts: parts, values: reference.bytes, size: reference.bytes.count)
+    }
+
+    /// A fragment written part by part by a writer that says which of its bytes are markup shared
+    /// by every fragment of its kind and which are the item's own values (a feed entry:
+    /// `FeedEntries.write(_:itemPart:into:)`). Its bytes are the writer's own by construction, so
+    /// there is no marked copy to cut and compare (that cost a feed entry five times as much).
+    struct Recorder {
+        fileprivate var parts: [Part] = []
+        fileprivate var values: [UInt8] = []
+        fileprivate var pieces: [[UInt8]] = []
+        /// The markup since the last value or slot.
+        fileprivate var piece: [UInt8] = []
+        fileprivate var size = 0
+
+        init() {}
+
+        /// Appends shared markup.
+        mutating func markup(_ bytes: some Sequence<UInt8>) {
+            piece += bytes
+        }
+
+        /// Appends shared markup written by `write` (e.g. escaped).
+        mutating func markup(_ write: (inout [UInt8]) -> Void) {
+            write(&piece)
+        }
+
+        /// Appends one of the item's values.
+        mutating func value(_ bytes: [UInt8]) {
+            guard !bytes.isEmpty else { return }
+            endPiece()
+            parts.append(.value(bytes.count))
+            values += bytes
+            size += bytes.count
+        }
+
+        /// Appends slot `number` (`write`'s closure fills it).
+        mutating func slot(_ number: Int) {
+            endPiece()
+            parts.append(.slot(number))
+        }
+
+        fileprivate mutating func endPiece() {
+            guard !piece.isEmpty else { return }
+            parts.append(.markup(pieces.count))
+            pieces.append(piece)
+            size += piece.count
+            piece = []
+        }
+    }
+
+    /// The fragment `recorder` wrote, its markup kept once in `shared`.
+    init(recorded recorder: Recorder, markup shared: SharedMarkup) {
+        var recorded = recorder
+        recorded.endPiece()
+        let ids = shared.intern(recorded.pieces)
+        let parts = recorded.parts.map { part in
+            if case .markup(let local) = part { return Part.markup(ids[local]) }
+            return part
+        }
+        self.init(parts: parts, values: recorded.values, size: recorded.size)
     }
 
     /// A fragment cut at its markers, its pieces not kept yet.

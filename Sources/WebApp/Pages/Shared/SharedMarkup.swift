@@ -90,6 +90,12 @@ final class SharedMarkup: Sendable {
         }
     }
 
+    /// The id of each piece, added when new (pieces of a fragment whose writer told its markup
+    /// from its values: `CompactFragment.Recorder`).
+    func intern(_ pieces: [[UInt8]]) -> [Int] {
+        state.withLock { $0.intern(pieces) }
+    }
+
     /// `intern` when a fragment of `shape` was checked; nil otherwise.
     func internIfChecked(_ pieces: [[UInt8]], shape: [UInt8]) -> [Int]? {
         state.withLock { state in
@@ -127,42 +133,6 @@ struct Markers {
         escape(text, &escaped)
         values.append(escaped)
         return SlottedBytes.cardMarker(Markers.firstValueSlot + values.count - 1)
-    }
-
-    /// `text` with each occurrence of `part` (an item's own part of a longer text, such as its id
-    /// in a link) replaced by one marker for it, so the rest of the text is shared markup too;
-    /// `mark(text)` when `part` does not occur.
-    ///
-    /// Found and replaced by bytes, left to right as Foundation's `replacingOccurrences` does:
-    /// that call (and `contains` before it) cost ~50,000 instructions each, callgrind, and a feed
-    /// entry makes three of them when it is first written. A match of `part`'s bytes starts and
-    /// ends on character boundaries of `text` whenever `part` does (an id as URLs spell it is
-    /// ASCII); the fragment is kept only if it rebuilds exactly anyway (`CompactFragment`).
-    mutating func mark(_ text: String, part: String) -> String {
-        let bytes = Array(text.utf8)
-        let needle = Array(part.utf8)
-        var matches: [Int] = []
-        var index = 0
-        while !needle.isEmpty, index + needle.count <= bytes.count {
-            if bytes[index] == needle[0], bytes[index..<index + needle.count].elementsEqual(needle) {
-                matches.append(index)
-                index += needle.count
-            } else {
-                index += 1
-            }
-        }
-        guard !matches.isEmpty else { return mark(text) }
-        let marker = Array(mark(part).utf8)
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count + matches.count * marker.count)
-        var start = 0
-        for match in matches {
-            result += bytes[start..<match]
-            result += marker
-            start = match + needle.count
-        }
-        result += bytes[start...]
-        return String(decoding: result, as: UTF8.self)
     }
 
     /// `mark(_:)` for an optional text; nil stays nil.
