@@ -245,5 +245,25 @@ struct LanguageNegotiationTests {
         xml = []
         XMLText.escape("Zaginiony pies: Łatka \u{7F}", into: &xml)
         #expect(String(decoding: xml, as: UTF8.self) == "Zaginiony pies: Łatka \u{7F}")
+        // Random texts: the quick copy of plain bytes and the checked path give the slow path's bytes.
+        let alphabet: [String] = ["a", "Ł", " ", "&", "<", ">", "\"", "'", "\t", "\n", "\r", "\u{1}", "\u{1F}", "\u{FFFE}", "\u{FFFF}", "\u{EF00}", "\u{FFFD}", "·", "🐕"]
+        for _ in 0..<3_000 {
+            var text = ""
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            for index in 0..<Int(state >> 60) {
+                text += alphabet[Int((state >> UInt64(4 * index % 56)) % UInt64(alphabet.count))]
+            }
+            let allowed = text.unicodeScalars.filter { scalar in
+                switch scalar.value {
+                case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
+                default: false
+                }
+            }
+            var expected: [UInt8] = []
+            HTMLText.escape(String(String.UnicodeScalarView(allowed)), into: &expected)
+            var written: [UInt8] = []
+            XMLText.escape(text, into: &written)
+            #expect(written == expected, "\(text.unicodeScalars.map(\.value))")
+        }
     }
 }

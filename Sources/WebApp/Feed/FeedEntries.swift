@@ -284,35 +284,20 @@ final class FeedEntries: Sendable {
 enum XMLText {
     /// Appends `text` to `output`, escaped.
     static func escape(_ text: String, into output: inout [UInt8]) {
-        // Bytes first: a text without control bytes and without 0xEF (the lead byte of U+FFFE and
-        // U+FFFF) holds only allowed characters, and reading bytes is several times cheaper
-        // than reading scalars (callgrind, the feed's head).
         var copy = text
-        let plain = copy.withUTF8 { bytes in
-            for byte in bytes where byte < 0x20 ? !(byte == 0x9 || byte == 0xA || byte == 0xD) : byte == 0xEF { return false }
-            return true
-        }
-        guard plain || text.unicodeScalars.allSatisfy(isAllowed) else {
+        copy.withUTF8 { escape(bytes: $0, into: &output) }
+    }
+
+    /// Appends `bytes` (UTF-8 text), escaped. Bytes first: a text without control bytes and
+    /// without 0xEF (the lead byte of U+FFFE and U+FFFF) holds only allowed characters, and reading
+    /// bytes is several times cheaper than reading scalars (callgrind, the feed's head and entries).
+    static func escape(bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        for byte in bytes where byte < 0x20 ? !(byte == 0x9 || byte == 0xA || byte == 0xD) : byte == 0xEF {
+            let text = String(decoding: bytes, as: UTF8.self)
             HTMLText.escape(String(String.UnicodeScalarView(text.unicodeScalars.filter(isAllowed))), into: &output)
             return
         }
-        HTMLText.escape(text, into: &output)
-    }
-
-    /// Appends `bytes` (UTF-8 text), escaped: copied as they are when no byte needs escaping or
-    /// may start a character XML cannot carry (as `escape(_:into:)` checks), through it otherwise.
-    static func escape(bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-        for byte in bytes {
-            let special =
-                byte < 0x20
-                ? !(byte == 0x9 || byte == 0xA || byte == 0xD)
-                : byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27 || byte == 0xEF
-            if special {
-                escape(String(decoding: bytes, as: UTF8.self), into: &output)
-                return
-            }
-        }
-        output.append(contentsOf: bytes)
+        HTMLText.escape(bytes, into: &output)
     }
 
     /// Appends `<name>text</name>` and a line break.

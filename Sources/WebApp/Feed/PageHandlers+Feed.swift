@@ -45,16 +45,7 @@ extension PageHandlers {
         let updated = found.positions.first.map { found.all[$0].createdAt.wholeSeconds } ?? FeedSearch.emptyUpdated.wholeSeconds
         var head: [UInt8] = []
         head.reserveCapacity(1024)
-        head += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n".utf8
-        head += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:georss=\"http://www.georss.org/georss\" xml:lang=\"\(language.rawValue)\">\n".utf8
-        XMLText.element("id", search.id(authority: authority), into: &head)
-        XMLText.element("title", feedTitle(search, texts: texts), into: &head)
-        XMLText.link(rel: "self", type: "application/atom+xml", href: site.layout.baseURL + search.path, into: &head)
-        XMLText.link(rel: "alternate", type: "text/html", href: site.layout.baseURL + search.listPath, into: &head)
-        XMLText.element("updated", AtomDate.string(updated), into: &head)
-        head += "<author>".utf8
-        XMLText.element("name", texts(.feedAuthor), into: &head)
-        head += "</author>\n".utf8
+        site.feedHeads.write(search, updated: AtomDate.string(updated), into: &head)
         // Also brings every entry into cache at once (`CompactFragment.touchLines`). The tag folds
         // the head, each entry's kept hash and its distance (the tail never changes).
         var touched: UInt8 = 0
@@ -94,14 +85,6 @@ extension PageHandlers {
         if headerChoseLanguage { headers.append(HTTPField(name: .vary, value: "Accept-Language")) }
         headers.append(HTTPField(name: .eTag, value: tag.strong))
         return Response(status: 200, headers: headers, body: body)
-    }
-
-    /// "Missing dogs · PetSpot", or "Missing dogs within 15 km of 52.23° N, 21.012° E · PetSpot".
-    private func feedTitle(_ search: FeedSearch, texts: Texts) -> String {
-        let title = search.filters.title(texts)
-        guard let origin = search.location.origin, let range = search.location.rangeKm else { return texts(.pageTitle, ("title", title)) }
-        let near = texts(.feedTitleNearby, ("title", title), ("range", String(range)), ("point", texts.coordinate(origin)))
-        return texts(.pageTitle, ("title", near))
     }
 
     /// One announcement's `<entry>`, in `texts`' language, with a slot where a search's distance

@@ -12,11 +12,16 @@ final class SiteContext: Sendable {
     let caches: PageCaches
     /// The day report ages are worded for, and the date pages are made on (`DayClock`).
     let days: DayClock
+    /// What every feed's head shares with the others of its language (`FeedHeads`).
+    let feedHeads: FeedHeads
 
     init(configuration: AppConfiguration, renderer: PageRenderer, days: DayClock, responses: ResponseCache) {
         self.renderer = renderer
         self.days = days
         layout = LayoutBuilder(baseURL: configuration.effectivePublicBaseURL)
         caches = PageCaches(configuration: configuration, days: days, responses: responses)
+        feedHeads = FeedHeads(baseURL: configuration.effectivePublicBaseURL, authority: caches.feedEntries.authority) { language in
+            renderer.texts(PageLanguage(language: language, explicit: true))
+        }
     }
 }
