@@ -155,7 +155,7 @@ final class FeedEntries: Sendable {
         }
 
         /// Each occurrence of `part`'s bytes, left to right, is a value; the text between them is
-        /// markup. Escaping is per character, so the pieces escaped apart are the whole escaped:
+        /// markup. Without an occurrence, the whole text is a value. Escaping is per character, so the pieces escaped apart are the whole escaped:
         /// `part` is ASCII (an id as URLs spell it), so a match starts and ends on characters, and
         /// escaping leaves it as it is.
         mutating func text(_ text: String, part: String) {
@@ -181,6 +181,13 @@ final class FeedEntries: Sendable {
                         bytes.append(contentsOf: needle)
                         index += needle.count
                         start = index
+                    }
+                    guard start > 0 else {
+                        // No occurrence: the whole text is the item's own (a photo's URL), not markup.
+                        let before = bytes.count
+                        XMLText.escape(bytes: whole, into: &bytes)
+                        recorder.value(Array(bytes[before...]))
+                        return
                     }
                     shared(whole.count)
                 }
