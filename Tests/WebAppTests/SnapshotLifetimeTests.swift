@@ -141,7 +141,7 @@ struct SnapshotLifetimeTests {
                 link: "https://petspot.example/pets/\(pet.id)",
                 photo: nil,
                 created: "2026-01-01T00:00:00Z",
-                summary: "seen",
+                summary: [FeedEntries.Text("seen", isShared: false)],
                 point: nil
             )
             return FeedEntries.Fragment(values, itemPart: pet.id, markup: markup)

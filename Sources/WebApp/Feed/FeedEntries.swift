@@ -46,6 +46,17 @@ final class FeedEntries: Sendable {
         }
     }
 
+    /// A text of an entry, and whether it is the same in many entries (shared markup of a kept one).
+    struct Text {
+        var text: String
+        var isShared: Bool
+
+        init(_ text: String, isShared: Bool) {
+            self.text = text
+            self.isShared = isShared
+        }
+    }
+
     /// The texts of one entry.
     struct Values {
         var id: String
@@ -53,7 +64,8 @@ final class FeedEntries: Sendable {
         var link: String
         var photo: String?
         var created: String
-        var summary: String
+        /// Its parts, in order (`FeedSearch.summaryParts`).
+        var summary: [Text]
         /// "lat lng", nil without coordinates.
         var point: String?
     }
@@ -87,7 +99,9 @@ final class FeedEntries: Sendable {
         sink.markup("</published>\n<updated>")
         sink.value(values.created)
         sink.markup("</updated>\n<summary>")
-        sink.value(values.summary)
+        for part in values.summary {
+            part.isShared ? sink.shared(part.text) : sink.value(part.text)
+        }
         sink.slot()
         sink.markup("</summary>\n")
         if let point = values.point {
@@ -104,6 +118,8 @@ final class FeedEntries: Sendable {
         mutating func markup(_ text: StaticString)
         /// One of the item's texts.
         mutating func value(_ text: String)
+        /// A text that many entries have (a label): markup of a kept entry.
+        mutating func shared(_ text: String)
         /// A text of which each occurrence of `part` (an item's own part of a longer text, such as
         /// its id in a link) is the item's and the rest is the same in every entry.
         mutating func text(_ text: String, part: String)
@@ -126,6 +142,8 @@ final class FeedEntries: Sendable {
         }
 
         mutating func text(_ text: String, part: String) { value(text) }
+
+        mutating func shared(_ text: String) { value(text) }
 
         mutating func slot() { isAfter = true }
     }
@@ -152,6 +170,12 @@ final class FeedEntries: Sendable {
             XMLText.escape(text, into: &escaped)
             recorder.value(escaped)
             bytes += escaped
+        }
+
+        mutating func shared(_ text: String) {
+            let before = bytes.count
+            XMLText.escape(text, into: &bytes)
+            recorder.markup(bytes[before...])
         }
 
         /// Each occurrence of `part`'s bytes, left to right, is a value; the text between them is

@@ -99,7 +99,7 @@ extension PageHandlers {
             link: site.layout.baseURL + details,
             photo: photo.map { $0.hasPrefix("/") ? site.layout.baseURL + $0 : $0 },
             created: AtomDate.string(created),
-            summary: FeedSearch.summary(pet, texts: texts),
+            summary: FeedSearch.summaryParts(pet, texts: texts),
             point: pet.place.coordinate.map { "\($0.latitude) \($0.longitude)" }
         )
         return FeedEntries.Fragment(values, itemPart: URLText.encodeComponent(pet.id), markup: markup)
@@ -135,10 +135,22 @@ extension FeedSearch {
     /// "Species: Dog · Breed: Labrador · Sex: Male · Last seen: Nov 09, 2025" (the search's
     /// distance is appended per feed).
     static func summary(_ pet: Announcement, texts: Texts) -> String {
-        var parts = ["\(texts(.rowSpecies)): \(texts.species(pet.species))"]
-        if let breed = pet.breed { parts.append("\(texts(.rowBreed)): \(breed)") }
-        parts.append("\(texts(.rowSex)): \(texts.sex(pet.sex))")
-        parts.append("\(texts(.rowLastSeen)): \(texts.date(pet.lastSeenDate))")
-        return parts.joined(separator: summarySeparator)
+        summaryParts(pet, texts: texts).map(\.text).joined()
+    }
+
+    /// `summary` in parts, each saying whether it is the same in every entry of the language with
+    /// the same species and sex (the labels and those names: shared markup of a kept entry) or the
+    /// item's own (its breed and date).
+    static func summaryParts(_ pet: Announcement, texts: Texts) -> [FeedEntries.Text] {
+        var shared = "\(texts(.rowSpecies)): \(texts.species(pet.species))\(summarySeparator)"
+        var parts: [FeedEntries.Text] = []
+        if let breed = pet.breed {
+            parts.append(FeedEntries.Text(shared + "\(texts(.rowBreed)): ", isShared: true))
+            parts.append(FeedEntries.Text(breed, isShared: false))
+            shared = summarySeparator
+        }
+        parts.append(FeedEntries.Text(shared + "\(texts(.rowSex)): \(texts.sex(pet.sex))\(summarySeparator)\(texts(.rowLastSeen)): ", isShared: true))
+        parts.append(FeedEntries.Text(texts.date(pet.lastSeenDate), isShared: false))
+        return parts
     }
 }

@@ -27,14 +27,20 @@ struct CompactFragment: @unchecked Sendable {
         static let markup: UInt32 = 0
         static let value: UInt32 = 1
         static let slot: UInt32 = 2
+        /// A value written earlier in the fragment, again: its offset among the values (high 15
+        /// bits of the payload) and length (low 15).
+        static let again: UInt32 = 3
         static let payloadMask: UInt32 = 0x3FFF_FFFF
+        static let againLimit = 1 << 15
     }
 
-    /// One part while a card is being taken apart: markup (by index), a value (by length) or a slot.
+    /// One part while a card is being taken apart: markup (by index), a value (by length) or a slot;
+    /// or a value again (`Recorder`: a feed entry's id and date are each written twice).
     fileprivate enum Part {
         case markup(Int)
         case value(Int)
         case slot(Int)
+        case again(offset: Int, length: Int)
     }
 
     private init(parts: [Part], values: [UInt8], size: Int) {
@@ -47,6 +53,7 @@ struct CompactFragment: @unchecked Sendable {
             case .markup(let index): CompactFragment.append(Kind.markup << 30 | UInt32(index), to: &storage)
             case .value(let length): CompactFragment.append(Kind.value << 30 | UInt32(length), to: &storage)
             case .slot(let slot): CompactFragment.append(Kind.slot << 30 | UInt32(slot), to: &storage)
+            case .again(let offset, let length): CompactFragment.append(Kind.again << 30 | UInt32(offset << 15 | length), to: &storage)
             }
         }
         storage += values
@@ -141,7 +148,8 @@ struct CompactFragment: @unchecked Sendable {
         _ slot: (_ slot: Int, _ output: inout Sink) -> Void
     ) {
         let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
-        var valueOffset = 8 + 4 * count
+        let valuesStart = 8 + 4 * count
+        var valueOffset = valuesStart
         for index in 0..<count {
             let part = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8 + 4 * index, as: UInt32.self))
             let payload = Int(part & Kind.payloadMask)
@@ -151,8 +159,11 @@ struct CompactFragment: @unchecked Sendable {
             case Kind.value:
                 output.append(raw: UnsafeRawBufferPointer(rebasing: raw[valueOffset..<valueOffset + payload]))
                 valueOffset += payload
-            default:
+            case Kind.slot:
                 slot(payload, &output)
+            default:
+                let start = valuesStart + (payload >> 15)
+                output.append(raw: UnsafeRawBufferPointer(rebasing: raw[start..<start + (payload & (Kind.againLimit - 1))]))
             }
         }
     }
@@ -181,6 +192,8 @@ struct CompactFragment: @unchecked Sendable {
         /// The markup since the last value or slot.
         fileprivate var piece: [UInt8] = []
         fileprivate var size = 0
+        /// Where each value so far starts among the values, and its length.
+        private var earlier: [(offset: Int, length: Int)] = []
 
         init() {}
 
@@ -194,13 +207,22 @@ struct CompactFragment: @unchecked Sendable {
             write(&piece)
         }
 
-        /// Appends one of the item's values.
+        /// Appends one of the item's values; one written before is kept once (`Kind.again`).
         mutating func value(_ bytes: [UInt8]) {
             guard !bytes.isEmpty else { return }
             endPiece()
+            size += bytes.count
+            // A few values per fragment: a scan of the earlier ones of the same length.
+            if bytes.count >= 8, bytes.count < Kind.againLimit,
+                let offset = earlier.first(where: { $0.length == bytes.count && values[$0.offset..<$0.offset + $0.length].elementsEqual(bytes) })?.offset,
+                offset < Kind.againLimit
+            {
+                parts.append(.again(offset: offset, length: bytes.count))
+                return
+            }
+            earlier.append((values.count, bytes.count))
             parts.append(.value(bytes.count))
             values += bytes
-            size += bytes.count
         }
 
         /// Appends slot `number` (`write`'s closure fills it).
