@@ -91,7 +91,7 @@ public enum EntityTag {
     private static func strong(hash value: UInt64) -> String {
         // 18 bytes written in place (quote, 16 lower-case hex digits, quote): joining the parts
         // cost more than a tenth of the hash of a whole located page (callgrind).
-        return String(unsafeUninitializedCapacity: 18) { out in
+        String(unsafeUninitializedCapacity: 18) { out in
             let digits: StaticString = "0123456789abcdef"
             out[0] = UInt8(ascii: "\"")
             for index in 0..<16 {

@@ -28,7 +28,9 @@ extension AnnouncementIndex {
                 if let status = query.status, statuses[index] != status { return }
                 if let species = query.species, kinds[index] != species { return }
                 // The same computation as `Announcement.distanceKm(from:)`, the distance pages show.
-                guard let distance = points[index]?.coordinate.distanceKm(to: origin), AnnouncementQuery.isInRange(distance, rangeKm: rangeKm) else { return }
+                guard let distance = points[index]?.coordinate.distanceKm(to: origin),
+                    AnnouncementQuery.isInRange(distance, rangeKm: rangeKm)
+                else { return }
                 candidates.append((position, distance))
             }
         } else {

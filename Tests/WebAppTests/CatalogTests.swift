@@ -246,7 +246,10 @@ struct LanguageNegotiationTests {
         XMLText.escape("Zaginiony pies: Łatka \u{7F}", into: &xml)
         #expect(String(decoding: xml, as: UTF8.self) == "Zaginiony pies: Łatka \u{7F}")
         // Random texts: the quick copy of plain bytes and the checked path give the slow path's bytes.
-        let alphabet: [String] = ["a", "Ł", " ", "&", "<", ">", "\"", "'", "\t", "\n", "\r", "\u{1}", "\u{1F}", "\u{FFFE}", "\u{FFFF}", "\u{EF00}", "\u{FFFD}", "·", "🐕"]
+        let alphabet: [String] = [
+            "a", "Ł", " ", "&", "<", ">", "\"", "'", "\t", "\n", "\r",
+            "\u{1}", "\u{1F}", "\u{FFFE}", "\u{FFFF}", "\u{EF00}", "\u{FFFD}", "·", "🐕",
+        ]
         for _ in 0..<3_000 {
             var text = ""
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407

@@ -213,10 +213,8 @@ struct CompactFragment: @unchecked Sendable {
             endPiece()
             size += bytes.count
             // A few values per fragment: a scan of the earlier ones of the same length.
-            if bytes.count >= 8, bytes.count < Kind.againLimit,
-                let offset = earlier.first(where: { $0.length == bytes.count && values[$0.offset..<$0.offset + $0.length].elementsEqual(bytes) })?.offset,
-                offset < Kind.againLimit
-            {
+            let same = earlier.first { $0.length == bytes.count && values[$0.offset..<$0.offset + $0.length].elementsEqual(bytes) }
+            if bytes.count >= 8, bytes.count < Kind.againLimit, let offset = same?.offset, offset < Kind.againLimit {
                 parts.append(.again(offset: offset, length: bytes.count))
                 return
             }
