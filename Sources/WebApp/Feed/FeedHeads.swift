@@ -52,7 +52,7 @@ final class FeedHeads: Sendable {
             var opening = Array("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n".utf8)
             opening += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:georss=\"http://www.georss.org/georss\" xml:lang=\"".utf8
             opening += "\(language.rawValue)\">\n<id>".utf8
-            XMLText.escape("tag:\(authority),\(FeedSearch.tagDate):", into: &opening)
+            XMLText.escape(FeedSearch.idStart(authority: authority), into: &opening)
             var author = Array("</updated>\n<author>".utf8)
             XMLText.element("name", texts(language)(.feedAuthor), into: &author)
             author += "</author>\n".utf8

@@ -46,12 +46,17 @@ struct FeedSearch: Sendable {
 
     /// The feed id: `tag:{authority},2026-11-01:pets.atom?…` (RFC 4151).
     func id(authority: String) -> String {
-        "tag:\(authority),\(FeedSearch.tagDate):\(path.dropFirst())"
+        FeedSearch.idStart(authority: authority) + path.dropFirst()
+    }
+
+    /// The part of every feed's and entry's id before its path: `tag:{authority},2026-11-01:`.
+    static func idStart(authority: String) -> String {
+        "tag:\(authority),\(tagDate):"
     }
 
     /// An announcement's entry id, the same in every feed and language: `tag:{authority},2026-11-01:pets/{id}`.
     static func entryID(_ id: String, authority: String) -> String {
-        "tag:\(authority),\(tagDate):\(Route.details(id: id).path.dropFirst())"
+        idStart(authority: authority) + Route.details(id: id).path.dropFirst()
     }
 
     /// The tagging authority of the public base URL: its host name, without port (RFC 4151 allows
