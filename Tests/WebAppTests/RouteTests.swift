@@ -6,7 +6,7 @@ import Testing
 /// `Route`: the path a route prints, decoded as a request path is, parses back to the same route.
 @Suite struct RouteTests {
     @Test(arguments: [
-        Route.landing, .list, .details(id: "a b c?d&e=f"), .legacyDetails(id: "%41"), .apiDetails(id: "ünï"),
+        Route.landing, .list, .feed, .details(id: "a b c?d&e=f"), .legacyDetails(id: "%41"), .apiDetails(id: "ünï"),
         .image(path: "pet-02.jpg"), .image(path: "my cat.png"), .staticFile(path: "css/site.css"),
         // Found by fuzzing: empty segments were dropped and `%` was printed unescaped.
         .image(path: "a//b.png"), .image(path: "/x.png"), .staticFile(path: "css//site.css"), .staticFile(path: "100%.txt"),

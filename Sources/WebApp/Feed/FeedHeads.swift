@@ -11,11 +11,11 @@ import Synchronization
 /// escaped (FeedTests compares every head with the one written whole).
 final class FeedHeads: Sendable {
     private struct Parts {
-        /// `<?xml …?>`, `<feed … xml:lang="…">` and `<id>tag:{authority},{date}:`.
+        /// `<?xml …?>`, `<feed … xml:lang="…">` and `<id>tag:{authority},{date}:pets.atom`.
         let opening: [UInt8]
-        /// `<link rel="self" type="application/atom+xml" href="{base}`.
+        /// `<link rel="self" type="application/atom+xml" href="{base}/pets.atom`.
         let selfLink: [UInt8]
-        /// `"/>` and `<link rel="alternate" type="text/html" href="{base}`.
+        /// `"/>` and `<link rel="alternate" type="text/html" href="{base}/pets`.
         let alternateLink: [UInt8]
         /// `"/>`, then `<updated>`.
         let updated: [UInt8]
@@ -48,18 +48,22 @@ final class FeedHeads: Sendable {
         self.texts = texts
         var base: [UInt8] = []
         XMLText.escape(baseURL, into: &base)
+        var feedPath: [UInt8] = []
+        var listPath: [UInt8] = []
+        XMLText.escape(Route.feed.path, into: &feedPath)
+        XMLText.escape(Route.list.path, into: &listPath)
         parts = Language.allCases.map { language in
             var opening = Array("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n".utf8)
             opening += "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:georss=\"http://www.georss.org/georss\" xml:lang=\"".utf8
             opening += "\(language.rawValue)\">\n<id>".utf8
-            XMLText.escape(FeedSearch.idStart(authority: authority), into: &opening)
+            XMLText.escape(FeedSearch.idStart(authority: authority) + Route.feed.path.dropFirst(), into: &opening)
             var author = Array("</updated>\n<author>".utf8)
             XMLText.element("name", texts(language)(.feedAuthor), into: &author)
             author += "</author>\n".utf8
             return Parts(
                 opening: opening,
-                selfLink: Array("<link rel=\"self\" type=\"application/atom+xml\" href=\"".utf8) + base,
-                alternateLink: Array("\"/>\n<link rel=\"alternate\" type=\"text/html\" href=\"".utf8) + base,
+                selfLink: Array("<link rel=\"self\" type=\"application/atom+xml\" href=\"".utf8) + base + feedPath,
+                alternateLink: Array("\"/>\n<link rel=\"alternate\" type=\"text/html\" href=\"".utf8) + base + listPath,
                 updated: Array("\"/>\n<updated>".utf8),
                 author: author
             )
@@ -70,8 +74,12 @@ final class FeedHeads: Sendable {
     func write(_ search: FeedSearch, updated: String, into head: inout [UInt8]) {
         let language = search.location.language.language
         let parts = parts[language.index]
+        // The id, the self link and the alternate link end in the same query: escaped once.
+        var query: [UInt8] = []
+        query.reserveCapacity(search.query.utf8.count + 16)
+        XMLText.escape(search.query, into: &query)
         head += parts.opening
-        XMLText.escape(String(search.path.dropFirst()), into: &head)
+        head += query
         head += "</id>\n<title>".utf8
         let pieces = title(search).pieces
         XMLText.escape(pieces[0], into: &head)
@@ -84,9 +92,9 @@ final class FeedHeads: Sendable {
         }
         head += "</title>\n".utf8
         head += parts.selfLink
-        XMLText.escape(search.path, into: &head)
+        head += query
         head += parts.alternateLink
-        XMLText.escape(search.listPath, into: &head)
+        head += query
         head += parts.updated
         XMLText.escape(updated, into: &head)
         head += parts.author

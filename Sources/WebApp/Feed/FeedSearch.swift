@@ -15,6 +15,9 @@ struct FeedSearch: Sendable {
     /// `/pets.atom?…` of this search: the self link's path and the feed's page key. Made once: a
     /// feed request names it three times (key, id, self link) and each was a new URL.
     let path: String
+    /// The `?…` part of `path` (empty for a search without parameters): the feed's and its list
+    /// page's links differ only in the path before it, so the head escapes it once for both.
+    let query: String
 
     /// At most this many entries, newest first: a reader polls often, so it sees every new one.
     static let maxEntries = 50
@@ -38,10 +41,12 @@ struct FeedSearch: Sendable {
             canonical.rangeGiven = true
         }
         self.location = canonical
-        path = self.filters.url(.feed, location: canonical)
+        query = self.filters.url("", location: canonical)
+        path = Route.feed.path + query
     }
 
-    /// The list page of this search (the feed's `alternate`).
+    /// The list page of this search (the feed's `alternate`): `Route.list.path` and `query`, as
+    /// `FeedHeads` writes it (FeedHeadsTests holds it to this).
     var listPath: String { filters.url(page: 1, location: location) }
 
     /// The feed id: `tag:{authority},2026-11-01:pets.atom?…` (RFC 4151).

@@ -46,14 +46,21 @@ enum Route: Equatable, Sendable {
 
     /// Parses a decoded request path; nil for paths the site does not have.
     init?(path: String) {
-        // The two busiest paths without splitting (the general parse below gives the same answer).
-        if path == "/pets" {
+        // The busiest paths without splitting (the general parse below gives the same answer).
+        switch path {
+        case "/pets":
             self = .list
             return
-        }
-        if path == "/" {
+        case "/":
             self = .landing
             return
+        case "/pets.atom":
+            self = .feed
+            return
+        case "/map":
+            self = .map
+            return
+        default: break
         }
         // Split on scalars, not Characters: a segment that starts with a combining mark (U+116B5)
         // forms one Character with the "/" before it, which then split nothing (found by schemathesis).

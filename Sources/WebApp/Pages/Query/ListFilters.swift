@@ -72,7 +72,12 @@ struct ListFilters: Equatable, Sendable {
 
     /// `route`'s URL (the map, its GeoJSON, the list's first page) with the same filters and location.
     func url(_ route: Route, location: VisitorLocation) -> String {
-        builder(route.path, location: location).url
+        url(route.path, location: location)
+    }
+
+    /// `path` followed by this search's query (`?…`, or nothing when it has no parameter).
+    func url(_ path: String, location: VisitorLocation) -> String {
+        builder(path, location: location).url
     }
 
     /// `path` with the filters, then the location's link items.
