@@ -30,6 +30,8 @@
 #
 # Environment:
 #   SIZES="38 500 5000 50000"  DURATION=10 (s per wrk run)  TTL=30 (--cache-ttl)  SEED=1
+#   ROUNDS=1                   runs of each row (ours, then nginx, alternating); the row reports the
+#                              medians and the median of the rounds' ratios (the refresh row: one run)
 #   PETSPOT_BIN=path           use this binary as is instead of building the release product
 #   WRK_TIMEOUT=10s            wrk's per-request timeout (wrk's default of 2 s is too short for
 #                              the ~28 MB list at 50,000 items)
@@ -131,6 +133,12 @@ run_wrk() {
   else
     timeout $((DURATION + 30)) wrk -t2 -c64 -d"${DURATION}s" --timeout "$WRK_TIMEOUT" --latency "${header[@]}" "$url" >"$out" 2>&1 || true
   fi
+}
+# median_of VALUE...: the middle value (the lower of the two middle ones for an even count); "-"
+# when any value is "-" (a run that gave no rate).
+median_of() {
+  if [ $# = 0 ] || printf '%s\n' "$@" | grep -qx -- -; then echo -; return; fi
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 wrk_rps() { awk '/^Requests\/sec/ {printf "%.0f", $2; found=1} END {if (!found) print "-"}' "$1"; }
 wrk_pct() { awk -v p="$2" '$1 == p {print $2; found=1} END {if (!found) print "-"}' "$1"; }
@@ -346,28 +354,43 @@ for items in $SIZES; do
   fi
 
   # measure NAME LABEL OUR_PATH [lua]
+  # measure NAME LABEL PATH [lua]: ROUNDS runs of ours, each followed by nginx's; the row gives the
+  # median req/s of each and the median of the rounds' ratios (p50/p99 of the last round), so one
+  # noisy stretch of the machine moves a row less (docs/performance.md "Reading the benchmark").
   measure() {
-    local name=$1 label=$2 path=$3 lua=${4:-} before after ours ng rss ng_rps ratio bad ngbad
+    local name=$1 label=$2 path=$3 lua=${4:-} before after ours ng rss ng_rps ratio bad ngbad round
+    local rounds=${ROUNDS:-1} ours_all="" ng_all="" ratio_all=""
     before=$(upstream_stats)
     touch "$work/sampling"
     sample_rss "$server" "$work/rss" &
     sampler=$!
-    if [ -n "$lua" ]; then run_wrk "$work/ours.txt" "http://127.0.0.1:$port" "$path"
-    else run_wrk "$work/ours.txt" "http://127.0.0.1:$port$path"; fi
-    rm -f "$work/sampling"; wait "$sampler" 2>/dev/null || true; sampler=""
-    after=$(upstream_stats)
-    rss="$(mb "$(cat "$work/rss" 2>/dev/null || echo 0)") / $(mb "$(rss_kb "$server")")"
-    ours=$(wrk_rps "$work/ours.txt")
-    bad=$(wrk_bad "$work/ours.txt")
     local ng_p99=-
-    if [ "${status[$name]}" = 200 ]; then
+    bad=0
+    for round in $(seq 1 "$rounds"); do
+      if [ -n "$lua" ]; then run_wrk "$work/ours.txt" "http://127.0.0.1:$port" "$path"
+      else run_wrk "$work/ours.txt" "http://127.0.0.1:$port$path"; fi
+      ours=$(wrk_rps "$work/ours.txt")
+      ours_all="$ours_all $ours"
+      [ "$(wrk_bad "$work/ours.txt")" = 0 ] || bad=$(wrk_bad "$work/ours.txt")
+      [ "${status[$name]}" = 200 ] || continue
       if [ -n "$lua" ]; then run_wrk "$work/nginx.txt" "http://127.0.0.1:$ng_port" "/b/$name"
       else run_wrk "$work/nginx.txt" "http://127.0.0.1:$ng_port/b/$name"; fi
       ng_rps=$(wrk_rps "$work/nginx.txt")
+      ng_all="$ng_all $ng_rps"
+      ratio_all="$ratio_all $(awk -v a="$ours" -v b="$ng_rps" 'BEGIN { if (b + 0 > 0 && a != "-") print a / b; else print "-" }')"
       ng_p99=$(wrk_pct "$work/nginx.txt" 99%)
       ngbad=$(wrk_bad "$work/nginx.txt")
       [ "$ngbad" = 0 ] || bad="$bad (nginx: $ngbad)"
-      ratio=$(awk -v a="$ours" -v b="$ng_rps" 'BEGIN { if (b + 0 > 0 && a != "-") printf (a / b < 0.1 ? "%.3f" : "%.2f"), a / b; else print "-" }')
+    done
+    rm -f "$work/sampling"; wait "$sampler" 2>/dev/null || true; sampler=""
+    after=$(upstream_stats)
+    rss="$(mb "$(cat "$work/rss" 2>/dev/null || echo 0)") / $(mb "$(rss_kb "$server")")"
+    ours=$(median_of $ours_all)
+    [ "$rounds" = 1 ] || label="$label (median of $rounds)"
+    if [ "${status[$name]}" = 200 ]; then
+      ng_rps=$(median_of $ng_all)
+      ratio=$(median_of $ratio_all)
+      ratio=$(awk -v r="$ratio" 'BEGIN { if (r == "-") print "-"; else printf (r < 0.1 ? "%.3f" : "%.2f"), r }')
     else
       ng_rps="n/a (ours HTTP ${status[$name]})"; ratio="-"
     fi
@@ -394,7 +417,7 @@ for items in $SIZES; do
   # the old snapshot still answers. Peak RSS of that run is the refresh's cost (docs/performance.md).
   if [ "${REFRESH:-1}" != 0 ]; then
     curl -fs --max-time 10 -o /dev/null "http://127.0.0.1:$up_port/__bump" || true
-    DURATION=$((TTL + 5)) measure located "/pets random location during a snapshot refresh (${TTL}+5 s)" /pets lua
+    ROUNDS=1 DURATION=$((TTL + 5)) measure located "/pets random location during a snapshot refresh (${TTL}+5 s)" /pets lua
   fi
   row "$items" "first /pets/{id}/poster of a pet (request time): $first_poster" - - - - - - - - -
   if [ -n "$known_id" ]; then measure poster "warm /pets/{id}/poster" "/pets/$known_id/poster"; fi
