@@ -356,7 +356,7 @@ for items in $SIZES; do
   # measure NAME LABEL OUR_PATH [lua]
   # measure NAME LABEL PATH [lua]: ROUNDS runs of ours, each followed by nginx's; the row gives the
   # median req/s of each and the median of the rounds' ratios (p50/p99 of the last round), so one
-  # noisy stretch of the machine moves a row less (docs/performance.md "Reading the benchmark").
+  # noisy stretch of the machine moves a row less (docs/performance.md "How to measure").
   measure() {
     local name=$1 label=$2 path=$3 lua=${4:-} before after ours ng rss ng_rps ratio bad ngbad round
     local rounds=${ROUNDS:-1} ours_all="" ng_all="" ratio_all=""
@@ -367,13 +367,15 @@ for items in $SIZES; do
     local ng_p99=-
     bad=0
     for round in $(seq 1 "$rounds"); do
-      if [ -n "$lua" ]; then run_wrk "$work/ours.txt" "http://127.0.0.1:$port" "$path"
+      # Each round draws its own random points (WRK_SEED): a round that repeated the last one's
+      # URLs would find them kept by the response cache (second sighting), which nginx cannot match.
+      if [ -n "$lua" ]; then WRK_SEED=$round run_wrk "$work/ours.txt" "http://127.0.0.1:$port" "$path"
       else run_wrk "$work/ours.txt" "http://127.0.0.1:$port$path"; fi
       ours=$(wrk_rps "$work/ours.txt")
       ours_all="$ours_all $ours"
       [ "$(wrk_bad "$work/ours.txt")" = 0 ] || bad=$(wrk_bad "$work/ours.txt")
       [ "${status[$name]}" = 200 ] || continue
-      if [ -n "$lua" ]; then run_wrk "$work/nginx.txt" "http://127.0.0.1:$ng_port" "/b/$name"
+      if [ -n "$lua" ]; then WRK_SEED=$round run_wrk "$work/nginx.txt" "http://127.0.0.1:$ng_port" "/b/$name"
       else run_wrk "$work/nginx.txt" "http://127.0.0.1:$ng_port/b/$name"; fi
       ng_rps=$(wrk_rps "$work/nginx.txt")
       ng_all="$ng_all $ng_rps"
