@@ -45,6 +45,8 @@ let package = Package(
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
         // glibc's <malloc.h> (not in Swift's Glibc module): the executable's malloc arena tuning.
         .systemLibrary(name: "CMalloc"),
+        // The compiler's prefetch builtin, which Swift does not offer: kept fragments asked for before they are read.
+        .systemLibrary(name: "CPrefetch"),
         // gzip and Brotli on byte arrays: the thin Swift wrapper over CZlib and CBrotli.
         .target(name: "ContentCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strictSettings),
         // The thin HTTP server over libmicrohttpd: server, value types, C callbacks; its unsafe code
@@ -147,6 +149,7 @@ let package = Package(
                 "ViewModelMacros",
                 "CompiledTemplates",
                 "Caching",
+                "CPrefetch",
                 "ContentCompression",
                 "MicroHTTP",
                 "PetDomain",

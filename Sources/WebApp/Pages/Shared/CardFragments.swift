@@ -109,6 +109,8 @@ final class CardFragments: Sendable {
         cards.reserveCapacity(found.count)
         for (index, position) in page.positions.enumerated() {
             if let card = found[index] {
+                // Its lines arrive while the page's texts and shell are looked up (`Prefetch`).
+                card.prefetchLines()
                 cards.append(.compact(card))
                 continue
             }

@@ -118,6 +118,11 @@ struct CompactFragment: @unchecked Sendable {
         }
     }
 
+    /// Asks for every cache line of the fragment without waiting for them (`Prefetch`).
+    func prefetchLines() {
+        withBytes { Prefetch.lines(of: $0) }
+    }
+
     /// Appends the card to `output`, with `slot(number, &output)` at each slot.
     @inline(__always)
     func write<Sink: ByteSink>(into output: inout Sink, markup: MarkupPieces, _ slot: (_ slot: Int, _ output: inout Sink) -> Void) {
