@@ -92,11 +92,18 @@ let package = Package(
             name: "PetSpotPostgres",
             dependencies: [
                 "ReportStore",
+                "Alerts",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // E-mail alerts' rules and state behind one interface, and its in-memory implementation (docs/alerts.md).
+        .target(
+            name: "Alerts",
+            dependencies: ["PetDomain", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         // The validated domain: Foundation only, no I/O.
@@ -157,6 +164,7 @@ let package = Package(
                 "ImageResizer",
                 "QRCode",
                 "ReportStore",
+                "Alerts",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
