@@ -15,8 +15,9 @@ public final class AlertFanOut: Sendable {
     /// Called with each fan-out's duration in seconds and the number of pets it handled.
     let onFanOut: @Sendable (_ seconds: Double, _ pets: Int) -> Void
     private let previous = Mutex<Set<String>?>(nil)
-    /// One fan-out at a time: a snapshot arriving meanwhile waits (its ids are compared with the last one handled).
-    private let running = Mutex(false)
+    /// One fan-out at a time, in the order snapshots came: each waits for the one before, so its ids
+    /// are compared with the last list handled.
+    private let last = Mutex<Task<Int, Never>?>(nil)
 
     public init(
         store: any AlertStore,
@@ -33,6 +34,19 @@ public final class AlertFanOut: Sendable {
     /// Handles a new snapshot of the upstream list. Returns how many (subscription, pet) pairs were owed.
     @discardableResult
     public func snapshotChanged(_ index: AnnouncementIndex, now: Date) async -> Int {
+        let task = last.withLock { last -> Task<Int, Never> in
+            let before = last
+            let next = Task {
+                _ = await before?.value
+                return await self.handle(index, now: now)
+            }
+            last = next
+            return next
+        }
+        return await task.value
+    }
+
+    private func handle(_ index: AnnouncementIndex, now: Date) async -> Int {
         let ids = index.items.map(\.id)
         let known = previous.withLock { $0 }
         let candidates = known.map { seen in ids.filter { !seen.contains($0) } } ?? ids

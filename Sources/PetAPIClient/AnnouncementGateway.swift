@@ -104,6 +104,7 @@ public final class AnnouncementGateway: Sendable {
     private let clock: @Sendable () -> ContinuousClock.Instant
     /// Told the generation of each new snapshot as it replaces the one before (`whenReplaced`).
     private let replacedListeners = Mutex<[@Sendable (Int) -> Void]>([])
+    private let snapshotListeners = Mutex<[@Sendable (Snapshot) -> Void]>([])
 
     /// The cache key of the one snapshot.
     static let snapshotKey = "list"
@@ -153,6 +154,12 @@ public final class AnnouncementGateway: Sendable {
         replacedListeners.withLock { $0.append(retire) }
     }
 
+    /// Calls `listen` with every new snapshot (not a 304 revalidation), after the ones of `whenReplaced`:
+    /// the alerts' fan-out compares it with the one before (docs/alerts.md "Once per pet").
+    public func whenNewSnapshot(_ listen: @escaping @Sendable (Snapshot) -> Void) {
+        snapshotListeners.withLock { $0.append(listen) }
+    }
+
     /// How long ago the upstream last confirmed the snapshot held (fresh or stale); nil before the first.
     public func snapshotAge() -> Duration? {
         snapshots.age(of: AnnouncementGateway.snapshotKey)
@@ -193,6 +200,7 @@ public final class AnnouncementGateway: Sendable {
             let snapshot = Snapshot(outcome)  // places already given while decoding
             self.onEvent(.snapshot(items: snapshot.index.count))
             for retire in self.replacedListeners.withLock({ $0 }) { retire(snapshot.generation) }
+            for listen in self.snapshotListeners.withLock({ $0 }) { listen(snapshot) }
             return .fresh(snapshot, etag: response.headers[.eTag], cost: cost)
         }
     }

@@ -7,9 +7,9 @@ import Foundation
 /// of letters, digits and inner hyphens, the last one at least two letters. What passes can safely
 /// become a `mailto:` link; quoted local parts and IP-literal domains are not worth that risk here.
 /// Letters may be non-ASCII (`zofia@żółć.pl`).
-enum EmailRule {
+public enum EmailRule {
     /// Whether `text` (already trimmed) looks like an e-mail address.
-    static func looksLikeAddress(_ text: String) -> Bool {
+    public static func looksLikeAddress(_ text: String) -> Bool {
         let scalars = Array(text.unicodeScalars)
         guard text.utf8.count <= 254,
             let at = scalars.firstIndex(of: "@"), scalars.lastIndex(of: "@") == at

@@ -3,6 +3,7 @@ import HTTPTypes
 import Logging
 import MicroHTTP
 import PetAPIClient
+import Alerts
 import ReportStore
 import ServiceLifecycle
 
@@ -23,6 +24,8 @@ public final class PetSpotApp: Sendable {
     let photos: PhotoAssembly
     let responses: ResponseCache
     let served: ServerAssembly
+    /// E-mail alerts: their store, sender and fan-out (docs/alerts.md).
+    let alerts: AlertAssembly
 
     /// The upstream base URL in use (the embedded demo's when none was configured).
     package var upstreamURL: URL { upstream.baseURL }
@@ -37,7 +40,8 @@ public final class PetSpotApp: Sendable {
         upstream: UpstreamAssembly,
         photos: PhotoAssembly,
         responses: ResponseCache,
-        served: ServerAssembly
+        served: ServerAssembly,
+        alerts: AlertAssembly
     ) {
         self.configuration = configuration
         self.logger = logger
@@ -46,6 +50,7 @@ public final class PetSpotApp: Sendable {
         self.photos = photos
         self.responses = responses
         self.served = served
+        self.alerts = alerts
     }
 
     /// Checks static files and templates, starts the embedded demo upstream when no upstream is
@@ -60,6 +65,7 @@ public final class PetSpotApp: Sendable {
         transport: UpstreamTransport? = nil,
         embeddedUpstream: EmbeddedUpstream? = nil,
         writeStore: (any WriteStore)? = nil,
+        alertStore: (any AlertStore)? = nil,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         startDate: Date = Date()
     ) async throws -> PetSpotApp {
@@ -70,6 +76,7 @@ public final class PetSpotApp: Sendable {
             transport: transport,
             embeddedUpstream: embeddedUpstream,
             writeStore: writeStore,
+            alertStore: alertStore,
             now: now,
             startDate: startDate
         )
@@ -83,6 +90,7 @@ public final class PetSpotApp: Sendable {
         transport: UpstreamTransport? = nil,
         embeddedUpstream: EmbeddedUpstream? = nil,
         writeStore: (any WriteStore)? = nil,
+        alertStore: (any AlertStore)? = nil,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         startDate: Date = Date()
     ) async throws -> PetSpotApp {
@@ -95,6 +103,7 @@ public final class PetSpotApp: Sendable {
             transport: transport,
             embeddedUpstream: embeddedUpstream,
             writeStore: writeStore,
+            alertStore: alertStore,
             now: now,
             days: DayClock(startDate: startDate, now: now)
         )
@@ -112,6 +121,7 @@ public final class PetSpotApp: Sendable {
         transport: UpstreamTransport?,
         embeddedUpstream: EmbeddedUpstream?,
         writeStore: (any WriteStore)?,
+        alertStore: (any AlertStore)?,
         now: @escaping @Sendable () -> ContinuousClock.Instant,
         days: DayClock
     ) throws -> PetSpotApp {
@@ -147,6 +157,15 @@ public final class PetSpotApp: Sendable {
             logger: logger,
             days: days
         )
+        let alerts = try AlertAssembly(
+            configuration: configuration,
+            site: site,
+            gateway: upstream.gateway,
+            reports: reports,
+            alertStore: alertStore,
+            metrics: metrics,
+            logger: logger
+        )
         let served = ServerAssembly(
             configuration: configuration,
             files: files,
@@ -154,6 +173,7 @@ public final class PetSpotApp: Sendable {
             upstream: upstream,
             photos: photos,
             reports: reports,
+            alerts: alerts,
             responses: responses,
             answers: answers,
             metrics: metrics,
@@ -166,13 +186,16 @@ public final class PetSpotApp: Sendable {
             upstream: upstream,
             photos: photos,
             responses: responses,
-            served: served
+            served: served,
+            alerts: alerts
         )
     }
 
     /// Starts listening (what `run` does first; tests and benchmarks call it directly).
     package func start() throws {
         try server.start()
+        alerts.sender.start()
+        logger.info("alert mails", metadata: ["to": "\(alerts.transportDescription)"])
         logger.info(
             "PetSpot Web listening",
             metadata: ["url": "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(server.port)"]
@@ -197,6 +220,7 @@ public final class PetSpotApp: Sendable {
     /// Stops accepting, finishes in-flight requests, then stops the demo upstream and the client.
     package func stop() async {
         await server.stop()
+        await alerts.sender.stop()
         await gateway.shutdown()
         await photos.shutdown()
         await upstream.stopEmbedded?()
@@ -216,6 +240,16 @@ extension PetSpotApp: Service {
 }
 
 extension PetSpotApp {
+    /// Runs the alerts' fan-out on the current snapshot and sends every due mail now, returning how many
+    /// mails were handed to the transport: what the background does on its own, awaited (tests).
+    @discardableResult
+    package func deliverAlerts() async -> Int {
+        if let snapshot = try? await gateway.snapshot(requestID: "alerts") {
+            await alerts.fanOut.snapshotChanged(snapshot.value.index, now: alerts.sender.now())
+        }
+        return await alerts.sender.drain()
+    }
+
     /// Answers `GET pathAndQuery` in-process through the whole request pipeline, without sockets:
     /// at once when the server thread would, else after waiting (the domain benchmark measures
     /// pages per second with it). The query must be plain `name=value` pairs.

@@ -18,6 +18,7 @@ struct ServerAssembly: Sendable {
         upstream: UpstreamAssembly,
         photos: PhotoAssembly,
         reports: ReportAssembly,
+        alerts: AlertAssembly,
         responses: ResponseCache,
         answers: AnswerRecord,
         metrics: Metrics,
@@ -48,7 +49,8 @@ struct ServerAssembly: Sendable {
             ),
             readinessWindow: configuration.readinessWindow,
             reports: reports.handlers,
-            writes: reports.writes
+            writes: reports.writes,
+            alerts: alerts.handlers
         )
         let pipeline = Pipeline(router: router, metrics: metrics, logger: logger, responses: responses)
         var serverConfiguration = ServerConfiguration(configuration)

@@ -171,7 +171,7 @@ extension AppConfiguration {
                 help: "Most megapixels a photo may declare.",
                 about: ": a photo whose header declares more pixels is refused before decoding (decompression bombs)"
             ),
-        ] + mapSettings + reportSettings
+        ] + mapSettings + reportSettings + mailSettings
 
     /// The setting name of the upstream body limit, as error messages and the log name it.
     static let upstreamMaxBodySetting = settings.first { $0.flag == "upstream-max-body-mb" }!.name

@@ -87,6 +87,18 @@ public struct AppConfiguration: Sendable, Equatable {
     public var reportPhotoCacheMegabytes: Int = 64
     /// The PostgreSQL URL of the write store shared by the replicas (docs/replicas.md); nil: in memory, one replica only.
     public var databaseURL: String?
+    /// The SMTP server alerts are sent through (`smtp://user:pass@host:587`, `smtps://host:465`); nil: mails
+    /// are written to `mailDirectory` as a Maildir (docs/alerts.md "Without a mail server").
+    public var smtpURL: String?
+    /// TLS with the SMTP server; nil: `required`, or `opportunistic` for a loopback host.
+    public var smtpTLS: SMTPTLSMode?
+    /// The `From` of every mail; nil: `PetSpot <alerts@HOST>` of the public base URL.
+    public var mailFrom: String?
+    /// The Maildir folder mails go to without `smtpURL`.
+    public var mailDirectory: String = "/tmp/petspot-mail"
+    /// DKIM: the selector and the PEM file of the key (RSA or Ed25519); both or neither.
+    public var dkimSelector: String?
+    public var dkimKeyFile: String?
 
     /// The OpenStreetMap standard tile layer, the default tile server.
     public static let openStreetMapTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"

@@ -240,12 +240,38 @@ enum TextKey: String, CaseIterable, Sendable {
     case markingPatched = "marking.patched"
     case markingSpotted = "marking.spotted"
     case markingMerle = "marking.merle"
+    case languageEnglish = "language.en"
+    case languagePolish = "language.pl"
+    // E-mail alerts (docs/alerts.md): page titles, problems, descriptions, mail subjects.
+    case alertFormTitle = "alert.form.title"
+    case alertPendingTitle = "alert.pending.title"
+    case alertConfirmTitle = "alert.confirm.title"
+    case alertActiveTitle = "alert.active.title"
+    case alertManageTitle = "alert.manage.title"
+    case alertStopTitle = "alert.stop.title"
+    case alertStoppedTitle = "alert.stopped.title"
+    case alertNeverTitle = "alert.never.title"
+    case alertForgottenTitle = "alert.forgotten.title"
+    case alertUnknownTitle = "alert.unknown.title"
+    case alertProblemEmail = "alert.problem.email"
+    case alertProblemStore = "alert.problem.store"
+    case alertProblemThrottled = "alert.problem.throttled"
+    case alertWhatSearch = "alert.what.search"
+    case alertWhatMatches = "alert.what.matches"
+    case alertFrequencyInstant = "alert.frequency.instant"
+    case alertFrequencyDaily = "alert.frequency.daily"
+    case alertRangeOption = "alert.range.option"
+    case mailConfirmSubject = "mail.confirm.subject"
+    case mailAlertSubject = "mail.alert.subject"
+    case mailDigestSubject = "mail.digest.subject"
+    case mailMatchSubject = "mail.match.subject"
+    case mailMore = "mail.more"
 
     /// Keys whose text is counted (`key[one] = …`): looked up with a number.
     static let countedKeys: Set<TextKey> = [
         .mapLabel, .age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin, .listNoSuchPage, .reportAgeDays,
         .reportProblems, .reportProblemThrottled, .photoProblemThrottled,
-        .matchReasonAfter, .matchReasonBefore,
+        .matchReasonAfter, .matchReasonBefore, .mailAlertSubject, .mailDigestSubject, .mailMore,
     ]
 
     /// True for a counted text.

@@ -69,7 +69,8 @@ extension ReportHandlers {
             contactError: error("contact"),
             reward: field("reward", draft.reward),
             photoError: error("photo"),
-            tileURL: Route.tilePattern
+            tileURL: Route.tilePattern,
+            matchAlerts: state.matchAlerts
         )
         return ReportHandlers.private(site.renderer.page(model, template: "report", language: language, status: status))
     }
@@ -98,6 +99,8 @@ extension ReportHandlers {
         )
         model.matches = site.reportMatches(record, gateway: service.gateway, language: language)
         model.matchesFeedURL = record.pet.flatMap { SiteContext.matchesFeedURL($0, language: language) }
+        model.alertEmail = record.pet?.email ?? ""
+        model.alertAction = AlertLinks.path(.alerts, language: language)
         var response = site.renderer.page(model, template: "report-result", language: language, status: status)
         if status == .created { response.headers[.location] = petPath }
         return ReportHandlers.private(response)
@@ -122,6 +125,7 @@ extension ReportHandlers {
     /// The form back with every value and a problem, for a submission that cannot go on now.
     func problemPage(form: FormBody, submission: String, language: PageLanguage, key: TextKey, status: HTTPResponse.Status) -> Response {
         var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
+        state.matchAlerts = form["matchAlerts"] != nil
         state.problem = site.renderer.texts(language)(key)
         return formPage(state, status: status, location: .unknown(language))
     }
@@ -131,6 +135,7 @@ extension ReportHandlers {
     /// is sent to the newest reports to look first.
     func unknownOutcomePage(form: FormBody, submission: String, language: PageLanguage) -> Response {
         var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
+        state.matchAlerts = form["matchAlerts"] != nil
         state.problem = site.renderer.texts(language)(.reportProblemUnknown)
         return formPage(state, status: .conflict, location: .unknown(language), newestLink: ReportHandlers.newestLink(language))
     }

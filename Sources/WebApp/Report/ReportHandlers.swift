@@ -130,6 +130,7 @@ struct ReportHandlers: Sendable {
     ) async -> ReportAttempt {
         let texts = site.renderer.texts(language)
         var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
+        state.matchAlerts = form["matchAlerts"] != nil
         var slot: String?
         do {
             // The lease is renewed while the attempt works: a repeat learns within seconds that its replica died.

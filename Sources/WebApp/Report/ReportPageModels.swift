@@ -73,6 +73,8 @@ struct ReportFormModel: Sendable {
     let photoError: String?
     /// The tile URL template of the small map the script shows to tap the place.
     let tileURL: String
+    /// "E-mail me possible matches for this pet" is ticked.
+    var matchAlerts: Bool = false
 }
 
 /// The page after a report is made (never cached, never compressed: it holds the management code).
@@ -92,6 +94,9 @@ struct ReportResultModel: Sendable {
     var matches: MatchSectionModel?
     /// `/pets/{id}/matches.atom` of the new report.
     var matchesFeedURL: String?
+    /// The "E-mail me possible matches" form: its target and the report's e-mail, prefilled (docs/alerts.md).
+    var alertEmail: String = ""
+    var alertAction: String = "/alerts"
 }
 
 /// `GET /report/photo` and the retry form's refusals: replace a report's photo with its code.

@@ -37,6 +37,8 @@ struct ReportFormState: Sendable {
     var keptPhoto: (reference: String, name: String)?
     /// The submission reference the form carries again.
     var submission: String
+    /// "E-mail me possible matches" was ticked (kept across refusals, docs/alerts.md).
+    var matchAlerts = false
 }
 
 /// A photo made safe and kept while its report is corrected or its upload retried.

@@ -25,7 +25,10 @@ struct WritePolicy: Sendable {
             // Counted as the server's own answer, as every refused method was before bodies existed.
             return .refuse(finish(render(error, format: format, head, requestID), head, "server", requestID))
         }
-        if identity.isCrossSite(headers: head.headers, authority: head.authority) {
+        // The one-click stop of a mail (RFC 8058) comes from the mail provider, not our pages: its token
+        // alone authorises it, so it is the one write the cross-site check lets through.
+        let oneClick: Bool = if case .alert(.stop, _) = route { true } else { false }
+        if !oneClick, identity.isCrossSite(headers: head.headers, authority: head.authority) {
             let error = HTTPError(403, .reportCrossSite, api: .init(code: "FORBIDDEN", message: "Writes from another site are not accepted."))
             return .refuse(finish(render(error, format: route.rule.format, head, requestID), head, route.metricName, requestID))
         }

@@ -108,7 +108,7 @@ struct AnswerRecord: Sendable {
             metadata: [
                 "request_id": "\(requestID)",
                 "method": "\(method)",
-                "path": "\(path)",
+                "path": "\(AlertLinks.redacted(path))",
                 "status": "\(status.code)",
                 "duration_ms": "\(String(format: "%.2f", seconds * 1000))",
             ]

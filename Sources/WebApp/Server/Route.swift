@@ -39,6 +39,10 @@ enum Route: Equatable, Sendable {
     case apiPhotos(id: String)
     /// `GET /api/v1/announcements/{id}/matches`: a report's possible matches as JSON.
     case apiMatches(id: String)
+    /// `POST /alerts`: the subscribe form of list and map pages and of a report (docs/alerts.md).
+    case alerts
+    /// `/alerts/{action}/{token}`: a mail's link; GET shows a page with a button, POST acts.
+    case alert(AlertAction, token: String)
     case healthz
     case readyz
     case metrics
@@ -103,6 +107,10 @@ enum Route: Equatable, Sendable {
             }
         case "report" where parts.count == 1: self = .report
         case "report" where parts.count == 2 && parts[1] == "photo": self = .reportPhoto
+        case "alerts" where parts.count == 1: self = .alerts
+        case "alerts" where parts.count == 3:
+            guard let action = AlertAction(rawValue: parts[1]), !parts[2].isEmpty else { return nil }
+            self = .alert(action, token: parts[2])
         case "healthz" where parts.count == 1: self = .healthz
         case "readyz" where parts.count == 1: self = .readyz
         case "metrics" where parts.count == 1: self = .metrics
@@ -135,6 +143,8 @@ enum Route: Equatable, Sendable {
         case .reportPhoto: return "/report/photo"
         case .apiPhotos(let id): return "/api/v1/announcements/\(URLText.encodeComponent(id))/photos"
         case .apiMatches(let id): return "/api/v1/announcements/\(URLText.encodeComponent(id))/matches"
+        case .alerts: return "/alerts"
+        case .alert(let action, let token): return "/alerts/\(action.rawValue)/\(URLText.encodeComponent(token))"
         case .healthz: return "/healthz"
         case .readyz: return "/readyz"
         case .metrics: return "/metrics"
@@ -172,11 +182,25 @@ enum Route: Equatable, Sendable {
         case .reportPhoto: return "report_photo"
         case .apiPhotos: return "api_photos"
         case .apiMatches: return "api_matches"
+        case .alerts: return "alerts"
+        case .alert(let action, _): return "alert_" + action.rawValue
         case .healthz: return "healthz"
         case .readyz: return "readyz"
         case .metrics: return "metrics"
         }
     }
+}
+
+/// What a mail's link under `/alerts/` does (docs/alerts.md "Links").
+enum AlertAction: String, Sendable {
+    /// The confirmation mail's link: a page with "Confirm"; its POST confirms.
+    case confirm
+    /// Every alert's manage page: frequency, range, language; stop; forget the address.
+    case manage
+    /// `List-Unsubscribe`: GET shows a button; POST (RFC 8058 one-click, no cookie or Origin) stops.
+    case stop
+    /// The confirmation mail's "this was not me": never write to the address again.
+    case never
 }
 
 extension String {

@@ -88,6 +88,8 @@ extension Route {
         case .report, .reportPhoto: RouteRule(methods: [.get, .head, .post], body: .form(urlEncoded: true), format: .page)
         case .apiList: RouteRule(methods: [.get, .head, .post], body: .json, format: .api)
         case .apiPhotos: RouteRule(methods: .post, body: .form(urlEncoded: false), format: .api)
+        case .alerts: RouteRule(methods: .post, body: .form(urlEncoded: true), format: .page)
+        case .alert: RouteRule(methods: [.get, .head, .post], body: .form(urlEncoded: true), format: .page)
         case .apiDetails, .apiGeoJSON, .apiDocument, .apiMatches: .apiRead
         default: .page
         }

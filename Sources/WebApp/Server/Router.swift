@@ -22,6 +22,8 @@ struct Router: Sendable {
     let reports: ReportHandlers
     /// The JSON API's writes.
     let writes: AnnouncementWrites
+    /// E-mail alerts' pages (docs/alerts.md).
+    let alerts: AlertHandlers
     /// Writes every plan's error in its route's format.
     var errors: ErrorRenderer { ErrorRenderer(site: site) }
 
@@ -68,7 +70,8 @@ struct Router: Sendable {
                 plan = .failed(error)
                 break
             }
-            let format = PhotoFormat.preferred(accept: request.headers[.accept])
+            // `format=jpeg`: the mails' photos, for clients that read no WebP whatever they accept (docs/alerts.md).
+            let format = request.query["format"] == "jpeg" ? PhotoFormat.jpeg : PhotoFormat.preferred(accept: request.headers[.accept])
             plan = .needs(images.need(path: path, variant: variant, format: format, requestID: requestID)) { [images] outcome throws(HTTPError) in
                 try images.answer(outcome, request: request)
             }
@@ -91,7 +94,10 @@ struct Router: Sendable {
             // Report pages are for their visitor only (`ReportHandlers.private`).
             let answer: RoutePlan =
                 isPost
-                ? .work { [reports] in await reports.submit(request, requestID: requestID) }
+                ? .work { [reports, alerts] in
+                    // "E-mail me possible matches" ticked on the form: the new report is followed (a confirmation first).
+                    await alerts.followMatches(made: await reports.submit(request, requestID: requestID), request, requestID: requestID)
+                }
                 : .making { () throws(HTTPError) in try reports.form(request) }
             plan = answer.under(.private)
         case .reportPhoto:
@@ -110,6 +116,11 @@ struct Router: Sendable {
                 ?? .failed(.api(404, code: "NOT_FOUND", message: "The API document is not installed."))
         case .apiMatches(let id):
             plan = api.matches(request, id: id, requestID: requestID)
+        case .alerts:
+            plan = RoutePlan.work { [alerts] in await alerts.subscribe(request, requestID: requestID) }.under(.private)
+        case .alert(let action, let token):
+            // Every alert page is its link holder's only: never kept, never compressed (`CachePolicy.private`).
+            plan = RoutePlan.work { [alerts] in await alerts.link(action, token: token, request, requestID: requestID) }.under(.private)
         case .healthz:
             plan = RoutePlan.answer(Router.noStore(.text("ok\n"))).under(.noStore)
         case .readyz:

@@ -54,12 +54,17 @@ struct LayoutModel: Sendable {
     /// and "Follow this search" on the list) and its title; nil on pages without a search.
     var feedURL: String?
     var feedTitle: String?
+    /// The page's search has a place: its alert form is offered (an unlocated one asks for a place first).
+    var alertsLocated: Bool = false
+    /// Where the alert form posts (`POST /alerts`, docs/alerts.md).
+    var alertsAction: String = "/alerts"
 
     /// This layout with the feed of the search of `filters` and `location`, titled after the search.
     func withFeed(filters: ListFilters, location: VisitorLocation, texts: Texts) -> LayoutModel {
         var copy = self
         copy.feedURL = FeedSearch.link(filters: filters, location: location)
         copy.feedTitle = texts(.feedHeadTitle, ("title", filters.title(texts)))
+        copy.alertsLocated = location.origin != nil
         return copy
     }
 }

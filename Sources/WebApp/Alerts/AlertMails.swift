@@ -1,0 +1,186 @@
+import Alerts
+import Foundation
+import MailDelivery
+import PetDomain
+
+/// Writes the outbox's mails (docs/alerts.md "The mails"): RFC 5322 with a text and an HTML part made from
+/// `Templates/mail/*.mustache` by the site's template engine, in the subscription's language, every link
+/// absolute on the public base URL, each pet as on a card (its photo a JPEG link of ours, never attached),
+/// `List-Unsubscribe` with RFC 8058's one-click POST on alerts and digests, and a `Message-ID` made from
+/// the outbox row, so a mail sent again after a crash is recognisably the same mail.
+struct AlertMails: Sendable {
+    let site: SiteContext
+    /// The absolute base of every link (`--public-base-url`).
+    let base: String
+    /// The sender (`--mail-from`).
+    let from: MailAddress
+    /// `List-Id` and `Message-ID`'s right side: the public base URL's host.
+    let authority: String
+
+    /// The confirmation mail of `subscription`, with its two links' tokens.
+    func confirmation(_ mail: OwedMail, confirmToken: String, neverToken: String, what: String) -> MailMessage {
+        let language = PageLanguage(language: Language(rawValue: mail.subscription.language) ?? .en, explicit: true)
+        let texts = site.renderer.texts(language)
+        var model = MailModel(what: what)
+        model.isConfirm = true
+        model.confirmURL = AlertLinks.absolute(.alert(.confirm, token: confirmToken), base: base, language: language.language.rawValue)
+        model.neverURL = AlertLinks.absolute(.alert(.never, token: neverToken), base: base, language: language.language.rawValue)
+        return message(
+            mail,
+            subject: texts(.mailConfirmSubject, ("what", what)),
+            model: model,
+            template: "confirm",
+            language: language,
+            unsubscribe: nil
+        )
+    }
+
+    /// The alert or digest telling of `pets` (already the ones still listed, oldest owed first).
+    func alert(_ mail: OwedMail, pets: [Announcement], index: AnnouncementIndex, manageToken: String, what: String) -> MailMessage {
+        let language = PageLanguage(language: Language(rawValue: mail.subscription.language) ?? .en, explicit: true)
+        let texts = site.renderer.texts(language)
+        let limit = mail.kind == .digest ? AlertSchedule.digestPets : AlertSchedule.alertPets
+        let shown = Array(pets.prefix(limit))
+        var model = MailModel(what: what)
+        var origin: Coordinate?
+        var report: Announcement?
+        switch mail.subscription.target {
+        case .search(let search):
+            origin = search.centre
+            let filters = ListFilters(status: search.status, species: search.species, sort: .newest, page: 1)
+            var location = VisitorLocation.unknown(language)
+            location.origin = search.centre
+            location.coordinateText = (URLText.fourDecimals(search.latitude), URLText.fourDecimals(search.longitude))
+            location.rangeKm = search.rangeKm
+            location.rangeGiven = true
+            model.allURL = base + filters.url(page: 1, location: location)
+        case .matches(let petID):
+            report = index.announcement(id: petID)
+            origin = report?.place.coordinate
+            model.allURL = base + LayoutBuilder.withLanguage(Route.matches(id: petID).path, language)
+        }
+        let day = site.days.today
+        model.pets = shown.map { pet in
+            let card = pet.card(origin: origin, location: .unknown(language), texts: texts, day: day)
+            let reasons =
+                report.flatMap { Matching.evaluate(MatchProfile($0), MatchProfile(pet), position: 0) }?.reasons.map(texts.matchReason) ?? []
+            return MailPetModel(
+                id: pet.id,
+                detailURL: base + LayoutBuilder.withLanguage(Route.details(id: pet.id).path, language),
+                name: card.name,
+                speciesLabel: card.speciesLabel,
+                statusLabel: card.statusLabel,
+                placeText: card.placeName ?? card.placeText,
+                distanceText: card.distanceText,
+                reportAgeText: card.reportAgeText,
+                photoURL: AlertMails.jpegPhoto(card.photoURL, base: base),
+                photoAlt: card.photoAlt,
+                reasons: reasons.map(MailReasonModel.init(text:))
+            )
+        }
+        if pets.count > shown.count { model.moreText = texts.counted(.mailMore, pets.count - shown.count) }
+        let manage = AlertLinks.absolute(.alert(.manage, token: manageToken), base: base, language: language.language.rawValue)
+        let stop = base + Route.alert(.stop, token: manageToken).path
+        model.manageURL = manage
+        model.stopURL = stop
+        let subject: String =
+            switch (mail.kind, mail.subscription.target) {
+            case (_, .matches): texts(.mailMatchSubject, ("what", what))
+            case (.digest, _): texts.counted(.mailDigestSubject, pets.count, ("what", what))
+            default: texts.counted(.mailAlertSubject, pets.count, ("what", what))
+            }
+        return message(mail, subject: subject, model: model, template: "alert", language: language, unsubscribe: stop)
+    }
+
+    private func message(
+        _ mail: OwedMail,
+        subject: String,
+        model: MailModel,
+        template: String,
+        language: PageLanguage,
+        unsubscribe: String?
+    ) -> MailMessage {
+        let html = site.renderer.render(model, template: "mail/\(template)-html", language: language.language) ?? []
+        let text = site.renderer.render(model, template: "mail/\(template)-text", language: language.language) ?? []
+        var headers: [(name: String, value: String)] = [("List-Id", "PetSpot alerts <alerts.\(authority)>")]
+        if let unsubscribe {
+            headers.append(("List-Unsubscribe", "<\(unsubscribe)>"))
+            headers.append(("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"))
+        }
+        return MailMessage(
+            from: from,
+            to: MailAddress(mail.subscription.email),
+            subject: subject,
+            text: String(decoding: text, as: UTF8.self),
+            html: String(decoding: html, as: UTF8.self),
+            messageID: "\(mail.kind.rawValue).\(mail.id)@\(authority)",
+            date: site.days.date,
+            extraHeaders: headers
+        )
+    }
+
+    /// What a subscription follows, in its own language ("Missing dogs within 5 km of 52.230, 21.010").
+    func describe(_ subscription: Subscription, index: AnnouncementIndex?) -> String {
+        let language = PageLanguage(language: Language(rawValue: subscription.language) ?? .en, explicit: true)
+        return AlertMails.describe(subscription, texts: site.renderer.texts(language), index: index)
+    }
+
+    /// What a subscription follows, in words of `texts`; a followed report by its pet's name when `index` lists it.
+    static func describe(_ subscription: Subscription, texts: Texts, index: AnnouncementIndex?) -> String {
+        switch subscription.target {
+        case .search(let search):
+            let filters = ListFilters(status: search.status, species: search.species, sort: .newest, page: 1)
+            let place = String(format: "%.3f, %.3f", search.latitude, search.longitude)
+            return texts(.alertWhatSearch, ("title", filters.title(texts)), ("range", String(search.rangeKm)), ("place", place))
+        case .matches(let petID):
+            let name = index?.announcement(id: petID)?.displayName ?? petID
+            return texts(.alertWhatMatches, ("name", name))
+        }
+    }
+
+    /// Our photo variant as JPEG (mail clients read no WebP), absolute; another host's photo as it is.
+    static func jpegPhoto(_ src: String?, base: String) -> String? {
+        guard let src else { return nil }
+        guard src.hasPrefix("/") else { return src }
+        return base + src + (src.contains("?") ? "&" : "?") + "format=jpeg"
+    }
+}
+
+/// What a mail's templates place (`Templates/mail/`).
+@TemplateFields
+struct MailModel: Sendable {
+    var what: String
+    var isConfirm = false
+    var confirmURL: String? = nil
+    var neverURL: String? = nil
+    var pets: [MailPetModel] = []
+    var moreText: String? = nil
+    var allURL: String? = nil
+    var manageURL: String? = nil
+    var stopURL: String? = nil
+}
+
+extension MailModel: ViewModel {}
+
+/// One pet of an alert, as on a card.
+@TemplateFields
+struct MailPetModel: Sendable {
+    let id: String
+    let detailURL: String
+    let name: String
+    let speciesLabel: String
+    let statusLabel: String
+    let placeText: String
+    let distanceText: String?
+    let reportAgeText: String
+    let photoURL: String?
+    let photoAlt: String
+    /// Why a report's follower is told of it (its possible-match reasons).
+    let reasons: [MailReasonModel]
+}
+
+/// One reason of a possible match in a mail.
+@TemplateFields
+struct MailReasonModel: Sendable {
+    let text: String
+}

@@ -1,0 +1,184 @@
+import Alerts
+import Foundation
+import Logging
+import MailDelivery
+import PetAPIClient
+import PetDomain
+import Synchronization
+
+/// This replica's sender of the outbox (docs/alerts.md "Delivery"): claims due mails (the store's
+/// `FOR UPDATE SKIP LOCKED` with a lease: two replicas never hold the same mail), writes each, hands it
+/// to the transport (libcurl's SMTP, or a Maildir folder) and marks what became of it: sent; a temporary
+/// failure retried with backoff for 24 hours; a permanent one (5xx) not retried, its address stopped.
+/// Woken at once when this replica queues a mail, and polling every few seconds for the others'.
+/// A replica killed mid-send leaves its claimed mail to another once the lease ends: at least once.
+final class AlertSender: Sendable {
+    let store: any AlertStore
+    let transport: any MailTransport
+    let mails: AlertMails
+    let gateway: AnnouncementGateway
+    let metrics: Metrics
+    let logger: Logger
+    let now: @Sendable () -> Date
+    /// Signs every mail when `--dkim-selector` and `--dkim-key` are set (docs/alerts.md "DKIM").
+    let signer: DKIMSigner?
+    /// The envelope sender (`--mail-from`'s address).
+    let envelopeFrom: String
+    /// How often the outbox is looked at without a wake-up.
+    let pollEvery: Duration
+    private let wakeUps: AsyncStream<Void>
+    private let waker: AsyncStream<Void>.Continuation
+    /// The loop while the app runs (`start`, `stop`).
+    private let running = Mutex<Task<Void, Never>?>(nil)
+
+    init(
+        store: any AlertStore,
+        transport: any MailTransport,
+        mails: AlertMails,
+        gateway: AnnouncementGateway,
+        metrics: Metrics,
+        logger: Logger,
+        now: @escaping @Sendable () -> Date,
+        signer: DKIMSigner? = nil,
+        pollEvery: Duration = .seconds(2)
+    ) {
+        self.signer = signer
+        self.store = store
+        self.transport = transport
+        self.mails = mails
+        self.gateway = gateway
+        self.metrics = metrics
+        self.logger = logger
+        self.now = now
+        self.envelopeFrom = mails.from.address
+        self.pollEvery = pollEvery
+        (wakeUps, waker) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Something was queued here: look at the outbox now.
+    func wake() { waker.yield() }
+
+    /// Starts the loop (with the server: `PetSpotApp.start`).
+    func start() {
+        running.withLock { task in
+            guard task == nil else { return }
+            task = Task { await self.loop() }
+        }
+        wake()
+    }
+
+    /// Ends the loop; a mail being sent finishes first.
+    func stop() async {
+        let task = running.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        task?.cancel()
+        waker.yield()
+        await task?.value
+    }
+
+    private func loop() async {
+        var lastSweep = ContinuousClock.now
+        await withTaskGroup(of: Void.self) { group in
+            // The poll: a tick into the same stream the wake-ups use.
+            group.addTask { [waker, pollEvery] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: pollEvery)
+                    waker.yield()
+                }
+            }
+            for await _ in wakeUps {
+                if Task.isCancelled { break }
+                await drain()
+                if ContinuousClock.now - lastSweep > .seconds(3600) {
+                    lastSweep = .now
+                    try? await store.sweep(now: now())
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Sends every due mail, a batch at a time; returns how many were handed to the transport.
+    @discardableResult
+    func drain() async -> Int {
+        var handed = 0
+        while !Task.isCancelled {
+            let batch: [OwedMail]
+            do {
+                batch = try await store.claimDue(now: now(), limit: 20)
+            } catch {
+                logger.notice("alert outbox not reachable; the next poll tries again", metadata: ["error": "\(error)"])
+                return handed
+            }
+            if batch.isEmpty { break }
+            for mail in batch {
+                await send(mail)
+                handed += 1
+            }
+        }
+        await recordDepth()
+        return handed
+    }
+
+    private func send(_ mail: OwedMail) async {
+        let kind = mail.kind.rawValue
+        do {
+            guard let message = try await write(mail) else {
+                // Nothing left to tell (its pets left the list, or the subscription stopped): done, not sent.
+                try await store.markSent(mailID: mail.id, now: now())
+                metrics.increment("petspot_alert_mails_skipped_total", labels: ["kind": kind])
+                return
+            }
+            let bytes = try message.rendered(signer: signer)
+            let outcome = await transport.deliver(bytes, from: envelopeFrom, to: mail.subscription.email)
+            let time = now()
+            switch outcome {
+            case .sent:
+                try await store.markSent(mailID: mail.id, now: time)
+                metrics.increment("petspot_alert_mails_sent_total", labels: ["kind": kind])
+            case .temporary(let reason):
+                let retry = time.addingTimeInterval(AlertSchedule.backoff(attempt: mail.attempts + 1))
+                try await store.markRetry(mailID: mail.id, retryAt: retry, reason: reason, now: time)
+                metrics.increment("petspot_alert_mails_failed_total", labels: ["kind": kind, "reason": "temporary"])
+                logger.notice("alert mail not sent; retrying later", metadata: ["mail": "\(mail.id)", "reason": "\(reason)"])
+            case .permanent(let reason):
+                try await store.markFailed(mailID: mail.id, reason: reason, refusedAddress: true, now: time)
+                metrics.increment("petspot_alert_mails_failed_total", labels: ["kind": kind, "reason": "permanent"])
+                logger.warning("alert mail refused for good; its address gets nothing more", metadata: ["mail": "\(mail.id)", "reason": "\(reason)"])
+            }
+        } catch {
+            // The store failed after the claim: the lease runs out and the mail is claimed again.
+            logger.notice("alert mail left to its lease", metadata: ["mail": "\(mail.id)", "error": "\(error)"])
+        }
+    }
+
+    /// The mail's bytes-to-be, or nil when there is nothing to tell.
+    private func write(_ mail: OwedMail) async throws -> MailMessage? {
+        let subscription = mail.subscription
+        let time = now()
+        switch mail.kind {
+        case .confirm:
+            let confirm = try await store.mintToken(subscriptionID: subscription.id, purpose: .confirm, now: time)
+            let never = try await store.mintToken(subscriptionID: subscription.id, purpose: .never, now: time)
+            let what = mails.describe(subscription, index: gateway.freshSnapshot()?.value.index)
+            return mails.confirmation(mail, confirmToken: confirm, neverToken: never, what: what)
+        case .alert, .digest:
+            guard subscription.state == .active else { return nil }
+            guard let index = try? await gateway.snapshot(requestID: "alerts").value.index else {
+                throw AlertStoreUnavailable(operation: "snapshot", detail: "the upstream list is not available")
+            }
+            let pets = mail.petIDs.compactMap { index.announcement(id: $0) }
+            guard !pets.isEmpty else { return nil }
+            let manage = try await store.mintToken(subscriptionID: subscription.id, purpose: .manage, now: time)
+            return mails.alert(mail, pets: pets, index: index, manageToken: manage, what: mails.describe(subscription, index: index))
+        }
+    }
+
+    private func recordDepth() async {
+        guard let state = try? await store.outboxState(now: now()) else { return }
+        metrics.set("petspot_alert_outbox_mails", to: state.owed)
+        metrics.set("petspot_alert_outbox_oldest_due_seconds", to: Int(state.oldestDueSeconds.rounded()))
+    }
+}
