@@ -79,6 +79,22 @@ let package = Package(
         ),
         // The QR code as a matrix of modules and an SVG path: the only Swift code that calls libqrencode.
         .target(name: "QRCode", dependencies: ["CQREncode"], swiftSettings: strictSettings),
+        // libcurl, from Debian's libcurl4-openssl-dev, found through pkg-config: the SMTP client of the mail alerts (docs/mail.md).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Fixed-arity C wrappers over libcurl's variadic calls (Swift cannot call C variadics).
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // Alert mails: RFC 5322/MIME rendering, DKIM signing, delivery over SMTP (libcurl) or into a Maildir (docs/mail.md).
+        .target(
+            name: "MailDelivery",
+            dependencies: [
+                "CCurlShim",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Against a real SMTP server (scripts/mail/smtp-sink.py) and Python's email and dkimpy as oracles.
+        .testTarget(name: "MailDeliveryTests", dependencies: ["MailDelivery"], swiftSettings: strictSettings),
         // The four storage kinds, no dependencies: byte cache, per-snapshot memo, expiring map, single flight (docs/caches.md).
         .target(name: "Caching", swiftSettings: strictSettings),
         // The write path's shared state behind one interface, and its in-memory implementation (docs/replicas.md).

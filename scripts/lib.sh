@@ -23,6 +23,7 @@ ensure_packages() {
 ensure_build_packages() {
   ensure_packages libmicrohttpd-dev libvips-dev libbrotli-dev zlib1g-dev pkg-config
   ensure_packages libqrencode-dev  # the poster's QR code (docs/poster.md)
+  ensure_packages libcurl4-openssl-dev  # SMTP delivery of the mail alerts (docs/mail.md)
   ensure_map_packages
 }
 
