@@ -181,6 +181,7 @@ let package = Package(
                 "QRCode",
                 "ReportStore",
                 "Alerts",
+                "MailDelivery",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,7 +1,10 @@
 import Alerts
 import Foundation
 import HTTPTypes
+import Logging
 import MicroHTTP
+import Mustache
+import PetAPIClient
 import PetDomain
 
 /// The pages of a mail's links. A GET only ever shows a page with a button (mail scanners open links);

@@ -1,7 +1,11 @@
 import Alerts
 import Foundation
 import HTTPTypes
+import Logging
 import MicroHTTP
+import Mustache
+import PetAPIClient
+import PetDomain
 
 /// The values of a subscribe form shown again (what the visitor typed is kept).
 struct AlertFormValues: Sendable {

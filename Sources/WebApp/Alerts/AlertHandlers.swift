@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import MicroHTTP
+import Mustache
 import PetAPIClient
 import PetDomain
 import ReportStore

@@ -1,4 +1,11 @@
+import Alerts
 import Foundation
+import HTTPTypes
+import Logging
+import MicroHTTP
+import Mustache
+import PetAPIClient
+import PetDomain
 
 /// The alert pages' paths, and their tokens kept out of the log (docs/alerts.md "Privacy"): every
 /// path below `/alerts/` is logged with its token cut.

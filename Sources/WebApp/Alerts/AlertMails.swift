@@ -1,6 +1,11 @@
 import Alerts
 import Foundation
+import HTTPTypes
+import Logging
 import MailDelivery
+import MicroHTTP
+import Mustache
+import PetAPIClient
 import PetDomain
 
 /// Writes the outbox's mails (docs/alerts.md "The mails"): RFC 5322 with a text and an HTML part made from

@@ -1,7 +1,10 @@
 import Alerts
 import Foundation
+import HTTPTypes
 import Logging
 import MailDelivery
+import MicroHTTP
+import Mustache
 import PetAPIClient
 import PetDomain
 import Synchronization
@@ -30,6 +33,8 @@ final class AlertSender: Sendable {
     private let waker: AsyncStream<Void>.Continuation
     /// The loop while the app runs (`start`, `stop`).
     private let running = Mutex<Task<Void, Never>?>(nil)
+    /// The drain in flight (`drain`).
+    private let lastDrain = Mutex<Task<Int, Never>?>(nil)
 
     init(
         store: any AlertStore,
@@ -100,9 +105,24 @@ final class AlertSender: Sendable {
         }
     }
 
-    /// Sends every due mail, a batch at a time; returns how many were handed to the transport.
+    /// Sends every due mail, a batch at a time; returns how many were handed to the transport. One drain
+    /// at a time on this replica: a caller waits for the one in flight (whose claimed mails it could not
+    /// take), then looks again.
     @discardableResult
     func drain() async -> Int {
+        let task = lastDrain.withLock { last -> Task<Int, Never> in
+            let before = last
+            let next = Task {
+                _ = await before?.value
+                return await self.drainNow()
+            }
+            last = next
+            return next
+        }
+        return await task.value
+    }
+
+    private func drainNow() async -> Int {
         var handed = 0
         while !Task.isCancelled {
             let batch: [OwedMail]

@@ -80,7 +80,7 @@ struct AlertAssembly: Sendable {
             }
         }
         do {
-            return try MaildirTransport(folder: configuration.mailDirectory)
+            return try MaildirTransport(folder: URL(fileURLWithPath: configuration.mailDirectory))
         } catch {
             throw StartupError(setting: "--mail-dir / PETSPOT_MAIL_DIR", problem: "\(error)")
         }
