@@ -94,6 +94,21 @@ up_port=$(free_port)
 echo $! >"$work/pids/upstream.pid"
 wait_for "http://127.0.0.1:$up_port/api/health" "the demo upstream" || { tail -n 20 "$work/upstream.log"; exit 1; }
 
+# The SMTP server of the alert mails (docs/alerts.md): aiosmtpd from the mail venv (scripts/mail/venv.sh),
+# every mail into $work/mail (a Maildir), fault modes through $work/mail-mode (ok, 451, 550, hang).
+mail_venv=$(scripts/mail/venv.sh) || { echo "scale-out.sh: could not create the mail venv" >&2; exit 1; }
+echo ok >"$work/mail-mode"
+"$mail_venv/bin/python" scripts/mail/smtp-sink.py --port 0 --maildir "$work/mail" --mode-file "$work/mail-mode" \
+  >"$work/smtp.out" 2>"$work/smtp.log" &
+echo $! >"$work/pids/smtp.pid"
+smtp_port=""
+for _ in $(seq 1 300); do
+  smtp_port=$(sed -n 's/^READY \([0-9]*\)$/\1/p' "$work/smtp.out" 2>/dev/null)
+  [ -n "$smtp_port" ] && break
+  sleep 0.1
+done
+[ -n "$smtp_port" ] || { echo "scale-out.sh: the SMTP sink did not start" >&2; cat "$work/smtp.log"; exit 1; }
+
 shared_store=1
 "$BIN" serve --help 2>/dev/null | grep -q -- '--database-url' || shared_store=0
 [ "$shared_store" = 1 ] || echo "scale-out.sh: $BIN has no --database-url: the replicas keep their write state in memory"
@@ -105,7 +120,8 @@ for name in a b; do
   {
     echo "$BIN"
     printf '%s\n' --port "$port" --upstream "http://127.0.0.1:$up_port" --report-limit 3 --trusted-proxies 127.0.0.1 \
-      --cache-ttl 30 --log-level info
+      --cache-ttl 30 --log-level info --smtp-url "smtp://127.0.0.1:$smtp_port" --smtp-tls none --smtp-timeout 5 \
+      --mail-from "PetSpot <alerts@petspot.test>"
     [ "$shared_store" = 1 ] && printf '%s\n' --database-url "$database_url"
   } >"$work/replica-$name.args"
   echo "$port" >"$work/replica-$name.port"
@@ -156,7 +172,7 @@ wait_for "http://127.0.0.1:$nginx_port/healthz" "nginx" || { cat "$work/nginx/er
 
 echo "== scale-out: PostgreSQL $pg_folder, upstream :$up_port, replicas :$(cat "$work/replica-a.port") :$(cat "$work/replica-b.port"), nginx :$nginx_port"
 status=0
-SCALE_WORK=$work SCALE_BIN=$BIN SCALE_PG_FOLDER=$pg_folder SCALE_DATABASE_URL=$database_url SCALE_SHARED_STORE=$shared_store \
+SCALE_MAIL_DIR="$work/mail" SCALE_MAIL_MODE="$work/mail-mode" SCALE_WORK=$work SCALE_BIN=$BIN SCALE_PG_FOLDER=$pg_folder SCALE_DATABASE_URL=$database_url SCALE_SHARED_STORE=$shared_store \
   SCALE_UPSTREAM="http://127.0.0.1:$up_port" SCALE_NGINX="http://127.0.0.1:$nginx_port" \
   SCALE_A="http://127.0.0.1:$(cat "$work/replica-a.port")" SCALE_B="http://127.0.0.1:$(cat "$work/replica-b.port")" \
   timeout -k 10 "$TIMEOUT" "$VENV/bin/python" $([ "${SCALE_BENCH:-0}" = 1 ] && echo scale-tests/bench_replicas.py \

@@ -47,8 +47,9 @@ public enum AlertSchedule {
         return calendar.date(byAdding: .day, value: 1, to: today) ?? now.addingTimeInterval(86_400)
     }
 
-    /// The wait before retry number `attempt` (1, 2, …) after a temporary failure: 1, 2, 4 … minutes, at most an hour.
+    /// The wait before retry number `attempt` (1, 2, …) after a temporary failure: 30 s, 1, 2, 4 … minutes,
+    /// at most an hour (a greylisting server asks for a few minutes; a server down for a day is tried ~30 times).
     public static func backoff(attempt: Int) -> TimeInterval {
-        min(60 * pow(2, Double(max(attempt - 1, 0))), 3600)
+        min(30 * pow(2, Double(max(attempt - 1, 0))), 3600)
     }
 }

@@ -15,18 +15,23 @@ public final class ChangeFeed: Service {
     /// Called with the published pet's id, or nil after a (re)connect.
     let onChange: @Sendable (_ petID: String?) async -> Void
     let onConnected: @Sendable (_ connected: Bool) -> Void
+    /// Called when any replica queued alert mails (`petspot_outbox`, docs/alerts.md "Delivery"), and
+    /// after a (re)connect, when some may have been missed.
+    let onOutbox: @Sendable () -> Void
 
     public init(
         url: DatabaseURL,
         replica: String,
         logger: Logger,
         onConnected: @escaping @Sendable (_ connected: Bool) -> Void = { _ in },
+        onOutbox: @escaping @Sendable () -> Void = {},
         onChange: @escaping @Sendable (_ petID: String?) async -> Void
     ) {
         self.url = url
         self.replica = replica
         self.logger = logger
         self.onConnected = onConnected
+        self.onOutbox = onOutbox
         self.onChange = onChange
     }
 
@@ -59,29 +64,46 @@ public final class ChangeFeed: Service {
             logger: logger
         )
         defer { Task { try? await connection.close() } }
+        // Two channels on the one connection: new reports, and mails queued by any replica.
         try await connection.listen(on: PostgresWriteStore.channel) { notifications in
-            connected()
-            onConnected(true)
-            logger.info("change feed listening")
-            await onChange(nil)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for try await notification in notifications {
-                        let parts = notification.payload.split(separator: " ", maxSplits: 1)
-                        guard parts.count == 2, parts[0] != self.replica else { continue }
-                        await self.onChange(String(parts[1]))
-                    }
-                    throw DatabaseURLError("the notification stream ended")
-                }
-                group.addTask {
-                    while !Task.isCancelled {
-                        try await Task.sleep(for: .seconds(10))
-                        try await ReportStorePing.ping(connection, logger: self.logger)
-                    }
-                }
-                try await group.next()
-                group.cancelAll()
+            try await connection.listen(on: PostgresAlertStore.outboxChannel) { outbox in
+                try await self.serve(connection, notifications: notifications, outbox: outbox, connected: connected)
             }
+        }
+    }
+
+    private func serve(
+        _ connection: PostgresConnection,
+        notifications: PostgresNotificationSequence,
+        outbox: PostgresNotificationSequence,
+        connected: () -> Void
+    ) async throws {
+        connected()
+        onConnected(true)
+        logger.info("change feed listening")
+        await onChange(nil)
+        onOutbox()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for try await _ in outbox { self.onOutbox() }
+                throw DatabaseURLError("the outbox notification stream ended")
+            }
+            group.addTask {
+                for try await notification in notifications {
+                    let parts = notification.payload.split(separator: " ", maxSplits: 1)
+                    guard parts.count == 2, parts[0] != self.replica else { continue }
+                    await self.onChange(String(parts[1]))
+                }
+                throw DatabaseURLError("the notification stream ended")
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .seconds(10))
+                    try await ReportStorePing.ping(connection, logger: self.logger)
+                }
+            }
+            try await group.next()
+            group.cancelAll()
         }
     }
 }

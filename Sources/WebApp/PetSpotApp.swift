@@ -212,6 +212,12 @@ public final class PetSpotApp: Sendable {
         responses.removeAll()
     }
 
+    /// Another replica queued alert mails (`NOTIFY petspot_outbox`): this replica's sender looks too,
+    /// so a mail waits for no poll.
+    public func alertsQueued() {
+        alerts.sender.wake()
+    }
+
     /// Whether the change feed is connected (`petspot_change_feed_up`).
     public func changeFeed(connected: Bool) {
         metrics.set("petspot_change_feed_up", to: connected ? 1 : 0)

@@ -73,9 +73,18 @@ struct Serve: AsyncParsableCommand {
                 logger: logger.withComponent("write-store")
             )
         }
+        // Alerts share the write store's pool and schema (docs/alerts.md "Tables"); without a database
+        // they live in this process's memory too.
+        let alertStore = store.map { PostgresAlertStore(sharing: $0, logger: logger.withComponent("alert-store")) }
         let app: PetSpotApp
         do {
-            app = try await PetSpotApp.build(configuration: configuration, logger: logger, embeddedUpstream: DemoUpstream.embedded, writeStore: store)
+            app = try await PetSpotApp.build(
+                configuration: configuration,
+                logger: logger,
+                embeddedUpstream: DemoUpstream.embedded,
+                writeStore: store,
+                alertStore: alertStore
+            )
         } catch {
             logger.critical("startup failed", metadata: ["error": "\(error)"])
             throw ExitCode(1)
@@ -90,11 +99,13 @@ struct Serve: AsyncParsableCommand {
                     replica: replica,
                     logger: logger.withComponent("change-feed"),
                     onConnected: { app.changeFeed(connected: $0) },
+                    onOutbox: { app.alertsQueued() },
                     onChange: { _ in await app.dataChanged() }
                 )
             )
         } else {
             logger.notice("write store: this process's memory — right for one replica only (set --database-url for several)")
+            logger.notice("alert subscriptions and outbox: this process's memory — one replica only, forgotten at a restart")
         }
         services.append(app)
         // swift-service-lifecycle: SIGTERM or SIGINT shuts the group down gracefully; the app then

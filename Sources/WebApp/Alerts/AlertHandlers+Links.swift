@@ -69,29 +69,29 @@ extension AlertHandlers {
         }
     }
 
-    /// The manage page's form: `change` (frequency, range, language), `stop`, or `forget`.
+    /// The manage page's form: its `change` (frequency, range, language), `stop` or `forget` button.
     private func manage(_ subscription: Subscription, form: FormBody, here: String, language: PageLanguage, what: String) async throws -> Response {
-        switch form["do"] ?? "change" {
-        case "stop":
+        if form["stop"] != nil {
             try await store.stop(subscriptionID: subscription.id)
             return page(.stopped(what: what), language: language, status: .ok, form: nil)
-        case "forget":
+        }
+        if form["forget"] != nil {
             try await store.forget(addressHash: subscription.addressHash)
             return page(.forgotten, language: language, status: .ok, form: nil)
-        default:
-            let frequency = AlertFrequency(rawValue: form["frequency"] ?? "")
-            let range = form["range"].flatMap(Int.init).flatMap { AlertSearch.offeredRangesKm.contains($0) ? $0 : nil }
-            let chosen = form["language"].flatMap(Language.init(rawValue:))
-            try await store.update(subscriptionID: subscription.id, frequency: frequency, rangeKm: range, language: chosen?.rawValue)
-            var updated = subscription
-            if let frequency { updated.frequency = frequency }
-            if let chosen { updated.language = chosen.rawValue }
-            if let range, case .search(var search) = updated.target {
-                search.rangeKm = range
-                updated.target = .search(search)
-            }
-            return page(.manage(updated, action: here, what: describe(updated, language: language), saved: true), language: language, status: .ok, form: nil)
         }
+        let frequency = AlertFrequency(rawValue: form["frequency"] ?? "")
+        let range = form["range"].flatMap(Int.init).flatMap { AlertSearch.offeredRangesKm.contains($0) ? $0 : nil }
+        let mailLanguage = form["language"].flatMap(Language.init(rawValue:))
+        try await store.update(subscriptionID: subscription.id, frequency: frequency, rangeKm: range, language: mailLanguage?.rawValue)
+        var updated = subscription
+        if let frequency { updated.frequency = frequency }
+        if let mailLanguage { updated.language = mailLanguage.rawValue }
+        if let range, case .search(var search) = updated.target {
+            search.rangeKm = range
+            updated.target = .search(search)
+        }
+        let described = describe(updated, language: language)
+        return page(.manage(updated, action: here, what: described, saved: true), language: language, status: .ok, form: nil)
     }
 
     /// What a subscription follows, in words, in the page's language.

@@ -66,14 +66,7 @@ extension AlertHandlers {
             model.action = action
             model.what = what
             model.saved = saved
-            model.frequencyOptions = AlertFrequency.allCases.map { frequency in
-                ChoiceModel(
-                    value: frequency.rawValue,
-                    label: texts(frequency == .instant ? .alertFrequencyInstant : .alertFrequencyDaily),
-                    selected: frequency == subscription.frequency,
-                    id: "alert-frequency-" + frequency.rawValue
-                )
-            }
+            model.frequencyOptions = AlertHandlers.frequencyChoices(texts: texts, chosen: subscription.frequency)
             if case .search(let search) = subscription.target {
                 model.hasRanges = true
                 model.rangeOptions = AlertSearch.offeredRangesKm.map {
@@ -103,10 +96,10 @@ extension AlertHandlers {
             model.problem = texts(.alertProblemStore)
         }
         if let form {
+            model.frequencyOptions = AlertHandlers.frequencyChoices(texts: texts, chosen: form.frequency)
             model.email = form.email
             model.search = form.search
             model.petID = form.petID
-            model.instantChosen = form.frequency == .instant
             model.subscribeAction = AlertLinks.path(.alerts, language: language)
         }
         model.heading = heading
@@ -116,6 +109,18 @@ extension AlertHandlers {
 }
 
 extension AlertHandlers {
+    /// The frequency radio buttons of the subscribe and manage forms.
+    static func frequencyChoices(texts: Texts, chosen: AlertFrequency) -> [ChoiceModel] {
+        AlertFrequency.allCases.map { frequency in
+            ChoiceModel(
+                value: frequency.rawValue,
+                label: texts(frequency == .instant ? .alertFrequencyInstant : .alertFrequencyDaily),
+                selected: frequency == chosen,
+                id: "alert-" + frequency.rawValue
+            )
+        }
+    }
+
     /// The page's heading (and title).
     static func heading(_ kind: AlertPage, texts: Texts) -> String {
         switch kind {
@@ -164,7 +169,6 @@ struct AlertPageModel: Sendable {
     var email: String = ""
     var search: String? = nil
     var petID: String? = nil
-    var instantChosen = true
     var frequencyOptions: [ChoiceModel] = []
     var rangeOptions: [OptionModel] = []
     /// True for an area alert (its radius can be changed).

@@ -74,7 +74,7 @@ struct AlertAssembly: Sendable {
         if let url = configuration.smtpURL {
             let tls = configuration.smtpTLS.flatMap { SMTPSettings.TLS(rawValue: $0.rawValue) }
             do {
-                return try SMTPTransport(settings: SMTPSettings(url: url, tls: tls))
+                return try SMTPTransport(settings: SMTPSettings(url: url, tls: tls, timeoutSeconds: configuration.smtpTimeoutSeconds))
             } catch {
                 throw StartupError(setting: "--smtp-url / PETSPOT_SMTP_URL", problem: "\(error)")
             }

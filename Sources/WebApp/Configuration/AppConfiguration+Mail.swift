@@ -38,6 +38,14 @@ extension AppConfiguration {
             about: "`required`, or `opportunistic` when the SMTP host is a loopback address; `none` sends in the clear"
         ),
         Setting(
+            "smtp-timeout",
+            "PETSPOT_SMTP_TIMEOUT",
+            \.smtpTimeoutSeconds,
+            .integer(1...600, "seconds"),
+            help: "Seconds one SMTP delivery may take; past it the mail is retried later.",
+            about: " seconds for one delivery (connect, TLS, the whole conversation); past it the mail counts as a temporary failure, retried"
+        ),
+        Setting(
             "mail-from",
             "PETSPOT_MAIL_FROM",
             \.mailFrom,

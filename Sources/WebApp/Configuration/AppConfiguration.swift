@@ -92,6 +92,8 @@ public struct AppConfiguration: Sendable, Equatable {
     public var smtpURL: String?
     /// TLS with the SMTP server; nil: `required`, or `opportunistic` for a loopback host.
     public var smtpTLS: SMTPTLSMode?
+    /// Seconds one SMTP delivery may take before it counts as a temporary failure (`PETSPOT_SMTP_TIMEOUT`).
+    public var smtpTimeoutSeconds: Int = 30
     /// The `From` of every mail; nil: `PetSpot <alerts@HOST>` of the public base URL.
     public var mailFrom: String?
     /// The Maildir folder mails go to without `smtpURL`.

@@ -30,7 +30,61 @@ package enum TemplateSamples {
             TemplateSample(label: "report result", template: "report-result", model: reportResult()),
             TemplateSample(label: "report photo", template: "report-photo", model: photoForm()),
             TemplateSample(label: "possible matches", template: "matches", model: matchesPage()),
+            TemplateSample(label: "alert manage page", template: "alert", model: alertManage()),
+            TemplateSample(label: "alert mail (HTML)", template: "mail/alert-html", model: alertMail()),
+            TemplateSample(label: "alert mail (text)", template: "mail/alert-text", model: alertMail()),
+            TemplateSample(label: "confirmation mail (HTML)", template: "mail/confirm-html", model: confirmationMail()),
+            TemplateSample(label: "confirmation mail (text)", template: "mail/confirm-text", model: confirmationMail()),
         ]
+    }
+
+    private static func alertManage() -> AlertPageModel {
+        var model = AlertPageModel(layout: layout())
+        model.heading = "Manage your alert"
+        model.isManage = true
+        model.action = "/alerts/manage/0123456789abcdef0123456789abcdef?lang=en"
+        model.what = "Missing dogs within 5 km of 52.230, 21.010"
+        model.saved = true
+        model.hasRanges = true
+        model.frequencyOptions = [
+            ChoiceModel(value: "instant", label: "As they come", selected: true, id: "alert-instant"),
+            ChoiceModel(value: "daily", label: "Once a day", selected: false, id: "alert-daily"),
+        ]
+        model.rangeOptions = [1, 5, 10].map { OptionModel(value: String($0), label: "\($0) km", selected: $0 == 5) }
+        model.languageOptions = [OptionModel(value: "en", label: "English", selected: true), OptionModel(value: "pl", label: "Polski", selected: false)]
+        return model
+    }
+
+    private static func alertMail() -> MailModel {
+        var model = MailModel(what: "Missing dogs within 5 km of 52.230, 21.010")
+        model.pets = (0..<3).map { index in
+            MailPetModel(
+                id: "a1b2c3d4-100\(index)",
+                detailURL: "https://petspot.example/pets/a1b2c3d4-100\(index)?lang=en",
+                name: index == 1 ? "Max & <Rex>" : "Max",
+                speciesLabel: "Dog",
+                statusLabel: "MISSING",
+                placeText: "Mokotów, Warszawa",
+                distanceText: index == 2 ? nil : "1.2 km away",
+                reportAgeText: "Reported today",
+                photoURL: index == 0 ? "https://petspot.example/images/a.jpg?w=640&format=jpeg" : nil,
+                photoAlt: "Photo of Max, a dog",
+                reasons: index == 0 ? [MailReasonModel(text: "2.1 km apart")] : []
+            )
+        }
+        model.moreText = "and 4 more"
+        model.allURL = "https://petspot.example/pets?lat=52.2300&lng=21.0100&range=5&lang=en"
+        model.manageURL = "https://petspot.example/alerts/manage/0123456789abcdef0123456789abcdef?lang=en"
+        model.stopURL = "https://petspot.example/alerts/stop/0123456789abcdef0123456789abcdef"
+        return model
+    }
+
+    private static func confirmationMail() -> MailModel {
+        var model = MailModel(what: "Missing dogs within 5 km of 52.230, 21.010")
+        model.isConfirm = true
+        model.confirmURL = "https://petspot.example/alerts/confirm/0123456789abcdef0123456789abcdef?lang=en"
+        model.neverURL = "https://petspot.example/alerts/never/0123456789abcdef0123456789abcdef?lang=en"
+        return model
     }
 
     private static func matchesPage() -> MatchesPageModel {

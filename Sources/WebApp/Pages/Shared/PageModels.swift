@@ -58,6 +58,8 @@ struct LayoutModel: Sendable {
     var alertsLocated: Bool = false
     /// Where the alert form posts (`POST /alerts`, docs/alerts.md).
     var alertsAction: String = "/alerts"
+    /// The alert form's frequencies (instant chosen).
+    var alertFrequencies: [ChoiceModel] = []
 
     /// This layout with the feed of the search of `filters` and `location`, titled after the search.
     func withFeed(filters: ListFilters, location: VisitorLocation, texts: Texts) -> LayoutModel {
@@ -65,6 +67,7 @@ struct LayoutModel: Sendable {
         copy.feedURL = FeedSearch.link(filters: filters, location: location)
         copy.feedTitle = texts(.feedHeadTitle, ("title", filters.title(texts)))
         copy.alertsLocated = location.origin != nil
+        copy.alertFrequencies = AlertHandlers.frequencyChoices(texts: texts, chosen: .instant)
         return copy
     }
 }
