@@ -1,4 +1,5 @@
 import Foundation
+import PetDomain
 import Synchronization
 
 /// The alert store of one replica: this process's memory (docs/alerts.md "Without a database"). Right
