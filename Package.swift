@@ -261,10 +261,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "CachingTests", dependencies: ["Caching"], swiftSettings: strictSettings),
-        // One contract on both write stores; the PostgreSQL one against a throwaway cluster the tests start.
+        // One contract on both write stores, one on both alert stores; the PostgreSQL ones against a throwaway cluster the tests start.
         .testTarget(
             name: "WriteStoreTests",
-            dependencies: ["ReportStore", "PetSpotPostgres", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ReportStore", "Alerts", "PetSpotPostgres", "TestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(

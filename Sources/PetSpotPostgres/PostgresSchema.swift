@@ -49,7 +49,9 @@ enum PostgresSchema {
               expires_at timestamptz NOT NULL,
               PRIMARY KEY (bucket, key))
             """,
-        ]
+        ],
+        // E-mail alerts (PostgresSchema+Alerts.swift).
+        alertTables,
     ]
 
     /// Brings the database to the newest version; returns the version it found.

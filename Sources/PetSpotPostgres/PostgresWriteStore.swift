@@ -91,6 +91,10 @@ public final class PostgresWriteStore: WriteStore, Service {
     /// Whether the schema is in place (writes fail closed until it is).
     public var isReady: Bool { migrated.withLock { $0 } }
 
+    /// The pool, for `PostgresAlertStore` to share: one pool per replica keeps replicas × 5 within
+    /// `max_connections` (docs/replicas.md "Pool and sizing").
+    public var sharedClient: PostgresClient { client }
+
     private func ready() throws {
         guard migrated.withLock({ $0 }) else {
             throw WriteStoreUnavailable(operation: "migrate", detail: "the schema is not in place yet")

@@ -37,7 +37,8 @@ struct PostgresStoreTests {
                 }
             }
         }
-        #expect(try cluster.sql("SELECT version FROM petspot_schema").trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        // Version 2 added the alert tables (PostgresSchema+Alerts.swift).
+        #expect(try cluster.sql("SELECT version FROM petspot_schema").trimmingCharacters(in: .whitespacesAndNewlines) == "2")
     }
 
     @Test("a copy of the database holds no management code in clear")
