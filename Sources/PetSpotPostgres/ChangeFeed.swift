@@ -1,3 +1,4 @@
+import Alerts
 import Foundation
 import Logging
 import PostgresNIO
@@ -66,8 +67,9 @@ public final class ChangeFeed: Service {
         defer { Task { try? await connection.close() } }
         // Two channels on the one connection: new reports, and mails queued by any replica.
         try await connection.listen(on: PostgresWriteStore.channel) { notifications in
+            connected()
             try await connection.listen(on: PostgresAlertStore.outboxChannel) { outbox in
-                try await self.serve(connection, notifications: notifications, outbox: outbox, connected: connected)
+                try await self.serve(connection, notifications: notifications, outbox: outbox)
             }
         }
     }
@@ -75,10 +77,8 @@ public final class ChangeFeed: Service {
     private func serve(
         _ connection: PostgresConnection,
         notifications: PostgresNotificationSequence,
-        outbox: PostgresNotificationSequence,
-        connected: () -> Void
+        outbox: PostgresNotificationSequence
     ) async throws {
-        connected()
         onConnected(true)
         logger.info("change feed listening")
         await onChange(nil)

@@ -1,3 +1,4 @@
+import Alerts
 import CompiledTemplates
 import Mustache
 
