@@ -68,6 +68,7 @@ enum MailTestSupport {
     }
 
     /// `openssl` with arguments (Debian's openssl): keys and certificates made by a tool independent of ours.
+    @discardableResult
     static func openssl(_ arguments: [String]) throws -> String {
         let result = try run("/usr/bin/openssl", arguments)
         guard result.status == 0 else { throw MailTestSetupError(description: "openssl \(arguments) failed: \(result.stderr)") }
