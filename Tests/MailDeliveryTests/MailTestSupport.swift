@@ -169,6 +169,12 @@ final class SMTPSink {
     }
 }
 
+/// The reason of a `.temporary` outcome, nil for any other.
+func temporaryReason(_ outcome: DeliveryOutcome) -> String? {
+    if case .temporary(let reason) = outcome { return reason }
+    return nil
+}
+
 /// A message like the product's alerts, with the parts the tests vary.
 func sampleMessage(
     subject: String = "Zaginął pies — Łódź, źrebię żółć",

@@ -80,7 +80,7 @@ private func modeFile(_ mode: String) throws -> URL {
         defer { sink.stop() }
         let smtp = try transport(port: sink.port, userinfo: "alerts:wrong@", tls: SMTPSettings.TLS.none)
         let outcome = await smtp.deliver(try sampleMessage().rendered(), from: "b@petspot.example", to: "ola@example.org")
-        guard case .temporary(let reason) = outcome else { Issue.record("expected .temporary, got \(outcome)"); return }
+        let reason = try #require(temporaryReason(outcome), "expected .temporary, got \(outcome)")
         #expect(reason.hasPrefix("login denied: 535"))
         #expect(try sink.received().isEmpty)
     }
@@ -89,8 +89,11 @@ private func modeFile(_ mode: String) throws -> URL {
         let sink = try SMTPSink()
         defer { sink.stop() }
         let outcome = try await transport(port: sink.port, tls: .required).deliver(
-            try sampleMessage().rendered(), from: "b@petspot.example", to: "ola@example.org")
-        guard case .temporary = outcome else { Issue.record("expected .temporary, got \(outcome)"); return }
+            try sampleMessage().rendered(),
+            from: "b@petspot.example",
+            to: "ola@example.org"
+        )
+        #expect(temporaryReason(outcome) != nil, "expected .temporary, got \(outcome)")
         #expect(try sink.received().isEmpty)
     }
 
@@ -130,7 +133,7 @@ private func modeFile(_ mode: String) throws -> URL {
         // Act
         let outcome = try await transport(port: port).deliver(try sampleMessage().rendered(), from: "b@petspot.example", to: "ola@example.org")
         // Assert
-        guard case .temporary(let reason) = outcome else { Issue.record("expected .temporary, got \(outcome)"); return }
+        let reason = try #require(temporaryReason(outcome), "expected .temporary, got \(outcome)")
         #expect(!reason.isEmpty)
     }
 
@@ -139,7 +142,7 @@ private func modeFile(_ mode: String) throws -> URL {
         defer { sink.stop() }
         let smtp = try transport(port: sink.port, timeoutSeconds: 2)
         let outcome = await smtp.deliver(try sampleMessage().rendered(), from: "b@petspot.example", to: "ola@example.org")
-        guard case .temporary(let reason) = outcome else { Issue.record("expected .temporary, got \(outcome)"); return }
+        let reason = try #require(temporaryReason(outcome), "expected .temporary, got \(outcome)")
         #expect(reason.lowercased().contains("timeout"))
     }
 
