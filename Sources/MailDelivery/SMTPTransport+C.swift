@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 import Foundation
 
 /// One libcurl easy handle set up for a relay, and the SMTP exchange of one message on it. Not thread-safe:
