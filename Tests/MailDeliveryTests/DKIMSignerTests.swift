@@ -10,6 +10,7 @@ private struct TestKey {
     /// `openssl genpkey` with `arguments`; `traditional` rewrites an RSA key as PKCS#1.
     static func make(_ arguments: [String], kind: String, traditional: Bool = false) throws -> TestKey {
         let folder = try MailTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let key = folder.appendingPathComponent("key.pem").path
         let der = folder.appendingPathComponent("public.der").path
         try MailTestSupport.openssl(["genpkey"] + arguments + ["-out", key])
@@ -31,7 +32,9 @@ private struct TestKey {
 
 /// dkimpy's verdict on `bytes` with the public key `record`: "pass" or "fail".
 private func verify(_ bytes: [UInt8], record: String) throws -> String {
-    let file = try MailTestSupport.temporaryFolder().appendingPathComponent("signed.eml")
+    let folder = try MailTestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("signed.eml")
     try Data(bytes).write(to: file)
     return try MailTestSupport.runScript("dkim-verify.py", [file.path, record]).trimmingCharacters(in: .whitespacesAndNewlines)
 }

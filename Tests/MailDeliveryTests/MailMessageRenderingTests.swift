@@ -29,7 +29,9 @@ private struct Parsed: Decodable {
 
 /// Renders `message`, writes it to a file and parses it with scripts/mail/check-message.py.
 private func parse(_ bytes: [UInt8]) throws -> Parsed {
-    let file = try MailTestSupport.temporaryFolder().appendingPathComponent("message.eml")
+    let folder = try MailTestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("message.eml")
     try Data(bytes).write(to: file)
     let json = try MailTestSupport.runScript("check-message.py", [file.path])
     let decoder = JSONDecoder()

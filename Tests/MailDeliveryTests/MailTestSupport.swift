@@ -128,11 +128,13 @@ final class SMTPSink {
 
     deinit { stop() }
 
-    /// Ends the sink (SIGTERM) and waits for it.
+    /// Ends the sink (SIGTERM), waits for it, and removes its folder.
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: maildir.deletingLastPathComponent())
     }
 
     /// How many connections it has accepted.

@@ -6,6 +6,7 @@ import Testing
     @Test func delivery_writes_exactly_the_bytes_into_new() async throws {
         // Arrange
         let folder = try MailTestSupport.temporaryFolder().appendingPathComponent("Maildir")
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
         let maildir = try MaildirTransport(folder: folder)
         let bytes = try sampleMessage().rendered()
         // Act
@@ -22,6 +23,7 @@ import Testing
 
     @Test func two_deliveries_make_two_files() async throws {
         let folder = try MailTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let maildir = try MaildirTransport(folder: folder)
         _ = await maildir.deliver([65, 13, 10], from: "b@petspot.example", to: "x@example.org")
         _ = await maildir.deliver([66, 13, 10], from: "b@petspot.example", to: "y@example.org")
@@ -31,6 +33,7 @@ import Testing
     @Test func failed_write_is_temporary() async throws {
         // Arrange: new/ replaced by a file, so the rename cannot succeed.
         let folder = try MailTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let maildir = try MaildirTransport(folder: folder)
         try FileManager.default.removeItem(at: folder.appendingPathComponent("new"))
         try Data().write(to: folder.appendingPathComponent("new"))

@@ -56,6 +56,7 @@ private func modeFile(_ mode: String) throws -> URL {
     @Test func starttls_with_a_self_signed_certificate_and_auth_delivers() async throws {
         // Arrange: a certificate for 127.0.0.1 made by openssl, trusted through caFile.
         let folder = try MailTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let cert = folder.appendingPathComponent("cert.pem").path
         let key = folder.appendingPathComponent("key.pem").path
         try MailTestSupport.openssl([
@@ -98,14 +99,18 @@ private func modeFile(_ mode: String) throws -> URL {
     }
 
     @Test func reply_451_at_rcpt_is_temporary() async throws {
-        let sink = try SMTPSink(options: ["--mode-file", try modeFile("451").path])
+        let mode = try modeFile("451")
+        defer { try? FileManager.default.removeItem(at: mode.deletingLastPathComponent()) }
+        let sink = try SMTPSink(options: ["--mode-file", mode.path])
         defer { sink.stop() }
         let outcome = try await transport(port: sink.port).deliver(try sampleMessage().rendered(), from: "b@petspot.example", to: "ola@example.org")
         #expect(outcome == .temporary("451 4.3.0 try later"))
     }
 
     @Test func reply_550_at_rcpt_is_permanent() async throws {
-        let sink = try SMTPSink(options: ["--mode-file", try modeFile("550").path])
+        let mode = try modeFile("550")
+        defer { try? FileManager.default.removeItem(at: mode.deletingLastPathComponent()) }
+        let sink = try SMTPSink(options: ["--mode-file", mode.path])
         defer { sink.stop() }
         let outcome = try await transport(port: sink.port).deliver(try sampleMessage().rendered(), from: "b@petspot.example", to: "ola@example.org")
         #expect(outcome == .permanent("550 5.1.1 no such user"))
@@ -114,6 +119,7 @@ private func modeFile(_ mode: String) throws -> URL {
 
     @Test func handle_recovers_after_a_refused_recipient() async throws {
         let mode = try modeFile("550")
+        defer { try? FileManager.default.removeItem(at: mode.deletingLastPathComponent()) }
         let sink = try SMTPSink(options: ["--mode-file", mode.path])
         defer { sink.stop() }
         let smtp = try transport(port: sink.port)
@@ -138,7 +144,9 @@ private func modeFile(_ mode: String) throws -> URL {
     }
 
     @Test func server_that_hangs_is_temporary_after_the_timeout() async throws {
-        let sink = try SMTPSink(options: ["--mode-file", try modeFile("hang").path])
+        let mode = try modeFile("hang")
+        defer { try? FileManager.default.removeItem(at: mode.deletingLastPathComponent()) }
+        let sink = try SMTPSink(options: ["--mode-file", mode.path])
         defer { sink.stop() }
         let smtp = try transport(port: sink.port, timeoutSeconds: 2)
         let outcome = await smtp.deliver(try sampleMessage().rendered(), from: "b@petspot.example", to: "ola@example.org")
