@@ -20,7 +20,14 @@ public final class SMTPTransport: MailTransport {
 
     /// Sends one rendered message to one recipient; never throws: the outcome says what happened.
     public func deliver(_ message: [UInt8], from: String, to: String) async -> DeliveryOutcome {
-        await withCheckedContinuation { continuation in
+        // Why: the addresses become SMTP commands; a CR, LF or `>` in one would add a command of its own.
+        do {
+            _ = try MailAddress(from).validatedAddress()
+            _ = try MailAddress(to).validatedAddress()
+        } catch {
+            return .permanent(error.description)
+        }
+        return await withCheckedContinuation { continuation in
             queue.async {
                 let exchange = self.easy.withLock { $0.send(message, from: from, to: to) }
                 continuation.resume(returning: exchange.outcome)

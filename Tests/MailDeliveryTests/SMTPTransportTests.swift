@@ -154,6 +154,22 @@ private func modeFile(_ mode: String) throws -> URL {
         #expect(reason.lowercased().contains("timeout"))
     }
 
+    @Test func envelope_address_with_a_line_break_is_refused_before_any_command() async throws {
+        let sink = try SMTPSink()
+        defer { sink.stop() }
+        let outcome = try await transport(port: sink.port).deliver(
+            try sampleMessage().rendered(),
+            from: "b@petspot.example",
+            to: "ola@example.org>\r\nRCPT TO:<evil@example.org"
+        )
+        guard case .permanent = outcome else {
+            Issue.record("expected .permanent, got \(outcome)")
+            return
+        }
+        #expect(try sink.received().isEmpty)
+        #expect(try sink.connectionCount() == 0)
+    }
+
     @Test func description_names_the_relay_without_the_password() throws {
         let smtp = try SMTPTransport(settings: try SMTPSettings(url: "smtp://alerts:hunter2@relay.example:587", tls: nil))
         #expect(smtp.description.contains("smtp://alerts:***@relay.example:587"))
