@@ -26,6 +26,9 @@ install_packages() {
 step "install build packages" install_packages
 step "references in docs and comments" python3 scripts/check-references.py
 step "swift build (debug, with tests)" swift build --build-tests
+# The mail tests' Python (aiosmtpd for scripts/mail/smtp-sink.py, dkimpy): MailDeliveryTests fail without it (docs/mail.md).
+mail_venv="$(scripts/mail/venv.sh)"
+export PETSPOT_MAIL_PYTHON="$mail_venv/bin/python"
 step "swift test" swift test --skip-build --no-parallel
 step "API contract checks" env PETSPOT_BIN="$(swift build --show-bin-path)/petspot-web" api-tests/run.sh
 if [ -x browser-tests/run.sh ]; then

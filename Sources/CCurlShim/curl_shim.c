@@ -61,10 +61,24 @@ int petspot_curl_setopt_read(petspot_curl *handle, petspot_curl_read_callback ca
     return (int)curl_easy_setopt((CURL *)handle, CURLOPT_READDATA, userdata);
 }
 
-int petspot_curl_setopt_header(petspot_curl *handle, petspot_curl_header_callback callback, void *userdata) {
-    CURLcode code = curl_easy_setopt((CURL *)handle, CURLOPT_HEADERFUNCTION, (curl_write_callback)callback);
-    if (code != CURLE_OK) return (int)code;
-    return (int)curl_easy_setopt((CURL *)handle, CURLOPT_HEADERDATA, userdata);
+// CURLOPT_DEBUGFUNCTION: passes the server's lines on to the callback kept in CURLOPT_PRIVATE.
+static int reply_trampoline(CURL *handle, curl_infotype type, char *data, size_t size, void *userdata) {
+    if (type != CURLINFO_HEADER_IN) return 0;
+    char *private_pointer = NULL;
+    if (curl_easy_getinfo(handle, CURLINFO_PRIVATE, &private_pointer) != CURLE_OK || private_pointer == NULL) return 0;
+    // Why a function pointer through void *: POSIX guarantees the round trip (as for dlsym).
+    petspot_curl_reply_callback callback = (petspot_curl_reply_callback)(void *)private_pointer;
+    callback(data, 1, size, userdata);
+    return 0;
+}
+
+int petspot_curl_setopt_replies(petspot_curl *handle, petspot_curl_reply_callback callback, void *userdata) {
+    CURL *curl = (CURL *)handle;
+    CURLcode code = curl_easy_setopt(curl, CURLOPT_PRIVATE, (void *)callback);
+    if (code == CURLE_OK) code = curl_easy_setopt(curl, CURLOPT_DEBUGDATA, userdata);
+    if (code == CURLE_OK) code = curl_easy_setopt(curl, CURLOPT_DEBUGFUNCTION, reply_trampoline);
+    if (code == CURLE_OK) code = curl_easy_setopt(curl, CURLOPT_VERBOSE, 1L);
+    return (int)code;
 }
 
 petspot_curl_slist *petspot_curl_slist_append(petspot_curl_slist *list, const char *value) {

@@ -9,7 +9,7 @@ extension DKIMSigner {
         let present = Set(headers.map { $0.name.lowercased() })
         let names = Self.signedHeaders.filter(present.contains)
         let timestamp = Int(date.timeIntervalSince1970)
-        var value = "v=1; a=\(algorithm); c=relaxed/relaxed; d=\(domain); s=\(selector); t=\(timestamp);\r\n"
+        var value = "v=1; a=\(algorithm); c=relaxed/relaxed;\r\n d=\(domain); s=\(selector); t=\(timestamp);\r\n"
         value += " h=" + Self.foldedList(names) + ";\r\n bh=\(bodyHash);\r\n b="
         var signed: [UInt8] = []
         for name in names {

@@ -48,7 +48,8 @@ public struct DKIMSigner: Sendable {
         switch key {
         case .rsa(let key): "v=DKIM1; k=rsa; p=" + key.publicKey.derRepresentation.base64EncodedString()
         case .ed25519(let seed):
-            "v=DKIM1; k=ed25519; p=" + ((try? Curve25519.Signing.PrivateKey(rawRepresentation: seed))?.publicKey.rawRepresentation.base64EncodedString() ?? "")
+            "v=DKIM1; k=ed25519; p="
+                + ((try? Curve25519.Signing.PrivateKey(rawRepresentation: seed))?.publicKey.rawRepresentation.base64EncodedString() ?? "")
         }
     }
 

@@ -30,10 +30,11 @@ extension MailMessage {
     /// rest is a hash of the message id, so rendering is repeatable.
     var mimeBoundary: String {
         let digest = SHA256.hash(data: Array(messageID.utf8))
-        return "=_petspot_" + digest.prefix(12).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        return "=_petspot_"
+            + digest.prefix(12).map { byte in
+                let hex = String(byte, radix: 16)
+                return byte < 16 ? "0" + hex : hex
+            }.joined()
     }
 
     /// The header fields in order, each value already folded (CRLF SP inside, no final CRLF).

@@ -1,4 +1,4 @@
-import CCurlShim
+internal import CCurlShim
 import Foundation
 
 /// One libcurl easy handle set up for a relay, and the SMTP exchange of one message on it. Not thread-safe:
@@ -6,7 +6,7 @@ import Foundation
 final class CurlEasy {
     /// Owned: made by `petspot_curl_easy_init` in `init`, released by `petspot_curl_easy_cleanup` in `deinit`.
     private let handle: OpaquePointer
-    /// The server's reply lines of the current exchange; its address is given to libcurl as HEADERDATA and stays
+    /// The server's reply lines of the current exchange; its address is given to libcurl as DEBUGDATA and stays
     /// valid because this object owns it for the handle's whole life.
     private let replies = ReplyLines()
 
@@ -34,7 +34,7 @@ final class CurlEasy {
         try setLong(PETSPOT_CURLOPT_NOSIGNAL, 1)
         try setLong(PETSPOT_CURLOPT_UPLOAD, 1)
         let userdata = Unmanaged.passUnretained(replies).toOpaque()
-        try check(petspot_curl_setopt_header(handle, replyCallback, userdata), "petspot_curl_setopt_header")
+        try check(petspot_curl_setopt_replies(handle, replyCallback, userdata), "petspot_curl_setopt_replies")
     }
 
     deinit {
@@ -63,10 +63,10 @@ final class CurlEasy {
                 try check(petspot_curl_perform(handle), "petspot_curl_perform")
             }
             release(list)
-            return SMTPExchange(error: nil, replyCode: responseCode(), replyLine: replies.lines.last)
+            return SMTPExchange(error: nil, replyCode: responseCode(), replyLines: replies.lines)
         } catch {
             release(list)
-            return SMTPExchange(error: error, replyCode: responseCode(), replyLine: replies.lines.last)
+            return SMTPExchange(error: error, replyCode: responseCode(), replyLines: replies.lines)
         }
     }
 
@@ -130,8 +130,8 @@ private let uploadCallback: petspot_curl_read_callback = { buffer, size, count, 
     return length
 }
 
-/// CURLOPT_HEADERFUNCTION: keeps each reply line (without its CRLF) in the `ReplyLines` at `userdata`.
-private let replyCallback: petspot_curl_header_callback = { buffer, size, count, userdata in
+/// The reply callback (through CURLOPT_DEBUGFUNCTION): keeps each reply line (without its CRLF) in the `ReplyLines` at `userdata`.
+private let replyCallback: petspot_curl_reply_callback = { buffer, size, count, userdata in
     let length = size * count
     guard let buffer, let userdata else { return length }
     let replies = Unmanaged<ReplyLines>.fromOpaque(userdata).takeUnretainedValue()

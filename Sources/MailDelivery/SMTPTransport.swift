@@ -20,7 +20,14 @@ public final class SMTPTransport: MailTransport {
 
     /// Sends one rendered message to one recipient; never throws: the outcome says what happened.
     public func deliver(_ message: [UInt8], from: String, to: String) async -> DeliveryOutcome {
-        await withCheckedContinuation { continuation in
+        // Why: the addresses become SMTP commands; a CR, LF or `>` in one would add a command of its own.
+        do {
+            _ = try MailAddress(from).validatedAddress()
+            _ = try MailAddress(to).validatedAddress()
+        } catch {
+            return .permanent(error.description)
+        }
+        return await withCheckedContinuation { continuation in
             queue.async {
                 let exchange = self.easy.withLock { $0.send(message, from: from, to: to) }
                 continuation.resume(returning: exchange.outcome)
@@ -35,8 +42,8 @@ struct SMTPExchange {
     var error: MailDeliveryError?
     /// The last SMTP reply code (CURLINFO_RESPONSE_CODE), 0 when none.
     var replyCode: Int
-    /// The last reply line the server sent, if any (`550 5.1.1 no such user`).
-    var replyLine: String?
+    /// The reply lines the server sent in this exchange, oldest first (`550 5.1.1 no such user`).
+    var replyLines: [String]
 
     /// The classification of docs/mail.md "Outcomes": 5xx permanent, 4xx and every transport failure temporary.
     var outcome: DeliveryOutcome {
@@ -47,7 +54,8 @@ struct SMTPExchange {
             curlCode = code
             text = message
         }
-        let reply = replyLine.flatMap { $0.hasPrefix(String(replyCode)) ? $0 : nil } ?? "\(replyCode) \(text)"
+        // The line that carried the last reply code; libcurl may have read others after it (a QUIT's 221).
+        let reply = replyLines.last { $0.hasPrefix("\(replyCode) ") || $0.hasPrefix("\(replyCode)-") } ?? "\(replyCode) \(text)"
         // Why a refused login is temporary although its reply is 535: it is our credentials, not the recipient.
         let loginDenied: Int32 = 67
         if curlCode == loginDenied { return .temporary("login denied: \(reply)") }

@@ -5,13 +5,13 @@ import Testing
 /// What Python's email package (policy.strict) decodes from a rendered message.
 private struct Parsed: Decodable {
     struct Mailbox: Decodable {
-        let display_name: String
-        let addr_spec: String
+        let displayName: String
+        let addrSpec: String
     }
     struct Part: Decodable {
-        let content_type: String
+        let contentType: String
         let charset: String?
-        let transfer_encoding: String?
+        let transferEncoding: String?
         let content: String
     }
     let headers: [[String]]
@@ -19,8 +19,8 @@ private struct Parsed: Decodable {
     let from: Mailbox
     let to: Mailbox
     let date: String
-    let message_id: String
-    let content_type: String
+    let messageId: String
+    let contentType: String
     let parts: [String]
     let text: Part
     let html: Part
@@ -29,10 +29,14 @@ private struct Parsed: Decodable {
 
 /// Renders `message`, writes it to a file and parses it with scripts/mail/check-message.py.
 private func parse(_ bytes: [UInt8]) throws -> Parsed {
-    let file = try MailTestSupport.temporaryFolder().appendingPathComponent("message.eml")
+    let folder = try MailTestSupport.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("message.eml")
     try Data(bytes).write(to: file)
     let json = try MailTestSupport.runScript("check-message.py", [file.path])
-    return try JSONDecoder().decode(Parsed.self, from: Data(json.utf8))
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    return try decoder.decode(Parsed.self, from: Data(json.utf8))
 }
 
 /// The message's lines split at CRLF; nil when a CR or LF stands alone or the last line has no CRLF.
@@ -111,12 +115,12 @@ private func rawHeaders(_ bytes: [UInt8]) -> [String] {
         let bytes = try sampleMessage(text: text, html: html).rendered()
         let parsed = try parse(bytes)
         // Assert
-        #expect(parsed.content_type == "multipart/alternative")
+        #expect(parsed.contentType == "multipart/alternative")
         #expect(parsed.parts == ["text/plain", "text/html"])
         #expect(parsed.text.content == text)
         #expect(parsed.html.content == html)
         #expect(parsed.text.charset == "utf-8" && parsed.html.charset == "utf-8")
-        #expect(parsed.text.transfer_encoding == "quoted-printable")
+        #expect(parsed.text.transferEncoding == "quoted-printable")
         #expect(parsed.defects.isEmpty)
     }
 
@@ -143,11 +147,11 @@ private func rawHeaders(_ bytes: [UInt8]) -> [String] {
         #expect(value("MIME-Version") == "1.0")
         #expect(value("List-Unsubscribe-Post") == "List-Unsubscribe=One-Click")
         #expect(value("List-Unsubscribe")?.hasPrefix("<https://petspot.example/alerts/unsubscribe?token=") == true)
-        #expect(parsed.message_id == "<alert.3f2a9c@petspot.example>")
+        #expect(parsed.messageId == "<alert.3f2a9c@petspot.example>")
         #expect(parsed.date == "2026-11-30T00:53:20+00:00")
         #expect(rawHeaders(bytes).contains("Date: Mon, 30 Nov 2026 00:53:20 +0000"))
-        #expect(parsed.from.display_name == "PetSpot — alerty" && parsed.from.addr_spec == "alerts@petspot.example")
-        #expect(parsed.to.display_name == "Ola Żółkiewska" && parsed.to.addr_spec == "ola@example.org")
+        #expect(parsed.from.displayName == "PetSpot — alerty" && parsed.from.addrSpec == "alerts@petspot.example")
+        #expect(parsed.to.displayName == "Ola Żółkiewska" && parsed.to.addrSpec == "ola@example.org")
     }
 
     @Test func date_is_written_in_utc_with_two_digit_fields() throws {

@@ -68,6 +68,7 @@ enum MailTestSupport {
     }
 
     /// `openssl` with arguments (Debian's openssl): keys and certificates made by a tool independent of ours.
+    @discardableResult
     static func openssl(_ arguments: [String]) throws -> String {
         let result = try run("/usr/bin/openssl", arguments)
         guard result.status == 0 else { throw MailTestSetupError(description: "openssl \(arguments) failed: \(result.stderr)") }
@@ -127,11 +128,13 @@ final class SMTPSink {
 
     deinit { stop() }
 
-    /// Ends the sink (SIGTERM) and waits for it.
+    /// Ends the sink (SIGTERM), waits for it, and removes its folder.
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: maildir.deletingLastPathComponent())
     }
 
     /// How many connections it has accepted.
@@ -166,6 +169,12 @@ final class SMTPSink {
         let tls: Bool
         let auth_login: String?
     }
+}
+
+/// The reason of a `.temporary` outcome, nil for any other.
+func temporaryReason(_ outcome: DeliveryOutcome) -> String? {
+    if case .temporary(let reason) = outcome { return reason }
+    return nil
 }
 
 /// A message like the product's alerts, with the parts the tests vary.

@@ -86,7 +86,7 @@ class Sink:
         with open(temporary, "wb") as f:
             f.write(envelope.original_content)
         os.rename(temporary, os.path.join(self.maildir, "new", unique))
-        login = session.login_data.decode() if isinstance(session.login_data, bytes) else session.login_data
+        login = session.auth_data.login.decode() if isinstance(session.auth_data, LoginPassword) else None
         record = {
             "mail_from": envelope.mail_from,
             "rcpt_tos": envelope.rcpt_tos,
@@ -110,7 +110,7 @@ class CountingSMTP(SMTP):
 def authenticator_for(user, password):
     def authenticate(server, session, envelope, mechanism, auth_data):
         ok = isinstance(auth_data, LoginPassword) and auth_data.login == user.encode() and auth_data.password == password.encode()
-        return AuthResult(success=ok)
+        return AuthResult(success=ok, handled=False, auth_data=auth_data if ok else None)
 
     return authenticate
 
@@ -158,6 +158,9 @@ def main():
     print(f"READY {port}", flush=True)
 
     threading.Thread(target=watch_parent, daemon=True).start()
+    # Why: a child inherits its parent thread's signal mask, and a Swift test spawns from dispatch threads that
+    # block SIGTERM; without this the sink would never see its stop signal.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     loop.add_signal_handler(signal.SIGTERM, loop.stop)
     loop.add_signal_handler(signal.SIGINT, loop.stop)
     loop.run_forever()

@@ -68,11 +68,14 @@ int petspot_curl_setopt_slist(petspot_curl *handle, int option, petspot_curl_sli
 /// CURLOPT_READFUNCTION and CURLOPT_READDATA together. Returns the first failing CURLcode.
 int petspot_curl_setopt_read(petspot_curl *handle, petspot_curl_read_callback callback, void *userdata);
 
-/// The callback libcurl calls with each line the server answers (for SMTP: every reply line, e.g.
-/// "550 5.1.1 no such user\r\n"); returns `size * count` to go on.
-typedef size_t (*petspot_curl_header_callback)(char *buffer, size_t size, size_t count, void *userdata);
-/// CURLOPT_HEADERFUNCTION and CURLOPT_HEADERDATA together. Returns the first failing CURLcode.
-int petspot_curl_setopt_header(petspot_curl *handle, petspot_curl_header_callback callback, void *userdata);
+/// Called with each line the server answers (for SMTP: every reply line, e.g. "550 5.1.1 no such user\r\n"),
+/// `size * count` bytes; returns anything (ignored).
+typedef size_t (*petspot_curl_reply_callback)(char *buffer, size_t size, size_t count, void *userdata);
+/// Hands the server's reply lines to `callback` with `userdata`: libcurl gives SMTP replies only to its debug
+/// callback, so this sets CURLOPT_VERBOSE, CURLOPT_DEBUGFUNCTION (a trampoline that passes on
+/// CURLINFO_HEADER_IN only, never our own commands, which carry AUTH credentials), CURLOPT_DEBUGDATA and
+/// CURLOPT_PRIVATE (where the trampoline finds `callback`). Returns the first failing CURLcode.
+int petspot_curl_setopt_replies(petspot_curl *handle, petspot_curl_reply_callback callback, void *userdata);
 
 /// curl_slist_append: a new list head (NULL on failure; the old list is then still valid).
 petspot_curl_slist *petspot_curl_slist_append(petspot_curl_slist *list, const char *value);
