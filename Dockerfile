@@ -23,8 +23,7 @@ FROM swift:6.3.1-bookworm AS build
 # libmicrohttpd-dev: the server core (found through pkg-config).
 # libvips-dev: photo variants (resize, orientation, metadata stripped).
 # libbrotli-dev, zlib1g-dev: the br and gzip content codings (compressed answers).
-# libcurl4-openssl-dev: FoundationNetworking links libcurl if anything imports it (today nothing
-# does; kept so such a change still builds — the runtime stage would then need libcurl4).
+# libcurl4-openssl-dev: the SMTP client of the alert mails (Sources/CCurl, docs/mail.md).
 # Versions are not pinned: Debian stable only ships security/point-release updates of these, and
 # a pinned version disappears from the mirror after the next point release, breaking the build.
 # hadolint ignore=DL3008
@@ -59,9 +58,8 @@ FROM debian:bookworm-slim AS runtime
 # Runtime libraries only: libmicrohttpd12 (server), libvips42 (photo variants; it brings the
 # JPEG, PNG, WebP, GIF and HEIF decoders it links) and ca-certificates (HTTPS upstreams); libc,
 # libstdc++ and zlib are in the base image, the Swift runtime is linked into the binary.
-# FoundationNetworking is not linked (the upstream client is AsyncHTTPClient), so no libcurl4
-# (5 MB more with its Kerberos/LDAP dependencies); if it ever is linked, add libcurl4 here — scripts/container-check.sh
-# fails on any library the binary needs and the image lacks. libjs-leaflet and
+# libcurl4: the alert mails' SMTP client (docs/mail.md; scripts/container-check.sh fails on any library
+# the binary needs and the image lacks). libjs-leaflet and
 # libjs-leaflet.markercluster: the map's browser libraries, which the server reads from
 # /usr/share/javascript/leaflet at startup and serves under /static/vendor/leaflet/ (the map).
 # tzdata: the report form's "today" is Warsaw's (docs/report-flow.md "Dates").
@@ -73,6 +71,7 @@ RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get install -y -q --no-install-recommends \
         ca-certificates \
         libbrotli1 \
+        libcurl4 \
         libjs-leaflet \
         libjs-leaflet.markercluster \
         libmicrohttpd12 \
