@@ -14,6 +14,8 @@ public final class AlertFanOut: Sendable {
     let onOwed: @Sendable () -> Void
     /// Called with each fan-out's duration in seconds and the number of pets it handled.
     let onFanOut: @Sendable (_ seconds: Double, _ pets: Int) -> Void
+    /// How long after a failed fan-out the same list is offered again.
+    let retryAfter: Duration
     private let previous = Mutex<Set<String>?>(nil)
     /// One fan-out at a time, in the order snapshots came: each waits for the one before, so its ids
     /// are compared with the last list handled.
@@ -23,8 +25,10 @@ public final class AlertFanOut: Sendable {
         store: any AlertStore,
         logger: Logger,
         onOwed: @escaping @Sendable () -> Void,
-        onFanOut: @escaping @Sendable (_ seconds: Double, _ pets: Int) -> Void = { _, _ in }
+        onFanOut: @escaping @Sendable (_ seconds: Double, _ pets: Int) -> Void = { _, _ in },
+        retryAfter: Duration = .seconds(3)
     ) {
+        self.retryAfter = retryAfter
         self.store = store
         self.logger = logger
         self.onOwed = onOwed
@@ -64,8 +68,14 @@ public final class AlertFanOut: Sendable {
             logger.info("alerts owed for new pets", metadata: ["pets": "\(fresh.count)", "owed": "\(owed)"])
             return owed
         } catch {
-            // The ids stay unseen by this process: the next snapshot offers them again.
-            logger.warning("alert fan-out failed; the next snapshot tries again", metadata: ["error": "\(error)"])
+            // The ids stay unseen by this process and the same list is offered again shortly (the store
+            // is down, or its schema not in place yet at startup): waiting for the next snapshot could
+            // make a later list the first one a fresh store records, and its new pets would owe nothing.
+            logger.warning("alert fan-out failed; trying again shortly", metadata: ["error": "\(error)"])
+            Task {
+                try? await Task.sleep(for: self.retryAfter)
+                await self.snapshotChanged(index, now: now.addingTimeInterval(self.retryAfter.seconds))
+            }
             return 0
         }
     }
@@ -97,4 +107,9 @@ public final class AlertFanOut: Sendable {
         guard !pairs.isEmpty else { return 0 }
         return try await store.owe(pairs, now: now)
     }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -15,7 +15,12 @@ struct AlertMailbox {
     func mails() throws -> [ReceivedMail] {
         let new = folder.appendingPathComponent("new")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: new.path)) ?? []
-        return try names.sorted().map { try ReceivedMail(bytes: Array(Data(contentsOf: new.appendingPathComponent($0)))) }
+        // In the order they were written (a Maildir name is unique, not sortable).
+        let written = names.map { name -> (Date, String) in
+            let date = (try? FileManager.default.attributesOfItem(atPath: new.appendingPathComponent(name).path)[.modificationDate]) as? Date
+            return (date ?? .distantPast, name)
+        }
+        return try written.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map { try ReceivedMail(bytes: Array(Data(contentsOf: new.appendingPathComponent($0.1)))) }
     }
 }
 
