@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from conftest import TIMEOUT, YESTERDAY, Stack, hidden_input, new_address
+from conftest import PHOTO, TIMEOUT, YESTERDAY, Stack, hidden_input, new_address
 
 MAIL_DIR = Path(__import__("os").environ["SCALE_MAIL_DIR"])
 MAIL_MODE = Path(__import__("os").environ["SCALE_MAIL_MODE"])
@@ -151,6 +151,18 @@ def report_near(stack: Stack, base: str, row: str, offset_km: float = 1.0, **cha
     return pet_id
 
 
+def upstream_report(stack: Stack, body: dict) -> str:
+    """An announcement made straight at the upstream, as the apps make one: the create, then its photo with
+    the management code (the backend lists only announcements with a photo); its id."""
+    made = requests.post(stack.upstream + "/api/v1/announcements", json=body, timeout=TIMEOUT)
+    assert made.status_code == 201, made.text
+    pet_id, code = made.json()["id"], made.json()["managementPassword"]
+    photo = requests.post(stack.upstream + f"/api/v1/announcements/{pet_id}/photos", auth=("app", code),
+                          files={"photo": ("dog.jpg", PHOTO.read_bytes(), "image/jpeg")}, timeout=TIMEOUT)
+    assert photo.status_code in (200, 201), photo.text
+    return pet_id
+
+
 def alerts_to(address: str) -> list[Mail]:
     return [mail for mail in mails_to(address) if mail.kind in ("alert", "digest")]
 
@@ -200,9 +212,7 @@ def test_a_pet_written_straight_to_the_upstream_is_mailed_within_the_ttl(stack: 
     lat, lng = POINTS["upstream"]
     body = {"species": "CAT", "sex": "FEMALE", "locationLatitude": lat + 0.01, "locationLongitude": lng,
             "email": "owner@example.com", "lastSeenDate": YESTERDAY, "status": "FOUND", "petName": "Kicia"}
-    made = requests.post(stack.upstream + "/api/v1/announcements", json=body, timeout=TIMEOUT)
-    assert made.status_code == 201, made.text
-    pet_id = made.json()["id"]
+    pet_id = upstream_report(stack, body)
     # The replicas learn of it at their next refresh (the cache TTL, 30 s here), not from us.
     alert = wait_for(lambda: alerts_to(address), 30 + 10, "the alert of a pet made upstream")[0]
     assert alert.pets() == [pet_id]

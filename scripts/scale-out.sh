@@ -13,6 +13,7 @@
 #   SCALE_TIMEOUT=900                      seconds the whole pytest run may take
 #   SCALE_BENCH=1                          instead of the suite, the replica rows of the benchmark
 #                                          (scale-tests/bench_replicas.py: figures, no assertions)
+#   SCALE_BENCH=alerts                     instead of the suite, the alert rows (scale-tests/bench_alerts.py)
 #
 # A binary without `--database-url` still runs (each replica then keeps its write state in memory, as
 # before the shared store): the suite then shows which rows fail, which is what it is there to catch.
@@ -28,6 +29,7 @@ TIMEOUT=${SCALE_TIMEOUT:-900}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 
 ensure_packages postgresql nginx-light python3-venv curl
+[ "${SCALE_BENCH:-0}" = alerts ] && ensure_packages wrk
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 want=$(sha256sum scale-tests/requirements.txt | cut -d' ' -f1)
@@ -171,12 +173,16 @@ echo $! >"$work/pids/nginx.pid"
 wait_for "http://127.0.0.1:$nginx_port/healthz" "nginx" || { cat "$work/nginx/error.log"; exit 1; }
 
 echo "== scale-out: PostgreSQL $pg_folder, upstream :$up_port, replicas :$(cat "$work/replica-a.port") :$(cat "$work/replica-b.port"), nginx :$nginx_port"
+case "${SCALE_BENCH:-0}" in
+  1) runner=(scale-tests/bench_replicas.py) ;;
+  alerts) runner=(scale-tests/bench_alerts.py) ;;
+  *) runner=(-m pytest scale-tests -p no:cacheprovider -rfE) ;;
+esac
 status=0
 SCALE_MAIL_DIR="$work/mail" SCALE_MAIL_MODE="$work/mail-mode" SCALE_WORK=$work SCALE_BIN=$BIN SCALE_PG_FOLDER=$pg_folder SCALE_DATABASE_URL=$database_url SCALE_SHARED_STORE=$shared_store \
   SCALE_UPSTREAM="http://127.0.0.1:$up_port" SCALE_NGINX="http://127.0.0.1:$nginx_port" \
   SCALE_A="http://127.0.0.1:$(cat "$work/replica-a.port")" SCALE_B="http://127.0.0.1:$(cat "$work/replica-b.port")" \
-  timeout -k 10 "$TIMEOUT" "$VENV/bin/python" $([ "${SCALE_BENCH:-0}" = 1 ] && echo scale-tests/bench_replicas.py \
-    || echo "-m pytest scale-tests -p no:cacheprovider -rfE") "$@" 2>&1 | tee "$work/pytest.log"
+  timeout -k 10 "$TIMEOUT" "$VENV/bin/python" "${runner[@]}" "$@" 2>&1 | tee "$work/pytest.log"
 status=${PIPESTATUS[0]}
 [ "$status" -eq 124 ] && echo "scale-out.sh: the suite ran past ${TIMEOUT} s and was stopped"
 summary=$(grep -E '^=+ .*(passed|failed|error|no tests ran).* =+$' "$work/pytest.log" | tail -n 1)

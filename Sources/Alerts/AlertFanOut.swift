@@ -100,7 +100,9 @@ public final class AlertFanOut: Sendable {
             }
             let profile = MatchProfile(pet)
             for subscription in follows {
-                guard case .matches(let followed) = subscription.target, followed != id, let report = index.announcement(id: followed) else { continue }
+                guard case .matches(let followed) = subscription.target, followed != id, let report = index.announcement(id: followed) else {
+                    continue
+                }
                 if Matching.evaluate(MatchProfile(report), profile, position: 0) != nil { pairs.append((subscription.id, id)) }
             }
         }

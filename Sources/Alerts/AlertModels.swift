@@ -84,7 +84,15 @@ public struct Subscription: Sendable, Equatable {
     public var state: SubscriptionState
     public var createdAt: Date
 
-    public init(id: String, email: String, target: AlertTarget, frequency: AlertFrequency, language: String, state: SubscriptionState, createdAt: Date) {
+    public init(
+        id: String,
+        email: String,
+        target: AlertTarget,
+        frequency: AlertFrequency,
+        language: String,
+        state: SubscriptionState,
+        createdAt: Date
+    ) {
         self.id = id
         self.email = email
         self.target = target

@@ -70,7 +70,15 @@ public final class MemoryAlertStore: AlertStore {
             let recent = (state.confirmations[hash] ?? []).filter { now.timeIntervalSince($0) < AlertSchedule.confirmWindow }
             guard recent.count < AlertSchedule.confirmationsPerAddress else { return nil }
             state.confirmations[hash] = recent + [now]
-            let mail = Mail(id: AlertTokens.newID(), kind: .confirm, subscriptionID: subscription.id, due: now, attempts: 0, createdAt: now, petIDs: [])
+            let mail = Mail(
+                id: AlertTokens.newID(),
+                kind: .confirm,
+                subscriptionID: subscription.id,
+                due: now,
+                attempts: 0,
+                createdAt: now,
+                petIDs: []
+            )
             state.mails[mail.id] = mail
             return subscription
         }
@@ -147,7 +155,13 @@ public final class MemoryAlertStore: AlertStore {
 
     private static func dropOpenMails(of ids: Set<String>, in state: inout State) {
         state.mails = state.mails.filter { !(ids.contains($0.value.subscriptionID) && $0.value.isOpen && $0.value.kind != .confirm) }
-        for id in ids { state.owed[id] = state.owed[id]?.map { var owed = $0; owed.mailID = owed.mailID ?? "dropped"; return owed } }
+        for id in ids {
+            state.owed[id] = state.owed[id]?.map {
+                var owed = $0
+                owed.mailID = owed.mailID ?? "dropped"
+                return owed
+            }
+        }
     }
 
     public func recordSeen(petIDs: [String], now: Date) async throws -> [String] {

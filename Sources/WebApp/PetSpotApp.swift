@@ -1,9 +1,9 @@
+import Alerts
 import Foundation
 import HTTPTypes
 import Logging
 import MicroHTTP
 import PetAPIClient
-import Alerts
 import ReportStore
 import ServiceLifecycle
 

@@ -13,14 +13,19 @@ struct AlertFlowTests {
         PageJSON.item(
             id,
             name: name,
-            overrides: ["locationLatitude": latitude, "locationLongitude": longitude, "status": status, "createdAt": "2025-11-12T10:00:00.000Z", "updatedAt": "2025-11-12T10:00:00.000Z"]
+            overrides: [
+                "locationLatitude": latitude, "locationLongitude": longitude, "status": status, "createdAt": "2025-11-12T10:00:00.000Z",
+                "updatedAt": "2025-11-12T10:00:00.000Z",
+            ]
         )
     }
 
     /// The form body of a subscribe, as the list page's form sends it.
     static func subscribeBody(search: String, email: String, frequency: String = "instant") -> Data {
         var parts = URLComponents()
-        parts.queryItems = [URLQueryItem(name: "search", value: search), URLQueryItem(name: "email", value: email), URLQueryItem(name: "frequency", value: frequency)]
+        parts.queryItems = [
+            URLQueryItem(name: "search", value: search), URLQueryItem(name: "email", value: email), URLQueryItem(name: "frequency", value: frequency),
+        ]
         return Data((parts.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B").utf8)
     }
 

@@ -20,7 +20,9 @@ struct AlertMailbox {
             let date = (try? FileManager.default.attributesOfItem(atPath: new.appendingPathComponent(name).path)[.modificationDate]) as? Date
             return (date ?? .distantPast, name)
         }
-        return try written.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map { try ReceivedMail(bytes: Array(Data(contentsOf: new.appendingPathComponent($0.1)))) }
+        return try written.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map {
+            try ReceivedMail(bytes: Array(Data(contentsOf: new.appendingPathComponent($0.1))))
+        }
     }
 }
 

@@ -84,7 +84,9 @@ struct AlertScheduleTests {
             await app.app.deliverAlerts()
             #expect(try mailbox.mails().count == 2)
             app.clock.advance(by: .seconds(60))
-            app.stub.setList(PageJSON.list([AlertFlowTests.near, AlertFlowTests.pet("first", name: "One"), AlertFlowTests.pet("second", name: "Two")]))
+            app.stub.setList(
+                PageJSON.list([AlertFlowTests.near, AlertFlowTests.pet("first", name: "One"), AlertFlowTests.pet("second", name: "Two")])
+            )
             await app.app.dataChanged()
             await app.app.deliverAlerts()
             #expect(try mailbox.mails().count == 2)

@@ -74,7 +74,11 @@ extension AlertHandlers {
                 }
             }
             model.languageOptions = Language.allCases.map {
-                OptionModel(value: $0.rawValue, label: texts($0 == .en ? .languageEnglish : .languagePolish), selected: $0.rawValue == subscription.language)
+                OptionModel(
+                    value: $0.rawValue,
+                    label: texts($0 == .en ? .languageEnglish : .languagePolish),
+                    selected: $0.rawValue == subscription.language
+                )
             }
         case .stopConfirm(let action, let what):
             model.isStopConfirm = true
@@ -174,7 +178,6 @@ struct AlertPageModel: Sendable {
     /// True for an area alert (its radius can be changed).
     var hasRanges = false
     var languageOptions: [OptionModel] = []
-
 }
 
 extension AlertPageModel: ViewModel {}

@@ -103,7 +103,10 @@ struct AlertHandlers: Sendable {
             )
             if owed != nil { wake() }
         } catch {
-            logger.error("alert store unavailable; the report's matches are not followed", metadata: ["request_id": "\(requestID)", "error": "\(error)"])
+            logger.error(
+                "alert store unavailable; the report's matches are not followed",
+                metadata: ["request_id": "\(requestID)", "error": "\(error)"]
+            )
         }
         return response
     }

@@ -51,7 +51,9 @@ package enum TemplateSamples {
             ChoiceModel(value: "daily", label: "Once a day", selected: false, id: "alert-daily"),
         ]
         model.rangeOptions = [1, 5, 10].map { OptionModel(value: String($0), label: "\($0) km", selected: $0 == 5) }
-        model.languageOptions = [OptionModel(value: "en", label: "English", selected: true), OptionModel(value: "pl", label: "Polski", selected: false)]
+        model.languageOptions = [
+            OptionModel(value: "en", label: "English", selected: true), OptionModel(value: "pl", label: "Polski", selected: false),
+        ]
         return model
     }
 
