@@ -99,10 +99,11 @@ public final class PostgresAlertStore: AlertStore {
                 rows = try await connection.query(
                     """
                     INSERT INTO petspot_alert_subscription (id, email, address_hash, kind, lat, lng, range_km, status, species,
-                      pet_id, frequency, language, state, created_at)
+                      pet_id, frequency, language, state, created_at, centre)
                     VALUES (\(AlertTokens.newID()), \(request.email), \(Data(hash)), \(columns.kind), \(columns.latitude),
                       \(columns.longitude), \(columns.rangeKm), \(columns.status), \(columns.species), \(columns.petID),
-                      \(request.frequency.rawValue), \(request.language), 'pending', \(now))
+                      \(request.frequency.rawValue), \(request.language), 'pending', \(now),
+                      ll_to_earth(\(columns.latitude)::float8, \(columns.longitude)::float8))
                     RETURNING \(unescaped: SubscriptionColumns.select)
                     """,
                     logger: logger
