@@ -29,6 +29,8 @@ psql_ -c "ALTER SYSTEM SET shared_buffers = '$SHARED_BUFFERS'"
 pg_restart "$PG_FOLDER"
 
 python3 scripts/bench/alerts_ddl.py | psql_ >/dev/null
+# Timings on a shared machine follow its load: printed with the figures (and again at the end).
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 echo "schema: $(psql_ -c "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'petspot_alert%'") alert tables from the migration step"
 
 started=$(date +%s.%N)
@@ -138,5 +140,6 @@ SQL
 
 # Autovacuum analyses the table too (with its own search_path): its errors, if any, are in the server's log.
 echo
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "server log errors: $(grep -c ERROR "$PG_FOLDER/postgres.log" || true)"
 grep ERROR "$PG_FOLDER/postgres.log" | head -n 5 || true
