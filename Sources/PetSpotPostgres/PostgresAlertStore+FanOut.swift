@@ -146,8 +146,9 @@ extension PostgresAlertStore {
     /// Queues each subscription's next alert or digest, or moves the one waiting forward, by
     /// `AlertSchedule.due` computed here from `last_mail_at` (the database's clock is never used).
     private func queueNextMails(_ subscriptionIDs: [String], now: Date, _ connection: PostgresConnection) async throws {
+        // Locked in id order: two replicas owing the same subscriptions at once wait for each other, never deadlock.
         let rows = try await connection.query(
-            "SELECT id, frequency, last_mail_at FROM petspot_alert_subscription WHERE id = ANY(\(subscriptionIDs)) FOR UPDATE",
+            "SELECT id, frequency, last_mail_at FROM petspot_alert_subscription WHERE id = ANY(\(subscriptionIDs)) ORDER BY id FOR UPDATE",
             logger: logger
         )
         var ids: [String] = []
