@@ -4,11 +4,26 @@ import PostgresNIO
 
 extension PostgresAlertStore {
     /// `earthdistance` measures on a sphere of 6,378,168 m, `Coordinate.distanceKm` on one of 6,371,009 m
-    /// (PetDomain/Coordinate.swift): the database's distances are up to 0.12 % longer, so its box and its
+    /// (PetDomain/Coordinate.swift): the database's distances are up to 0.12 % longer, so its boxes and its
     /// distance test are widened by this factor and the exact test is `AlertGeometry`'s, in Swift.
     static let sphereSlack = 1.002
-    /// The box every look-up draws around the pet, in metres: no subscription reaches farther.
-    static let boxMetres = Double(AlertSearch.maxRangeKm) * 1_000 * sphereSlack
+    /// The bands of radii of the partial area indexes (`petspot_alert_area_<upper>km`, PostgresSchema+Alerts.swift):
+    /// (0, 1], (1, 2], (2, 5] … (25, 50] km. Fixed by the migration that made them; the last ends at `AlertSearch.maxRangeKm`.
+    static let areaBands = [1, 2, 5, 10, 15, 25, 50]
+
+    /// The area condition: one arm per band, each as wide as its band's largest radius, each answered by its
+    /// own partial index (a BitmapOr). The bounds are literals, not parameters: the planner proves a partial
+    /// index usable from the query's text.
+    static let areaCondition: String = {
+        var lower = 0
+        var arms: [String] = []
+        for upper in areaBands {
+            let metres = Int((Double(upper) * 1_000 * sphereSlack).rounded(.up))
+            arms.append("(range_km > \(lower) AND range_km <= \(upper) AND earth_box(pet.point, \(metres)) @> centre)")
+            lower = upper
+        }
+        return "(" + arms.joined(separator: " OR ") + ")"
+    }()
 
     public func recordSeen(petIDs: [String], now: Date) async throws -> [String] {
         try await transaction("recordSeen") { connection -> [String] in
@@ -65,15 +80,14 @@ extension PostgresAlertStore {
 
     public func searchesContaining(latitude: Double, longitude: Double, status: String, species: String) async throws -> [Subscription] {
         try await run("searchesContaining") {
-            // `earth_box … @> ll_to_earth(lat, lng)` is what the partial GiST index answers; the distance test
-            // then reads only the box's rows (EXPLAIN in scripts/bench/alerts-fanout.sh).
+            // Each arm's `earth_box … @> centre` is what its partial GiST index answers; the distance
+            // test then reads only the boxes' rows (EXPLAIN in scripts/bench/alerts-fanout.sh).
             let rows = try await client.query(
                 """
-                SELECT \(unescaped: SubscriptionColumns.select) FROM petspot_alert_subscription
-                  WHERE kind = 'search' AND state = 'active'
-                    AND earth_box(ll_to_earth(\(latitude), \(longitude)), \(PostgresAlertStore.boxMetres)) @> ll_to_earth(lat, lng)
-                    AND earth_distance(ll_to_earth(\(latitude), \(longitude)), ll_to_earth(lat, lng))
-                        <= range_km * \(1_000 * PostgresAlertStore.sphereSlack)
+                SELECT \(unescaped: SubscriptionColumns.select)
+                  FROM petspot_alert_subscription, (SELECT ll_to_earth(\(latitude), \(longitude)) AS point) pet
+                  WHERE kind = 'search' AND state = 'active' AND \(unescaped: PostgresAlertStore.areaCondition)
+                    AND earth_distance(pet.point, centre) <= range_km * \(unescaped: "\(Int(1_000 * PostgresAlertStore.sphereSlack))")
                     AND (status IS NULL OR status = \(status)) AND (species IS NULL OR species = \(species))
                   ORDER BY created_at, id
                 """,
@@ -132,8 +146,9 @@ extension PostgresAlertStore {
     /// Queues each subscription's next alert or digest, or moves the one waiting forward, by
     /// `AlertSchedule.due` computed here from `last_mail_at` (the database's clock is never used).
     private func queueNextMails(_ subscriptionIDs: [String], now: Date, _ connection: PostgresConnection) async throws {
+        // Locked in id order: two replicas owing the same subscriptions at once wait for each other, never deadlock.
         let rows = try await connection.query(
-            "SELECT id, frequency, last_mail_at FROM petspot_alert_subscription WHERE id = ANY(\(subscriptionIDs)) FOR UPDATE",
+            "SELECT id, frequency, last_mail_at FROM petspot_alert_subscription WHERE id = ANY(\(subscriptionIDs)) ORDER BY id FOR UPDATE",
             logger: logger
         )
         var ids: [String] = []

@@ -41,13 +41,25 @@ public final class PostgresAlertStore: AlertStore {
         guard ready() else { throw AlertStoreUnavailable(operation: operation, detail: "the schema is not in place yet") }
         do {
             return try await body()
-        } catch let error as AlertStoreUnavailable {
-            throw error
-        } catch let error as PSQLError {
-            let state = error.serverInfo?[.sqlState].map { " SQLSTATE \($0)" } ?? ""
-            throw AlertStoreUnavailable(operation: operation, detail: "\(error.code)\(state)")
         } catch {
-            throw AlertStoreUnavailable(operation: operation, detail: String(describing: type(of: error)))
+            throw PostgresAlertStore.unavailable(operation, error)
+        }
+    }
+
+    /// `error` as `AlertStoreUnavailable`: a transaction's failure is told by the error inside it (the
+    /// statement's, else the commit's, else the begin's).
+    static func unavailable(_ operation: String, _ error: any Error) -> AlertStoreUnavailable {
+        switch error {
+        case let error as AlertStoreUnavailable:
+            return error
+        case let error as PSQLError:
+            let state = error.serverInfo?[.sqlState].map { " SQLSTATE \($0)" } ?? ""
+            return AlertStoreUnavailable(operation: operation, detail: "\(error.code)\(state)")
+        case let error as PostgresTransactionError:
+            if let inner = error.closureError ?? error.commitError ?? error.beginError { return unavailable(operation, inner) }
+            return AlertStoreUnavailable(operation: operation, detail: "PostgresTransactionError")
+        default:
+            return AlertStoreUnavailable(operation: operation, detail: String(describing: type(of: error)))
         }
     }
 
@@ -99,10 +111,11 @@ public final class PostgresAlertStore: AlertStore {
                 rows = try await connection.query(
                     """
                     INSERT INTO petspot_alert_subscription (id, email, address_hash, kind, lat, lng, range_km, status, species,
-                      pet_id, frequency, language, state, created_at)
+                      pet_id, frequency, language, state, created_at, centre)
                     VALUES (\(AlertTokens.newID()), \(request.email), \(Data(hash)), \(columns.kind), \(columns.latitude),
                       \(columns.longitude), \(columns.rangeKm), \(columns.status), \(columns.species), \(columns.petID),
-                      \(request.frequency.rawValue), \(request.language), 'pending', \(now))
+                      \(request.frequency.rawValue), \(request.language), 'pending', \(now),
+                      ll_to_earth(\(columns.latitude)::float8, \(columns.longitude)::float8))
                     RETURNING \(unescaped: SubscriptionColumns.select)
                     """,
                     logger: logger
