@@ -133,8 +133,14 @@ def subscribe(stack: Stack, row: str, frequency: str = "instant") -> str:
     shown = requests.get(stack.a + link, timeout=TIMEOUT)
     assert shown.status_code == 200 and 'data-testid="alert-confirm"' in shown.text
     confirmed = requests.post(stack.b + link, data={"confirm": "1"}, headers={"Origin": stack.b}, timeout=TIMEOUT)
-    assert confirmed.status_code == 200 and 'data-testid="alert-active"' in confirmed.text
+    assert confirmed.status_code == 200 and 'data-testid="alert-active"' in confirmed.text, log_tail(stack, "b")
     return address
+
+
+def log_tail(stack: Stack, name: str, lines: int = 30) -> str:
+    """The last lines of a replica's log but its request lines, for a failure's message."""
+    text = (stack.work / f"replica-{name}.log").read_text(errors="replace").splitlines()
+    return "\n".join([line for line in text if "] request" not in line][-lines:])
 
 
 def report_near(stack: Stack, base: str, row: str, offset_km: float = 1.0, **changes: str) -> str:

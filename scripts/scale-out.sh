@@ -112,7 +112,8 @@ done
 [ -n "$smtp_port" ] || { echo "scale-out.sh: the SMTP sink did not start" >&2; cat "$work/smtp.log"; exit 1; }
 
 shared_store=1
-"$BIN" serve --help 2>/dev/null | grep -q -- '--database-url' || shared_store=0
+# grep reads the whole help (with -q it could stop early, and pipefail would count the binary's SIGPIPE).
+"$BIN" serve --help 2>/dev/null | grep -- '--database-url' >/dev/null || shared_store=0
 [ "$shared_store" = 1 ] || echo "scale-out.sh: $BIN has no --database-url: the replicas keep their write state in memory"
 
 # The replicas' settings, one per line, for this script and for the suite (which restarts a killed replica).
