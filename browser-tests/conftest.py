@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -85,7 +86,8 @@ class Server:
             extra = (*extra, "--tile-url", default_tiles().template)
         # Alert mails (docs/alerts.md "Delivery") go to a Maildir of this server's own, never to the
         # shared default /tmp/petspot-mail: tests read them from `mail_dir / "new"`.
-        if "--mail-dir" not in extra:
+        self.own_mail_dir = "--mail-dir" not in extra
+        if self.own_mail_dir:
             extra = (*extra, "--mail-dir", tempfile.mkdtemp(prefix="petspot-mail-", dir=os.environ.get("BROWSER_TESTS_TMP")))
         self.mail_dir = Path(extra[extra.index("--mail-dir") + 1])
         binary = Path(os.environ.get("PETSPOT_BIN", ".build/debug/petspot-web"))
@@ -126,6 +128,8 @@ class Server:
                 self.process.kill()
                 self.process.wait(timeout=5)
         self.log.close()
+        if self.own_mail_dir:
+            shutil.rmtree(self.mail_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
