@@ -166,7 +166,7 @@ def skipped_alerts(server) -> int:
     return 0
 
 
-def alert_mail(server, prefix: str, attempts: int = 3) -> EmailMessage:
+def alert_mail(server, prefix: str, attempts: int = 3, pet_name: str | None = None) -> EmailMessage:
     """An alert mail: an instant subscription, confirmed, then a new report 300 m from its centre.
 
     Retried with a new address and a new report when the server skips the owed alert: the fan-out of a
@@ -182,7 +182,7 @@ def alert_mail(server, prefix: str, attempts: int = 3) -> EmailMessage:
         assert subscribe(server, address, "instant")[0] == 200
         confirm = path_of(mail_link(wait_for_mail(server, address), "mail-confirm-link"))
         assert post(server, confirm, {"confirm": "1"})[0] == 200
-        report_near(server, f"Alert-{prefix}-{attempt}")
+        report_near(server, pet_name or f"Alert-{prefix}-{attempt}")
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             found = [m for m in mails(server) if address in str(m["To"]) and str(m["Message-ID"]).startswith("<alert.")]
