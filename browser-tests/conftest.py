@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -82,6 +84,12 @@ class Server:
     def __init__(self, *extra: str) -> None:
         if "--tile-url" not in extra:
             extra = (*extra, "--tile-url", default_tiles().template)
+        # Alert mails (docs/alerts.md "Delivery") go to a Maildir of this server's own, never to the
+        # shared default /tmp/petspot-mail: tests read them from `mail_dir / "new"`.
+        self.own_mail_dir = "--mail-dir" not in extra
+        if self.own_mail_dir:
+            extra = (*extra, "--mail-dir", tempfile.mkdtemp(prefix="petspot-mail-", dir=os.environ.get("BROWSER_TESTS_TMP")))
+        self.mail_dir = Path(extra[extra.index("--mail-dir") + 1])
         binary = Path(os.environ.get("PETSPOT_BIN", ".build/debug/petspot-web"))
         if not binary.is_absolute():
             binary = REPO / binary
@@ -120,6 +128,8 @@ class Server:
                 self.process.kill()
                 self.process.wait(timeout=5)
         self.log.close()
+        if self.own_mail_dir:
+            shutil.rmtree(self.mail_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -168,6 +178,23 @@ def down_server():
     s = Server("--upstream", f"http://127.0.0.1:{free_port()}")
     yield s
     s.stop()
+
+
+@pytest.fixture(scope="session")
+def alert_server():
+    """The demo server of the alert flow's standards checks: its own Maildir, no report throttle (an
+    alert mail needs a new report), and `--cache-ttl 0` so the sender reads the list that holds the new
+    pet (alert_support.alert_mail says why the default TTL loses some alerts)."""
+    s = Server("--report-limit", "0", "--cache-ttl", "0")
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="session")
+def alert_pages(alert_server):
+    """name → (status, path, body) of every alert page and mail part (alert_support.collect_alert_pages)."""
+    from alert_support import collect_alert_pages  # imported here: alert_support imports this module
+    return collect_alert_pages(alert_server)
 
 
 @pytest.fixture(scope="session")

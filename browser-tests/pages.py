@@ -39,3 +39,11 @@ PAGE_TYPES.update({
     for name in POLISH
 })
 PAGE_TYPES["pl-error-400-lang"] = ("server", "/pets?lang=de", 400)
+
+# The e-mail alerts' pages (docs/alerts.md): POST answers and pages of one-use mail tokens, walked once
+# over HTTP by the `alert_pages` fixture (alert_support.collect_alert_pages) rather than fetched by path.
+ALERT_PAGES = ["alert-pending", "pl-alert-pending", "alert-needs-place", "alert-bad-email", "alert-never-form",
+               "alert-confirm", "pl-alert-confirm", "alert-active", "alert-manage", "pl-alert-manage",
+               "alert-manage-saved", "alert-stop-form", "alert-stopped", "alert-unknown"]
+# The HTML parts of the mails, validated as the documents they are (`<!doctype html>`).
+ALERT_MAILS = ["mail-confirm-html", "mail-alert-html"]

