@@ -17,6 +17,7 @@ public final class AlertFanOut: Sendable {
     /// How long after a failed fan-out the same list is offered again.
     let retryAfter: Duration
     private let previous = Mutex<Set<String>?>(nil)
+    private let newest = Mutex<AnnouncementIndex?>(nil)
     /// One fan-out at a time, in the order snapshots came: each waits for the one before, so its ids
     /// are compared with the last list handled.
     private let last = Mutex<Task<Int, Never>?>(nil)
@@ -50,7 +51,12 @@ public final class AlertFanOut: Sendable {
         return await task.value
     }
 
+    /// The newest list a fan-out was given: it may not be the gateway's published snapshot yet (the
+    /// listener runs while the refresh is being stored), and the sender reads new pets from it.
+    public var latestIndex: AnnouncementIndex? { newest.withLock { $0 } }
+
     private func handle(_ index: AnnouncementIndex, now: Date) async -> Int {
+        newest.withLock { $0 = index }
         let ids = index.items.map(\.id)
         let known = previous.withLock { $0 }
         let candidates = known.map { seen in ids.filter { !seen.contains($0) } } ?? ids

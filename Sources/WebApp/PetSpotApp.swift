@@ -163,6 +163,7 @@ public final class PetSpotApp: Sendable {
             gateway: upstream.gateway,
             reports: reports,
             alertStore: alertStore,
+            places: files.places,
             metrics: metrics,
             logger: logger
         )

@@ -96,6 +96,6 @@ extension AlertHandlers {
 
     /// What a subscription follows, in words, in the page's language.
     func describe(_ subscription: Subscription, language: PageLanguage) -> String {
-        AlertMails.describe(subscription, texts: site.renderer.texts(language), index: gateway.freshSnapshot()?.value.index)
+        AlertMails.describe(subscription, texts: site.renderer.texts(language), index: gateway.freshSnapshot()?.value.index, places: places)
     }
 }

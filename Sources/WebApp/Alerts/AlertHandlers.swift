@@ -21,6 +21,8 @@ struct AlertHandlers: Sendable {
     let gateway: AnnouncementGateway
     /// Wakes this replica's sender: a confirmation mail is due.
     let wake: @Sendable () -> Void
+    /// Names a search's centre on the pages (`AlertMails.describe`).
+    let places: PlaceFinder?
     let logger: Logger
 
     /// At most this many subscribe forms per client address an hour, for the service.

@@ -21,6 +21,8 @@ struct AlertMails: Sendable {
     let from: MailAddress
     /// `List-Id` and `Message-ID`'s right side: the public base URL's host.
     let authority: String
+    /// Names a search's centre ("Mokotów, Warszawa"), as the cards name places (docs/place-names.md).
+    let places: PlaceFinder?
 
     /// The confirmation mail of `subscription`, with its two links' tokens.
     func confirmation(_ mail: OwedMail, confirmToken: String, neverToken: String, what: String) -> MailMessage {
@@ -127,15 +129,17 @@ struct AlertMails: Sendable {
     /// What a subscription follows, in its own language ("Missing dogs within 5 km of 52.230, 21.010").
     func describe(_ subscription: Subscription, index: AnnouncementIndex?) -> String {
         let language = PageLanguage(language: Language(rawValue: subscription.language) ?? .en, explicit: true)
-        return AlertMails.describe(subscription, texts: site.renderer.texts(language), index: index)
+        return AlertMails.describe(subscription, texts: site.renderer.texts(language), index: index, places: places)
     }
 
-    /// What a subscription follows, in words of `texts`; a followed report by its pet's name when `index` lists it.
-    static func describe(_ subscription: Subscription, texts: Texts, index: AnnouncementIndex?) -> String {
+    /// What a subscription follows, in words of `texts`; a followed report by its pet's name when `index` lists it,
+    /// a search's centre by its nearest place when `places` knows one (else its coordinates).
+    static func describe(_ subscription: Subscription, texts: Texts, index: AnnouncementIndex?, places: PlaceFinder?) -> String {
         switch subscription.target {
         case .search(let search):
             let filters = ListFilters(status: search.status, species: search.species, sort: .newest, page: 1)
-            let place = String(format: "%.3f, %.3f", search.latitude, search.longitude)
+            let named = search.centre.flatMap { places?.nearest(to: $0) }.flatMap { texts.placeName($0) }
+            let place = named ?? String(format: "%.3f, %.3f", search.latitude, search.longitude)
             return texts(.alertWhatSearch, ("title", filters.title(texts)), ("range", String(search.rangeKm)), ("place", place))
         case .matches(let petID):
             let name = index?.announcement(id: petID)?.displayName ?? petID

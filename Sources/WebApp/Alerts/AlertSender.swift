@@ -23,6 +23,8 @@ final class AlertSender: Sendable {
     let metrics: Metrics
     let logger: Logger
     let now: @Sendable () -> Date
+    /// The newest list the fan-out saw (`AlertFanOut.latestIndex`), which may be newer than the published snapshot.
+    let latestIndex: @Sendable () -> AnnouncementIndex?
     /// Signs every mail when `--dkim-selector` and `--dkim-key` are set (docs/alerts.md "DKIM").
     let signer: DKIMSigner?
     /// The envelope sender (`--mail-from`'s address).
@@ -45,8 +47,10 @@ final class AlertSender: Sendable {
         logger: Logger,
         now: @escaping @Sendable () -> Date,
         signer: DKIMSigner? = nil,
+        latestIndex: @escaping @Sendable () -> AnnouncementIndex? = { nil },
         pollEvery: Duration = .seconds(2)
     ) {
+        self.latestIndex = latestIndex
         self.signer = signer
         self.store = store
         self.transport = transport
@@ -145,10 +149,17 @@ final class AlertSender: Sendable {
     private func send(_ mail: OwedMail) async {
         let kind = mail.kind.rawValue
         do {
-            guard let message = try await write(mail) else {
-                // Nothing left to tell (its pets left the list, or the subscription stopped): done, not sent.
+            let message: MailMessage
+            switch try await write(mail) {
+            case .message(let written):
+                message = written
+            case .nothing:
                 try await store.markSent(mailID: mail.id, now: now())
                 metrics.increment("petspot_alert_mails_skipped_total", labels: ["kind": kind])
+                return
+            case .notYet:
+                // Looked at again in 5 s (the store counts it as an attempt; the 24 hours still hold).
+                try await store.markRetry(mailID: mail.id, retryAt: now().addingTimeInterval(5), reason: "pets not listed yet", now: now())
                 return
             }
             let bytes = try message.rendered(signer: signer)
@@ -174,8 +185,18 @@ final class AlertSender: Sendable {
         }
     }
 
-    /// The mail's bytes-to-be, or nil when there is nothing to tell.
-    private func write(_ mail: OwedMail) async throws -> MailMessage? {
+    /// What a claimed mail comes to.
+    enum Written {
+        case message(MailMessage)
+        /// Nothing left to tell (its pets left the list, or the subscription stopped).
+        case nothing
+        /// Its pets are not in this replica's lists yet (another replica fanned them out, or this one's
+        /// snapshot is being stored): looked at again shortly.
+        case notYet
+    }
+
+    /// The mail's bytes-to-be.
+    private func write(_ mail: OwedMail) async throws -> Written {
         let subscription = mail.subscription
         let time = now()
         switch mail.kind {
@@ -183,18 +204,27 @@ final class AlertSender: Sendable {
             let confirm = try await store.mintToken(subscriptionID: subscription.id, purpose: .confirm, now: time)
             let never = try await store.mintToken(subscriptionID: subscription.id, purpose: .never, now: time)
             let what = mails.describe(subscription, index: gateway.freshSnapshot()?.value.index)
-            return mails.confirmation(mail, confirmToken: confirm, neverToken: never, what: what)
+            return .message(mails.confirmation(mail, confirmToken: confirm, neverToken: never, what: what))
         case .alert, .digest:
-            guard subscription.state == .active else { return nil }
-            guard let index = try? await gateway.snapshot(requestID: "alerts").value.index else {
+            guard subscription.state == .active else { return .nothing }
+            guard let published = try? await gateway.snapshot(requestID: "alerts").value.index else {
                 throw AlertStoreUnavailable(operation: "snapshot", detail: "the upstream list is not available")
             }
-            let pets = mail.petIDs.compactMap { index.announcement(id: $0) }
-            guard !pets.isEmpty else { return nil }
+            let lists = [published] + (latestIndex().map { [$0] } ?? [])
+            let pets = mail.petIDs.compactMap { id in lists.lazy.compactMap { $0.announcement(id: id) }.first }
+            guard !pets.isEmpty else {
+                // A pet owed a moment ago and missing here is on its way (a NOTIFY, a snapshot being
+                // stored); one owed long ago and missing has left the list.
+                return time.timeIntervalSince(mail.createdAt) < AlertSender.waitForPets ? .notYet : .nothing
+            }
             let manage = try await store.mintToken(subscriptionID: subscription.id, purpose: .manage, now: time)
-            return mails.alert(mail, pets: pets, index: index, manageToken: manage, what: mails.describe(subscription, index: index))
+            let index = lists.last ?? published
+            return .message(mails.alert(mail, pets: pets, index: index, manageToken: manage, what: mails.describe(subscription, index: index)))
         }
     }
+
+    /// How long a mail whose pets this replica does not list yet is waited for.
+    static let waitForPets: TimeInterval = 600
 
     private func recordDepth() async {
         guard let state = try? await store.outboxState(now: now()) else { return }

@@ -3,7 +3,9 @@ import Foundation
 import Logging
 import MailDelivery
 import PetAPIClient
+import PetDomain
 import ReportStore
+import Synchronization
 
 /// E-mail alerts (docs/alerts.md): the store (PostgreSQL shared by the replicas, or this process's
 /// memory), the transport (libcurl's SMTP, or a Maildir folder), the sender of the outbox, the fan-out of
@@ -22,6 +24,7 @@ struct AlertAssembly: Sendable {
         gateway: AnnouncementGateway,
         reports: ReportAssembly,
         alertStore: (any AlertStore)?,
+        places: PlaceFinder?,
         metrics: Metrics,
         logger: Logger
     ) throws {
@@ -31,8 +34,15 @@ struct AlertAssembly: Sendable {
         let base = configuration.effectivePublicBaseURL
         let authority = FeedSearch.authority(ofBaseURL: base)
         let from = AlertAssembly.sender(configuration.mailFrom, authority: authority)
-        let mails = AlertMails(site: site, base: base, from: from, authority: authority)
+        let mails = AlertMails(site: site, base: base, from: from, authority: authority, places: places)
         let days = site.days
+        let wake = SenderLink()
+        let fanOut = AlertFanOut(
+            store: store,
+            logger: logger,
+            onOwed: { wake.wake() },
+            onFanOut: { seconds, _ in metrics.recordDuration("petspot_alert_fanout_seconds", seconds: seconds) }
+        )
         let sender = AlertSender(
             store: store,
             transport: transport,
@@ -41,14 +51,10 @@ struct AlertAssembly: Sendable {
             metrics: metrics,
             logger: logger,
             now: { days.date },
-            signer: try AlertAssembly.signer(configuration, domain: from.address.split(separator: "@").last.map(String.init) ?? authority)
+            signer: try AlertAssembly.signer(configuration, domain: from.address.split(separator: "@").last.map(String.init) ?? authority),
+            latestIndex: { fanOut.latestIndex }
         )
-        let fanOut = AlertFanOut(
-            store: store,
-            logger: logger,
-            onOwed: { sender.wake() },
-            onFanOut: { seconds, _ in metrics.recordDuration("petspot_alert_fanout_seconds", seconds: seconds) }
-        )
+        wake.connect(sender)
         // Each new snapshot of the upstream list (a TTL refresh, a publish here, another replica's
         // notification) is compared with the one before: the pets that entered it owe their alerts.
         gateway.whenNewSnapshot { snapshot in
@@ -65,8 +71,18 @@ struct AlertAssembly: Sendable {
             identity: reports.handlers.identity,
             gateway: gateway,
             wake: { sender.wake() },
+            places: places,
             logger: logger
         )
+    }
+
+    /// The fan-out wakes the sender made after it.
+    final class SenderLink: Sendable {
+        private let sender = Mutex<AlertSender?>(nil)
+
+        func connect(_ sender: AlertSender) { self.sender.withLock { $0 = sender } }
+
+        func wake() { sender.withLock { $0 }?.wake() }
     }
 
     /// libcurl's SMTP when `--smtp-url` is set, else the Maildir of `--mail-dir`.
