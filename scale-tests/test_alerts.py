@@ -226,13 +226,18 @@ def test_a_pet_written_straight_to_the_upstream_is_mailed_within_the_ttl(stack: 
     assert len(alerts_to(address)) == 1
 
 
+def refused_with(stack: Stack, mode: str, reason: str, row: str, base: str) -> None:
+    """The SMTP server answers `mode`; a report near `row`'s point through `base`; returns once a replica
+    counted the failure (`reason`: temporary or permanent)."""
+    before = service_metric(stack, "petspot_alert_mails_failed_total", reason=reason)
+    set_mode(mode)
+    report_near(stack, base, row)
+    wait_for(lambda: service_metric(stack, "petspot_alert_mails_failed_total", reason=reason) > before, 15, f"a {reason} failure")
+
+
 def test_a_451_is_retried_and_the_mail_arrives_once(stack: Stack):
     address = subscribe(stack, "retry")
-    failed_before = service_metric(stack, "petspot_alert_mails_failed_total", reason="temporary")
-    set_mode("451")
-    report_near(stack, stack.a, "retry")
-    wait_for(lambda: service_metric(stack, "petspot_alert_mails_failed_total", reason="temporary") > failed_before, 15,
-             "a temporary failure")
+    refused_with(stack, "451", "temporary", "retry", stack.a)
     assert alerts_to(address) == []
     set_mode("ok")
     # The first retry is 30 s after the failure (AlertSchedule.backoff).
@@ -243,11 +248,7 @@ def test_a_451_is_retried_and_the_mail_arrives_once(stack: Stack):
 
 def test_a_550_is_not_retried_and_the_address_gets_nothing_more(stack: Stack):
     address = subscribe(stack, "refused")
-    failed_before = service_metric(stack, "petspot_alert_mails_failed_total", reason="permanent")
-    set_mode("550")
-    report_near(stack, stack.b, "refused")
-    wait_for(lambda: service_metric(stack, "petspot_alert_mails_failed_total", reason="permanent") > failed_before, 15,
-             "a permanent failure")
+    refused_with(stack, "550", "permanent", "refused", stack.b)
     set_mode("ok")
     report_near(stack, stack.a, "refused", offset_km=2)
     settle(stack, 8)
@@ -275,11 +276,7 @@ def test_a_hanging_mail_server_holds_no_page_and_the_mail_arrives_after(stack: S
 
 def test_mails_owed_while_the_database_was_down_are_sent_after_it_returns(stack: Stack):
     address = subscribe(stack, "database")
-    failed_before = service_metric(stack, "petspot_alert_mails_failed_total", reason="temporary")
-    set_mode("451")
-    report_near(stack, stack.b, "database")
-    wait_for(lambda: service_metric(stack, "petspot_alert_mails_failed_total", reason="temporary") > failed_before, 15,
-             "the mail held by a 451")
+    refused_with(stack, "451", "temporary", "database", stack.b)
     stack.postgres("kill")
     set_mode("ok")
     time.sleep(3)

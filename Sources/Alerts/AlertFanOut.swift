@@ -20,7 +20,7 @@ public final class AlertFanOut: Sendable {
     private let newest = Mutex<AnnouncementIndex?>(nil)
     /// One fan-out at a time, in the order snapshots came: each waits for the one before, so its ids
     /// are compared with the last list handled.
-    private let last = Mutex<Task<Int, Never>?>(nil)
+    private let inOrder = InOrder()
 
     public init(
         store: any AlertStore,
@@ -39,16 +39,7 @@ public final class AlertFanOut: Sendable {
     /// Handles a new snapshot of the upstream list. Returns how many (subscription, pet) pairs were owed.
     @discardableResult
     public func snapshotChanged(_ index: AnnouncementIndex, now: Date) async -> Int {
-        let task = last.withLock { last -> Task<Int, Never> in
-            let before = last
-            let next = Task {
-                _ = await before?.value
-                return await self.handle(index, now: now)
-            }
-            last = next
-            return next
-        }
-        return await task.value
+        await inOrder.run { await self.handle(index, now: now) }
     }
 
     /// The newest list a fan-out was given: it may not be the gateway's published snapshot yet (the

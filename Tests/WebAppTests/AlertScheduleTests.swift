@@ -30,19 +30,23 @@ struct AlertScheduleTests {
 
     static let search = "/pets.atom?lat=52.2300&lng=21.0100&range=5&lang=pl"
 
-    @Test func a_daily_digest_goes_out_at_eight_in_warsaw_with_the_days_pets() async throws {
+    /// An app on `pets` at `start`, its first list recorded, with `fields` subscribed and confirmed.
+    static func withSubscription(
+        pets: [[String: Any]] = [AlertFlowTests.near],
+        _ fields: [(String, String)],
+        _ body: (TestApp, AlertMailbox) async throws -> Void
+    ) async throws {
         let mailbox = AlertMailbox.make()
-        try await withApp(
-            listJSON: PageJSON.list([AlertFlowTests.near]),
-            configure: { $0.mailDirectory = mailbox.folder.path },
-            startDate: AlertScheduleTests.start
-        ) { app in
+        try await withApp(listJSON: PageJSON.list(pets), configure: { $0.mailDirectory = mailbox.folder.path }, startDate: start) { app in
             await app.app.deliverAlerts()
-            try await AlertScheduleTests.subscribeAndConfirm(
-                app,
-                mailbox: mailbox,
-                fields: [("search", AlertScheduleTests.search), ("email", "dzien@example.com"), ("frequency", "daily")]
-            )
+            try await subscribeAndConfirm(app, mailbox: mailbox, fields: fields)
+            try await body(app, mailbox)
+        }
+    }
+
+    @Test func a_daily_digest_goes_out_at_eight_in_warsaw_with_the_days_pets() async throws {
+        try await AlertScheduleTests.withSubscription([("search", AlertScheduleTests.search), ("email", "dzien@example.com"), ("frequency", "daily")])
+        { app, mailbox in
             app.stub.setList(PageJSON.list([AlertFlowTests.near, AlertFlowTests.pet("day-1", name: "Łatka")]))
             await app.app.dataChanged()
             await app.app.deliverAlerts()
@@ -67,18 +71,9 @@ struct AlertScheduleTests {
     }
 
     @Test func an_instant_subscription_gets_at_most_one_mail_in_ten_minutes() async throws {
-        let mailbox = AlertMailbox.make()
-        try await withApp(
-            listJSON: PageJSON.list([AlertFlowTests.near]),
-            configure: { $0.mailDirectory = mailbox.folder.path },
-            startDate: AlertScheduleTests.start
-        ) { app in
-            await app.app.deliverAlerts()
-            try await AlertScheduleTests.subscribeAndConfirm(
-                app,
-                mailbox: mailbox,
-                fields: [("search", AlertScheduleTests.search), ("email", "teraz@example.com"), ("frequency", "instant")]
-            )
+        try await AlertScheduleTests.withSubscription([
+            ("search", AlertScheduleTests.search), ("email", "teraz@example.com"), ("frequency", "instant"),
+        ]) { app, mailbox in
             app.stub.setList(PageJSON.list([AlertFlowTests.near, AlertFlowTests.pet("first", name: "One")]))
             await app.app.dataChanged()
             await app.app.deliverAlerts()
@@ -100,15 +95,8 @@ struct AlertScheduleTests {
     }
 
     @Test func a_followed_report_is_mailed_a_new_possible_match_with_its_reasons() async throws {
-        let mailbox = AlertMailbox.make()
         let lost = AlertFlowTests.pet("lost-1", name: "Burek")
-        try await withApp(
-            listJSON: PageJSON.list([lost]),
-            configure: { $0.mailDirectory = mailbox.folder.path },
-            startDate: AlertScheduleTests.start
-        ) { app in
-            await app.app.deliverAlerts()
-            try await AlertScheduleTests.subscribeAndConfirm(app, mailbox: mailbox, fields: [("pet", "lost-1"), ("email", "owner@example.com")])
+        try await AlertScheduleTests.withSubscription(pets: [lost], [("pet", "lost-1"), ("email", "owner@example.com")]) { app, mailbox in
             let found = AlertFlowTests.pet("found-1", name: "Znaleziony", latitude: 52.25, longitude: 21.03, status: "FOUND")
             let otherKind = AlertFlowTests.pet("lost-2", name: "Another lost", latitude: 52.25, longitude: 21.03)
             app.stub.setList(PageJSON.list([lost, found, otherKind]))

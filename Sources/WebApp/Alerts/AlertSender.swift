@@ -29,14 +29,16 @@ final class AlertSender: Sendable {
     let signer: DKIMSigner?
     /// The envelope sender (`--mail-from`'s address).
     let envelopeFrom: String
+    /// Reads the upstream list again when it is older than this and no request did (nil: never).
+    let readListAfter: Duration?
     /// How often the outbox is looked at without a wake-up.
     let pollEvery: Duration
     private let wakeUps: AsyncStream<Void>
     private let waker: AsyncStream<Void>.Continuation
     /// The loop while the app runs (`start`, `stop`).
     private let running = Mutex<Task<Void, Never>?>(nil)
-    /// The drain in flight (`drain`).
-    private let lastDrain = Mutex<Task<Int, Never>?>(nil)
+    /// One drain at a time (`drain`).
+    private let drains = InOrder()
 
     init(
         store: any AlertStore,
@@ -48,8 +50,10 @@ final class AlertSender: Sendable {
         now: @escaping @Sendable () -> Date,
         signer: DKIMSigner? = nil,
         latestIndex: @escaping @Sendable () -> AnnouncementIndex? = { nil },
+        readListAfter: Duration? = nil,
         pollEvery: Duration = .seconds(2)
     ) {
+        self.readListAfter = readListAfter
         self.latestIndex = latestIndex
         self.signer = signer
         self.store = store
@@ -99,6 +103,11 @@ final class AlertSender: Sendable {
             }
             for await _ in wakeUps {
                 if Task.isCancelled { break }
+                // A quiet site still hears of pets written straight to the upstream, within the TTL: the
+                // refresh's snapshot listener fans them out (the same call a visitor's request would make).
+                if let readListAfter, let age = gateway.snapshotAge(), age > readListAfter {
+                    _ = try? await gateway.snapshot(requestID: "alerts")
+                }
                 await drain()
                 if ContinuousClock.now - lastSweep > .seconds(3600) {
                     lastSweep = .now
@@ -114,16 +123,7 @@ final class AlertSender: Sendable {
     /// take), then looks again.
     @discardableResult
     func drain() async -> Int {
-        let task = lastDrain.withLock { last -> Task<Int, Never> in
-            let before = last
-            let next = Task {
-                _ = await before?.value
-                return await self.drainNow()
-            }
-            last = next
-            return next
-        }
-        return await task.value
+        await drains.run { await self.drainNow() }
     }
 
     private func drainNow() async -> Int {

@@ -52,7 +52,8 @@ struct AlertAssembly: Sendable {
             logger: logger,
             now: { days.date },
             signer: try AlertAssembly.signer(configuration, domain: from.address.split(separator: "@").last.map(String.init) ?? authority),
-            latestIndex: { fanOut.latestIndex }
+            latestIndex: { fanOut.latestIndex },
+            readListAfter: configuration.alertsReadList ? .milliseconds(Int(configuration.cacheTTLSeconds * 1000)) : nil
         )
         wake.connect(sender)
         // Each new snapshot of the upstream list (a TTL refresh, a publish here, another replica's

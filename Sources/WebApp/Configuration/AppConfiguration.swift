@@ -99,6 +99,10 @@ public struct AppConfiguration: Sendable, Equatable {
     /// The Maildir folder mails go to without `smtpURL`.
     public var mailDirectory: String = "/tmp/petspot-mail"
     /// DKIM: the selector and the PEM file of the key (RSA or Ed25519); both or neither.
+    /// Whether the alert sender reads the upstream list again once per TTL when no request did, so a pet
+    /// written straight to the upstream is alerted within the TTL on a quiet site (docs/alerts.md). Not a
+    /// setting: the tests that count upstream calls on a clock moved by hand turn it off.
+    public var alertsReadList = true
     public var dkimSelector: String?
     public var dkimKeyFile: String?
 
