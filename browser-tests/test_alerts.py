@@ -1,6 +1,7 @@
-"""E-mail alerts (docs/alerts.md) in a real Chromium, with JavaScript and without it: the folded box costs
-a phone one line, a person subscribes, confirms from the mail, manages and stops; an unlocated list asks
-for a place; the summary works from the keyboard; the report form keeps its "E-mail me matches" box."""
+"""E-mail alerts (docs/alerts.md) in a real Chromium, with JavaScript and without it: the folded box
+shares the feed link's line and costs a phone no height, a person subscribes, confirms from the mail,
+manages and stops; an unlocated list asks for a place; the summary works from the keyboard; the report
+form keeps its "E-mail me matches" box."""
 from __future__ import annotations
 
 import re
@@ -32,39 +33,60 @@ def open_page(make_page, js: bool, viewport=None):
     return make_page(geo=None, js=False, viewport=viewport)
 
 
-# --- (a) one line on a phone ---------------------------------------------------------------------------
+# --- (a) no height on a phone, folded ---------------------------------------------------------------------
 
+# The summary sits inline on the feed link's own line (`div.feed-follow`, site.css `.feed-follow
+# .alert-follow`). `lines`: the link's and the summary's fragments (getClientRects: the ::before and each
+# line of the text; a summary that wrapped, or fell to the next line, shows there); `withBox` and
+# `withoutBox`: the first pet card's top with the box and with the box element removed by script.
 GEOMETRY = """() => {
-  const feed = document.querySelector('.feed-follow').getBoundingClientRect();
-  const summary = document.querySelector('[data-testid="alert-box"] > summary').getBoundingClientRect();
+  const rect = r => ({top: r.top, bottom: r.bottom, left: r.left, right: r.right});
+  const link = document.querySelector('[data-testid="feed-link"]');
+  const summary = document.querySelector('[data-testid="alert-box"] > summary');
   const card = () => document.querySelector('[data-testid="pet-card"]').getBoundingClientRect().top;
+  const lines = {link: [...link.getClientRects()].map(rect), summary: [...summary.getClientRects()].map(rect)};
   const withBox = card();
   const box = document.querySelector('[data-testid="alert-box"]');
   const marker = document.createComment('alert-box');
   box.replaceWith(marker);
   const withoutBox = card();
   marker.replaceWith(box);
-  return {feedBottom: feed.bottom, summaryTop: summary.top, summaryBottom: summary.bottom, withBox, withoutBox};
+  return {lines, withBox, withoutBox, summaryText: summary.innerText};
 }"""
 
+LANGUAGES = [pytest.param("", "E-mail me new ones", id="en"), pytest.param("&lang=pl", "Nowe e-mailem", id="pl")]
 
+
+@pytest.mark.parametrize("query,summary", LANGUAGES)
 @pytest.mark.parametrize("js", MODES)
-def test_folded_box_costs_a_phone_one_line_and_hides_the_form(alerts_server, make_page, js):
+def test_folded_box_adds_no_height_on_a_phone_and_opens_below(alerts_server, make_page, js, query, summary):
     page, watcher = open_page(make_page, js, PHONE)
-    page.goto(alerts_server.url(LOCATED))
+    page.goto(alerts_server.url(LOCATED + query))
+    assert summary in page.locator(SUMMARY).inner_text()
     geometry = page.evaluate(GEOMETRY)
-    # The box is the line right under the feed link's paragraph…
-    assert 0 <= geometry["summaryTop"] - geometry["feedBottom"] <= 20, geometry
-    assert geometry["summaryBottom"] - geometry["feedBottom"] <= 60, geometry
-    # …and all it adds above the first pet card: one line (a 44 px touch target and its margin).
-    assert 0 < geometry["withBox"] - geometry["withoutBox"] <= 60, geometry
+    link, box = geometry["lines"]["link"], geometry["lines"]["summary"]
+    measured = (f"feed link line top {link[0]['top']:.1f}; summary fragments' tops "
+                f"{[round(fragment['top'], 1) for fragment in box]}; first pet card top {geometry['withBox']:.1f} "
+                f"with the box, {geometry['withoutBox']:.1f} without (+{geometry['withBox'] - geometry['withoutBox']:.1f} px)")
+    # The link on one line, and every fragment of the summary (its "· ▸ " and its words) on that same
+    # line, after the link: it neither wrapped nor fell to the next line…
+    assert len(link) == 1, measured
+    assert all(abs(fragment["top"] - link[0]["top"]) <= 4 for fragment in box), measured
+    assert box[0]["left"] >= link[0]["right"], measured
+    # …so, folded, it moves the first pet card by no more than a few px.
+    assert abs(geometry["withBox"] - geometry["withoutBox"]) <= 4, measured
     fields = ["#alert-email", "#alert-instant", "#alert-daily", '[data-testid="alert-form"] button[type=submit]']
     for field in fields:
         assert not page.locator(field).is_visible(), field
     page.locator(SUMMARY).click()
     for field in fields:
         assert page.locator(field).is_visible(), field
+    # Opened, the form takes the lines below the feed link.
+    form_top = page.locator('[data-testid="alert-form"]').bounding_box()["y"]
+    assert form_top >= link[0]["bottom"], (form_top, geometry)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.locator(SUMMARY).click()
+    assert not page.locator("#alert-email").is_visible()
     assert watcher.errors == []
 
 

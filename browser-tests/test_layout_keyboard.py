@@ -66,11 +66,18 @@ def test_no_horizontal_scroll_at_360px_on_502(down_server, make_page):
     assert watcher.errors == []
 
 
-FOCUSABLE = """() => [...document.querySelectorAll(
+# Content of a closed <details> (the alert box) is not rendered, so Tab rightly skips it; its <summary>
+# (and what is inside the summary) stays.
+FOCUSABLE = """() => {
+  const folded = e => { for (let d = e.closest('details:not([open])'); d; d = d.parentElement?.closest('details:not([open])')) {
+      const summary = d.querySelector(':scope > summary');
+      if (!summary || !summary.contains(e)) return true; }
+    return false; };
+  return [...document.querySelectorAll(
     'a[href], button, input:not([type=hidden]), select, textarea, [tabindex]:not([tabindex="-1"])')]
-  .filter(e => !e.disabled && !e.closest('[hidden]') && getComputedStyle(e).visibility !== 'hidden'
+  .filter(e => !e.disabled && !e.closest('[hidden]') && !folded(e) && getComputedStyle(e).visibility !== 'hidden'
                && getComputedStyle(e).display !== 'none')
-  .map((e, i) => { e.dataset.tabIndexProbe = String(i); return i; })"""
+  .map((e, i) => { e.dataset.tabIndexProbe = String(i); return i; }); }"""
 
 FOCUS_STATE = """() => {
   const e = document.activeElement;

@@ -106,7 +106,8 @@ def test_try_again_after_granting_reloads_with_position(server, make_page, brows
     # The visitor changes the browser setting, then presses "Try again".
     page.context.grant_permissions(["geolocation"])
     page.context.set_geolocation({"latitude": 52.2297, "longitude": 21.0122})
-    page.locator('[data-action="retry-location"]').click()
+    # The banner's button: the alert box's "Use my location" link carries the same data-action.
+    page.locator(BANNER + ' [data-action="retry-location"]').click()
     page.wait_for_url(re.compile(r"lat=52\.2297"))
     assert "location=denied" not in page.url
     page.wait_for_selector('[data-testid="distance"]')
