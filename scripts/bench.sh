@@ -48,6 +48,11 @@
 #   SMAPS_DIR=dir              save /proc/PID/smaps of our server after each size's whole run as dir/smaps-N
 #   DATABASE=0                 skip the rows on a second server whose write store is PostgreSQL (reads
 #                              must not touch it: warm /pets and a random location, against the same nginx)
+#   ALERTS=1                   also the e-mail alert rows at the end (docs/alerts.md, docs/performance.md
+#                              "E-mail alerts"): report → alert mail accepted by a real SMTP server, 10,000
+#                              owed mails from one replica, reads while it sends (SCALE_BENCH=alerts
+#                              scripts/scale-out.sh on the debug binary of scripts/test.sh), and the fan-out's
+#                              look-up on 1,000,000 subscriptions (scripts/bench/alerts-fanout.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -540,6 +545,12 @@ echo "- non-2xx: wrk's 'Non-2xx or 3xx responses' (status >= 400) plus socket er
 echo "- upstream calls: requests the upstream saw during that row (ours + nginx runs; nginx never calls it); first-page row: during startup"
 echo "- RSS: max VmRSS of our server sampled every 0.5 s during our wrk run / VmRSS right after it; the refresh row runs TTL + 5 s after the upstream's list changed ETag, so it includes one new snapshot"
 echo "- loopback only, wrk and both servers share the same $(nproc) cores"
+
+if [ "${ALERTS:-0}" = 1 ]; then
+  echo
+  SCALE_BENCH=alerts bash scripts/scale-out.sh || echo "(alert rows failed)"
+  bash scripts/bench/alerts-fanout.sh || echo "(fan-out rows failed)"
+fi
 
 if [ "${BENCH_DOMAIN:-1}" != 0 ]; then
   echo

@@ -13,7 +13,7 @@ public struct AlertSearch: Sendable, Hashable {
     public var species: Species?
 
     /// The largest radius an alert follows: wider areas are a newsletter of the country, not news of
-    /// a neighbourhood (docs/alerts.md "Limits"). The store's geographic search relies on it as its bound.
+    /// a neighbourhood (docs/alerts.md "What is followed"). The store's geographic search relies on it as its bound.
     public static let maxRangeKm = 50
     /// The radii the manage page offers (docs/alerts.md: flyers go out within about 5 km for a dog).
     public static let offeredRangesKm = [1, 2, 5, 10, 15, 25, 50]
@@ -121,7 +121,7 @@ public struct SubscriptionRequest: Sendable {
     }
 }
 
-/// What a link's token lets its holder do (docs/alerts.md "Links").
+/// What a link's token lets its holder do (docs/alerts.md "Privacy and limits").
 public enum TokenPurpose: String, Sendable {
     /// The confirmation mail's link: confirm the subscription.
     case confirm

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Everything e-mail alerts keep (docs/alerts.md "Tables"): subscriptions, the hashes of their link
+/// Everything e-mail alerts keep (docs/alerts-store.md): subscriptions, the hashes of their link
 /// tokens, the pets the service has seen, what each subscription is owed, the outbox of mails, and the
 /// addresses that must not be written to. Two implementations keep one contract (`AlertStoreContractTests`
 /// runs on both): `MemoryAlertStore`, this process's memory, for one replica; `PostgresAlertStore`

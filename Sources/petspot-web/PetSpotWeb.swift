@@ -73,7 +73,7 @@ struct Serve: AsyncParsableCommand {
                 logger: logger.withComponent("write-store")
             )
         }
-        // Alerts share the write store's pool and schema (docs/alerts.md "Tables"); without a database
+        // Alerts share the write store's pool and schema (docs/alerts-store.md); without a database
         // they live in this process's memory too.
         let alertStore = store.map { PostgresAlertStore(sharing: $0, logger: logger.withComponent("alert-store")) }
         let app: PetSpotApp

@@ -57,7 +57,7 @@ func withApp<T>(
     configuration.upstreamTimeoutSeconds = 1
     // Never the real tile server: a loopback port nothing listens on, unless a test sets its stub's.
     configuration.tileURLTemplate = "http://127.0.0.1:9/{z}/{x}/{y}.png"
-    // Each app's alert mails in a folder of its own (docs/alerts.md "Without a mail server").
+    // Each app's alert mails in a folder of its own (docs/alerts.md "Delivery").
     configuration.mailDirectory = NSTemporaryDirectory() + "petspot-test-mail-" + UUID().uuidString.prefix(8)
     // The tests count upstream calls on a clock they move by hand: no list read but theirs.
     configuration.alertsReadList = false

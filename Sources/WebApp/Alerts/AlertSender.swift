@@ -25,7 +25,7 @@ final class AlertSender: Sendable {
     let now: @Sendable () -> Date
     /// The newest list the fan-out saw (`AlertFanOut.latestIndex`), which may be newer than the published snapshot.
     let latestIndex: @Sendable () -> AnnouncementIndex?
-    /// Signs every mail when `--dkim-selector` and `--dkim-key` are set (docs/alerts.md "DKIM").
+    /// Signs every mail when `--dkim-selector` and `--dkim-key` are set (docs/mail.md).
     let signer: DKIMSigner?
     /// The envelope sender (`--mail-from`'s address).
     let envelopeFrom: String

@@ -88,7 +88,7 @@ public struct AppConfiguration: Sendable, Equatable {
     /// The PostgreSQL URL of the write store shared by the replicas (docs/replicas.md); nil: in memory, one replica only.
     public var databaseURL: String?
     /// The SMTP server alerts are sent through (`smtp://user:pass@host:587`, `smtps://host:465`); nil: mails
-    /// are written to `mailDirectory` as a Maildir (docs/alerts.md "Without a mail server").
+    /// are written to `mailDirectory` as a Maildir (docs/alerts.md "Delivery").
     public var smtpURL: String?
     /// TLS with the SMTP server; nil: `required`, or `opportunistic` for a loopback host.
     public var smtpTLS: SMTPTLSMode?

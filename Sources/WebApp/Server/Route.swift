@@ -191,7 +191,7 @@ enum Route: Equatable, Sendable {
     }
 }
 
-/// What a mail's link under `/alerts/` does (docs/alerts.md "Links").
+/// What a mail's link under `/alerts/` does (docs/alerts.md "The flow").
 enum AlertAction: String, Sendable {
     /// The confirmation mail's link: a page with "Confirm"; its POST confirms.
     case confirm
