@@ -196,4 +196,42 @@ struct AlertFlowTests {
             #expect(malformed.status == 404)
         }
     }
+
+    @Test func this_was_not_me_keeps_the_address_from_every_later_mail() async throws {
+        let mailbox = AlertMailbox.make()
+        try await withApp(listJSON: PageJSON.list([AlertFlowTests.near]), configure: { $0.mailDirectory = mailbox.folder.path }) { app in
+            let search = "/pets.atom?lat=52.2300&lng=21.0100&range=5&lang=en"
+            let form = AlertFlowTests.subscribeBody(search: search, email: "Not.Me@example.com")
+            _ = try await post(try app.url("/alerts"), body: form, contentType: "application/x-www-form-urlencoded")
+            await app.app.deliverAlerts()
+            let never = try #require(try mailbox.mails().first?.link("mail-never-link"))
+            let shown = try await app.get(ReceivedMail.pathAndQuery(never))
+            #expect(shown.text.contains("data-testid=\"alert-never-form\""))
+            let done = try await post(
+                try app.url(ReceivedMail.pathAndQuery(never)),
+                body: Data("never=1".utf8),
+                contentType: "application/x-www-form-urlencoded"
+            )
+            #expect(done.text.contains("data-testid=\"alert-never\""))
+            // Asked again, in another spelling of the address: the same answer, and no mail.
+            let again = AlertFlowTests.subscribeBody(search: search, email: " not.me@EXAMPLE.com ")
+            let answer = try await post(try app.url("/alerts"), body: again, contentType: "application/x-www-form-urlencoded")
+            #expect(answer.text.contains("data-testid=\"alert-pending\""))
+            await app.app.deliverAlerts()
+            #expect(try mailbox.mails().count == 1)
+        }
+    }
+
+    @Test func one_client_address_may_ask_ten_times_an_hour() async throws {
+        try await withApp(listJSON: PageJSON.list([AlertFlowTests.near])) { app in
+            let search = "/pets.atom?lat=52.2300&lng=21.0100&range=5&lang=en"
+            var statuses: [Int] = []
+            for index in 0..<11 {
+                let body = AlertFlowTests.subscribeBody(search: search, email: "person\(index)@example.com")
+                statuses.append(try await post(try app.url("/alerts"), body: body, contentType: "application/x-www-form-urlencoded").status)
+            }
+            #expect(statuses.prefix(10).allSatisfy { $0 == 200 })
+            #expect(statuses.last == 429)
+        }
+    }
 }
