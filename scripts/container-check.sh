@@ -97,7 +97,7 @@ TMP=$(mktemp -d)
 
 cleanup() {
     local rc=$?
-    podman rm -f -t 0 "$CONTAINER" "$ALERT_CONTAINER" "$MAIL_CONTAINER" >/dev/null 2>&1 || true
+    podman rm -f -i -t 0 "$CONTAINER" "$ALERT_CONTAINER" "$MAIL_CONTAINER" >/dev/null 2>&1 || true
     [ "$NETWORK_UP" -eq 0 ] || podman network rm -f "$NETWORK" >/dev/null 2>&1 || true
     [ "$COMPOSE_UP" -eq 0 ] || compose down -v >/dev/null 2>&1 || true
     rm -rf "$TMP"
@@ -547,7 +547,7 @@ mail_secrets_kept() {
 }
 
 stop_mail_stack() {
-    podman rm -f -t 5 "$ALERT_CONTAINER" "$MAIL_CONTAINER" >/dev/null 2>&1 || true
+    podman rm -f -i -t 5 "$ALERT_CONTAINER" "$MAIL_CONTAINER" >/dev/null 2>&1 || true
     if podman network rm -f "$NETWORK" >/dev/null 2>&1; then NETWORK_UP=0; fi
 }
 
