@@ -630,9 +630,11 @@ compose_database() {
         rows=$(podman exec -e PGPASSWORD="$password" "${PROJECT}_db_1" psql -h 127.0.0.1 -U petspot -d petspot -qAt \
             -c 'SELECT count(*) FROM petspot_submission') || { echo "no petspot_submission table in db"; return 1; }
         [ "${rows:-0}" -ge 1 ] || { echo "the create left no submission row in db"; return 1; }
-        # swift-prometheus writes gauges as doubles ("1.0").
-        curl -fsS --max-time 5 "http://127.0.0.1:$COMPOSE_PORT/metrics" | grep -qE '^petspot_store_up(\{[^}]*\})? 1(\.0)?$' \
-            || { echo "petspot_store_up is not 1"; return 1; }
+        # swift-prometheus writes gauges as doubles ("1.0"). Read whole first: `curl | grep -q` fails under pipefail
+        # once /metrics is longer than a pipe buffer (grep quits at the match, curl then fails writing, 23).
+        local metrics
+        metrics=$(curl -fsS --max-time 5 "http://127.0.0.1:$COMPOSE_PORT/metrics") || { echo "GET /metrics failed"; return 1; }
+        grep -qE '^petspot_store_up(\{[^}]*\})? 1(\.0)?$' <<<"$metrics" || { echo "petspot_store_up is not 1"; return 1; }
         echo "db healthy, web configured with it, an API create claimed in it ($rows row), petspot_store_up 1"
     else
         echo "db healthy, web configured with it (this binary has no shared store yet)"
