@@ -616,7 +616,11 @@ compose_database() {
     password=${password%@db:5432/petspot}
     podman exec -e PGPASSWORD="$password" "${PROJECT}_db_1" psql -h 127.0.0.1 -U petspot -d petspot -qAt -c 'SELECT 1' \
         | grep -qx 1 || { echo "cannot log in to db as petspot over TCP"; return 1; }
-    if podman exec "${PROJECT}_web_1" petspot-web serve --help 2>/dev/null | grep -q -- '--database-url'; then
+    # The help read whole first, as /metrics below: under pipefail `… | grep -q` fails when grep quits before the
+    # writer is done (SIGPIPE), and this branch was then skipped at random.
+    local help
+    help=$(podman exec "${PROJECT}_web_1" petspot-web serve --help 2>/dev/null || true)
+    if grep -q -- '--database-url' <<<"$help"; then
         # A real write through the web service: an API report with an Idempotency-Key is claimed in the
         # shared store before the backend sees it, so its row must be in db afterwards.
         local report status rows
