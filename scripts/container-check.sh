@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the runtime stage of ./Dockerfile with podman and checks the running container.
 #
-#   scripts/container-check.sh [--binary FILE] [--no-lint] [--no-compose]
+#   scripts/container-check.sh [--binary FILE] [--no-lint] [--no-mail] [--no-compose]
 #
 # What it does (no Docker engine and no registry needed; only Debian packages and PyPI):
 #   1. installs what is missing: podman, buildah, runc, netavark, aardvark-dns, iptables,
@@ -21,11 +21,20 @@
 #      /api/v1/announcements against the embedded demo upstream, the non-root user, that the app
 #      cannot write its binary/assets, the shared libraries, the HEALTHCHECK, and that
 #      `podman stop` ends it with exit code 0 within 10 s;
+#   6b. proves an alert's confirmation mail arrives over SMTP (docs/alerts.md "The flow"): the mail sink
+#      (scripts/container/mail-sink.Containerfile: Debian's aiosmtpd on the local base, built once per change
+#      of that file as localhost/petspot-mail-sink:check) and the image on a podman network of their own, the
+#      image with PETSPOT_SMTP_URL naming the sink (with a made-up password, which must then appear in no
+#      log line and no metric) and PETSPOT_SMTP_TLS=none; subscribes through the list page's form as a
+#      browser does, waits up to 30 s for the mail in the sink's Maildir (a host folder), decodes it with
+#      Python's email package (subject "Confirm your PetSpot alert...", the HTML part's mail-confirm-link),
+#      and checks the address is in no log line. --no-mail skips this;
 #   7. brings up deploy/compose.yaml with deploy/compose.demo.yaml (podman-compose; the image's demo
 #      upstream as the backend service, PostgreSQL as the db service) on another loopback port and
 #      checks that the web service serves data through http://backend:3000, that db is healthy and
 #      the web service names it in PETSPOT_DATABASE_URL (and, when the binary has the shared store,
-#      that an API create leaves its claim in db and /metrics shows petspot_store_up 1). No registry:
+#      that an API create leaves its claim in db and /metrics shows petspot_store_up 1), and that a
+#      subscription through the form brings its confirmation mail to the mail service. No registry:
 #      the db image is Debian's PostgreSQL 15 on the local base image
 #      (scripts/container/postgres.Containerfile, built once and kept as localhost/petspot-postgres:check).
 #      --no-compose skips this;
@@ -44,11 +53,13 @@ cd "$CT_ROOT"
 
 BINARY=""
 LINT=1
+MAIL=1
 COMPOSE=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) BINARY=${2:?--binary needs a file}; shift 2 ;;
         --no-lint) LINT=0; shift ;;
+        --no-mail) MAIL=0; shift ;;
         --no-compose) COMPOSE=0; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) ct_die "unknown argument: $1 (see --help)" ;;
@@ -58,6 +69,9 @@ done
 
 IMAGE=localhost/petspot-web:check
 PG_IMAGE=localhost/petspot-postgres:check
+MAIL_IMAGE=localhost/petspot-mail-sink:check
+MAIL_CONTAINERFILE=scripts/container/mail-sink.Containerfile
+MAIL_UID=10025                           # the sink's user (mail-sink.Containerfile), owner of its Maildir
 BASE_IMAGE=debian:bookworm-slim
 BASE_TAR=$CT_CACHE/debian-bookworm-minbase.tar
 BUILD_CTX=$CT_CACHE/build-stage          # stands in for the Dockerfile's build stage
@@ -66,6 +80,10 @@ read -r -a ULIMITS <<<"${PETSPOT_CHECK_ULIMITS:-nofile=16384:16384 nproc=4096:40
 ULIMIT_ARGS=()
 for u in "${ULIMITS[@]}"; do ULIMIT_ARGS+=(--ulimit "$u"); done
 CONTAINER=petspot-check-$$
+MAIL_CONTAINER=petspot-check-mail-$$    # step 6b: the sink and the image that sends to it
+ALERT_CONTAINER=petspot-check-alerts-$$
+NETWORK=petspot-check-$$
+NETWORK_UP=0
 PROJECT=petspotcheck$$                  # compose project: containers ${PROJECT}_web_1, _backend_1
 COMPOSE_UP=0
 STOP_LIMIT=10
@@ -79,7 +97,8 @@ TMP=$(mktemp -d)
 
 cleanup() {
     local rc=$?
-    podman rm -f -t 0 "$CONTAINER" >/dev/null 2>&1 || true
+    podman rm -f -i -t 0 "$CONTAINER" "$ALERT_CONTAINER" "$MAIL_CONTAINER" >/dev/null 2>&1 || true
+    [ "$NETWORK_UP" -eq 0 ] || podman network rm -f "$NETWORK" >/dev/null 2>&1 || true
     [ "$COMPOSE_UP" -eq 0 ] || compose down -v >/dev/null 2>&1 || true
     rm -rf "$TMP"
     exit "$rc"
@@ -360,10 +379,183 @@ graceful_stop() {
     [ "$code" = 0 ] && awk -v s="$secs" -v l="$STOP_LIMIT" 'BEGIN { exit !(s < l) }'
 }
 
+# --- alert mails (6b) ------------------------------------------------------------------------
+# The sink image, built again only when its Containerfile changes (the file's hash is a label of the image).
+make_mail_sink_image() {
+    local want have
+    want=$(sha256sum "$MAIL_CONTAINERFILE" | cut -c1-16)
+    have=$(podman image inspect -f '{{index .Labels "org.petspot.containerfile"}}' "$MAIL_IMAGE" 2>/dev/null || true)
+    if [ "$have" = "$want" ]; then
+        ct_log "$MAIL_IMAGE already in podman's storage"
+        return 0
+    fi
+    timeout 900 podman build --pull=never --format docker "${ULIMIT_ARGS[@]}" --label "org.petspot.containerfile=$want" \
+        -t "$MAIL_IMAGE" -f "$MAIL_CONTAINERFILE" scripts/container >&2
+}
+
+# Reads a Maildir (argv 1) for the confirmation mail to an address (argv 2), decoded by Python's email package
+# (RFC 2047 subjects, quoted-printable parts: docs/mail.md "Format"): exit 0 with one line when it is there,
+# 1 when it is not yet (the line lists what is), 2 when it is there without its confirmation link.
+# Runs on the host, or in the sink through stdin (compose's Maildir is a volume).
+write_mail_reader() {
+    cat >"$TMP/confirmation-mail.py" <<'PY'
+import email, email.policy, pathlib, re, sys
+new, address = pathlib.Path(sys.argv[1]) / "new", sys.argv[2]
+seen = []
+for path in sorted(new.iterdir()) if new.is_dir() else []:
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    subject, to = str(msg.get("Subject", "")), str(msg.get("To", ""))
+    if address not in to or not subject.startswith("Confirm your PetSpot alert"):
+        seen.append(f"{subject!r} to {to}")
+        continue
+    html = msg.get_body(("html",))
+    body = html.get_content() if html is not None else ""
+    tag = re.search(r'<a [^>]*data-testid="mail-confirm-link"[^>]*>', body)
+    href = re.search(r'href="([^"]*/alerts/confirm/)[^"]+"', tag.group(0)) if tag else None
+    if href is None:
+        print(f"{path.name}: {subject!r} has no mail-confirm-link to /alerts/confirm/ in its HTML part")
+        sys.exit(2)
+    # The token stays out of the output: it would confirm the subscription.
+    print(f"{subject!r} to {address}, its HTML part links {href.group(1)}<token>")
+    sys.exit(0)
+print(f"{len(seen)} other mail(s) in {new}: {'; '.join(seen)[:200]}")
+sys.exit(1)
+PY
+}
+
+# alert_subscribe PORT ADDRESS: the list page's alert form, filled in and sent as a browser sends it, with the
+# page's own hidden search value (a script sends no Origin header, which the cross-site check allows).
+alert_subscribe() {
+    local base=http://127.0.0.1:$1 action search code url
+    curl -fsS --max-time 20 -o "$TMP/pets.html" "$base/pets?lat=52.23&lng=21.01" \
+        || { echo "GET /pets?lat=52.23&lng=21.01 failed"; return 1; }
+    python3 - "$TMP/pets.html" >"$TMP/form" <<'PY' || return 1
+import html.parser, sys
+
+class AlertForm(html.parser.HTMLParser):
+    """The form data-testid="alert-form": its action and its hidden `search` (attributes come unescaped)."""
+    action = search = None
+    inside = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and a.get("data-testid") == "alert-form":
+            self.inside, self.action = True, a.get("action")
+        elif self.inside and tag == "input" and a.get("name") == "search":
+            self.search = a.get("value")
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+
+form = AlertForm()
+form.feed(open(sys.argv[1], encoding="utf-8").read())
+if not form.action or not form.search:
+    sys.exit("no alert-form with a hidden search value on /pets?lat=52.23&lng=21.01")
+print(form.action)
+print(form.search)
+PY
+    { read -r action; read -r search; } <"$TMP/form"
+    case "$action" in http://*|https://*) url=$action ;; *) url=$base$action ;; esac
+    code=$(curl -sS --max-time 20 -o "$TMP/alert.html" -w '%{http_code}' --data-urlencode "search=$search" \
+        --data-urlencode "email=$2" --data-urlencode frequency=instant "$url") || { echo "POST $action did not answer"; return 1; }
+    [ "$code" = 200 ] || { echo "POST $action answered $code"; return 1; }
+    grep -q 'data-testid="alert-pending"' "$TMP/alert.html" || { echo "POST $action: no alert-pending in the answer"; return 1; }
+    echo "POST $action (search=$search) -> 200 alert-pending"
+}
+
+# confirmation_arrives ADDRESS MAILDIR [CONTAINER]: waits up to 30 s for the mail in MAILDIR (inside CONTAINER
+# when given). The sender is woken by the subscription itself (docs/alerts.md "Delivery"): seconds, not a poll.
+confirmation_arrives() {
+    local address=$1 dir=$2 container=${3:-} rc t0
+    t0=$(ct_now)
+    for _ in $(seq 1 60); do
+        rc=0
+        if [ -n "$container" ]; then
+            podman exec -i "$container" python3 - "$dir" "$address" <"$TMP/confirmation-mail.py" >"$TMP/mail.out" 2>&1 || rc=$?
+        else
+            python3 "$TMP/confirmation-mail.py" "$dir" "$address" >"$TMP/mail.out" 2>&1 || rc=$?
+        fi
+        case $rc in
+            0) echo "after $(ct_since "$t0") s: $(cat "$TMP/mail.out")"; return 0 ;;
+            1) sleep 0.5 ;;
+            *) cat "$TMP/mail.out"; return 1 ;;
+        esac
+    done
+    echo "no confirmation mail to $address in $dir/new within 30 s; $(cat "$TMP/mail.out")"
+    return 1
+}
+
+# sink_accepts CONTAINER: waits up to ~20 s for the sink to answer SMTP. Before a mail is sent to it: a first
+# mail refused would only be retried 30 s later (docs/alerts.md "Delivery").
+sink_accepts() {
+    for _ in $(seq 1 40); do
+        podman exec "$1" python3 -c 'import smtplib; smtplib.SMTP("127.0.0.1", 2525, timeout=2).quit()' >/dev/null 2>&1 \
+            && return 0
+        sleep 0.5
+    done
+    ct_log "the mail sink $1 does not answer on 2525; logs:"
+    podman logs "$1" 2>&1 | tail -20 >&2
+    return 1
+}
+
+# The sink and the image on a network of their own, like compose's mail and web. The image is given the sink by
+# its address, not its name: names need netavark's DNS, which the compose step needs (and checks) on its own.
+start_mail_stack() {
+    local ip
+    MAILDIR=$TMP/maildir
+    mkdir -p "$MAILDIR" && chown "$MAIL_UID:$MAIL_UID" "$MAILDIR" || return 1
+    podman network create "$NETWORK" >/dev/null || return 1
+    NETWORK_UP=1
+    podman run -d --name "$MAIL_CONTAINER" --network "$NETWORK" "${ULIMIT_ARGS[@]}" \
+        --read-only --cap-drop=ALL --security-opt=no-new-privileges -v "$MAILDIR:/mail" "$MAIL_IMAGE" \
+        >/dev/null 2>"$TMP/run.err" || { cat "$TMP/run.err" >&2; return 1; }
+    sink_accepts "$MAIL_CONTAINER" || return 1
+    ip=$(podman container inspect -f "{{(index .NetworkSettings.Networks \"$NETWORK\").IPAddress}}" "$MAIL_CONTAINER") || return 1
+    [ -n "$ip" ] || { ct_log "the mail sink has no address on $NETWORK"; return 1; }
+    # A made-up password (the sink offers no AUTH, so libcurl sends none): it must stay out of logs and metrics.
+    SMTP_PASSWORD=check-$$-$RANDOM$RANDOM
+    SMTP_REDACTED="smtp://check:***@$ip:2525"
+    ALERT_PORT=$(free_port)
+    podman run -d --name "$ALERT_CONTAINER" --network "$NETWORK" "${ULIMIT_ARGS[@]}" \
+        --read-only --cap-drop=ALL --security-opt=no-new-privileges -p "127.0.0.1:$ALERT_PORT:8080" \
+        -e "PETSPOT_SMTP_URL=smtp://check:$SMTP_PASSWORD@$ip:2525" -e PETSPOT_SMTP_TLS=none \
+        "$IMAGE" >/dev/null 2>"$TMP/run.err" || { cat "$TMP/run.err" >&2; return 1; }
+    for _ in $(seq 1 60); do   # at most ~30 s
+        if [ "$(podman container inspect -f '{{.State.Running}}' "$ALERT_CONTAINER" 2>/dev/null)" != "true" ]; then
+            ct_log "container exited; logs:"; podman logs "$ALERT_CONTAINER" 2>&1 | tail -30 >&2
+            return 1
+        fi
+        curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$ALERT_PORT/readyz" 2>/dev/null && return 0
+        sleep 0.5
+    done
+    ct_log "no answer on 127.0.0.1:$ALERT_PORT/readyz after 30 s; logs:"
+    podman logs "$ALERT_CONTAINER" 2>&1 | tail -30 >&2
+    return 1
+}
+
+# docs/alerts.md "Privacy and limits": the address is in no log line or metric; the relay's password neither,
+# while the startup log does name the relay (redacted).
+mail_secrets_kept() {
+    local address=$1 logs metrics
+    logs=$(podman logs "$ALERT_CONTAINER" 2>&1) || return 1
+    metrics=$(curl -fsS --max-time 5 "http://127.0.0.1:$ALERT_PORT/metrics") || { echo "GET /metrics failed"; return 1; }
+    ! grep -qF "$SMTP_PASSWORD" <<<"$logs$metrics" || { echo "the SMTP password is in the log or /metrics"; return 1; }
+    ! grep -qF "$address" <<<"$logs$metrics" || { echo "the subscriber's address is in the log or /metrics"; return 1; }
+    grep -qF "$SMTP_REDACTED" <<<"$logs" || { echo "the startup log does not name the relay as $SMTP_REDACTED"; return 1; }
+    echo "log names the relay as $SMTP_REDACTED; no password, no address in $(wc -l <<<"$logs") log lines or /metrics"
+}
+
+stop_mail_stack() {
+    podman rm -f -i -t 5 "$ALERT_CONTAINER" "$MAIL_CONTAINER" >/dev/null 2>&1 || true
+    if podman network rm -f "$NETWORK" >/dev/null 2>&1; then NETWORK_UP=0; fi
+}
+
 
 # --- compose ---------------------------------------------------------------------------------
 compose() {
-    PETSPOT_WEB_IMAGE=$IMAGE PETSPOT_POSTGRES_IMAGE=$PG_IMAGE PETSPOT_WEB_PORT=${COMPOSE_PORT:-8080} timeout 120 \
+    PETSPOT_WEB_IMAGE=$IMAGE PETSPOT_POSTGRES_IMAGE=$PG_IMAGE PETSPOT_MAIL_SINK_IMAGE=$MAIL_IMAGE \
+        PETSPOT_WEB_PORT=${COMPOSE_PORT:-8080} timeout 120 \
         "$CT_VENV/bin/podman-compose" -p "$PROJECT" -f deploy/compose.yaml -f deploy/compose.demo.yaml \
         --podman-run-args "${ULIMIT_ARGS[*]}" "$@"
 }
@@ -387,7 +579,20 @@ compose_up() {
     podman logs "${PROJECT}_web_1" 2>&1 | tail -20 >&2
     podman logs "${PROJECT}_backend_1" 2>&1 | tail -20 >&2
     podman logs "${PROJECT}_db_1" 2>&1 | tail -20 >&2
+    podman logs "${PROJECT}_mail_1" 2>&1 | tail -20 >&2
     return 1
+}
+
+# The web service names compose's sink, and a subscription through its form reaches it (through db's outbox
+# when the binary has the shared store): the mail is read inside the sink, its Maildir being a volume.
+compose_mail() {
+    local url out
+    url=$(podman exec "${PROJECT}_web_1" printenv PETSPOT_SMTP_URL) || { echo "web has no PETSPOT_SMTP_URL"; return 1; }
+    [ "$url" = "smtp://mail:2525" ] || { echo "PETSPOT_SMTP_URL=$url, not the mail service"; return 1; }
+    sink_accepts "${PROJECT}_mail_1" 2>&1 || return 1
+    out=$(alert_subscribe "$COMPOSE_PORT" "compose-$$@example.com") || { echo "$out"; return 1; }
+    out=$(confirmation_arrives "compose-$$@example.com" /mail "${PROJECT}_mail_1") || { echo "$out"; return 1; }
+    echo "web -> $url, mail's /mail: $out"
 }
 
 compose_data_via_backend() {
@@ -411,7 +616,11 @@ compose_database() {
     password=${password%@db:5432/petspot}
     podman exec -e PGPASSWORD="$password" "${PROJECT}_db_1" psql -h 127.0.0.1 -U petspot -d petspot -qAt -c 'SELECT 1' \
         | grep -qx 1 || { echo "cannot log in to db as petspot over TCP"; return 1; }
-    if podman exec "${PROJECT}_web_1" petspot-web serve --help 2>/dev/null | grep -q -- '--database-url'; then
+    # The help read whole first, as /metrics below: under pipefail `… | grep -q` fails when grep quits before the
+    # writer is done (SIGPIPE), and this branch was then skipped at random.
+    local help
+    help=$(podman exec "${PROJECT}_web_1" petspot-web serve --help 2>/dev/null || true)
+    if grep -q -- '--database-url' <<<"$help"; then
         # A real write through the web service: an API report with an Idempotency-Key is claimed in the
         # shared store before the backend sees it, so its row must be in db afterwards.
         local report status rows
@@ -425,9 +634,11 @@ compose_database() {
         rows=$(podman exec -e PGPASSWORD="$password" "${PROJECT}_db_1" psql -h 127.0.0.1 -U petspot -d petspot -qAt \
             -c 'SELECT count(*) FROM petspot_submission') || { echo "no petspot_submission table in db"; return 1; }
         [ "${rows:-0}" -ge 1 ] || { echo "the create left no submission row in db"; return 1; }
-        # swift-prometheus writes gauges as doubles ("1.0").
-        curl -fsS --max-time 5 "http://127.0.0.1:$COMPOSE_PORT/metrics" | grep -qE '^petspot_store_up(\{[^}]*\})? 1(\.0)?$' \
-            || { echo "petspot_store_up is not 1"; return 1; }
+        # swift-prometheus writes gauges as doubles ("1.0"). Read whole first: `curl | grep -q` fails under pipefail
+        # once /metrics is longer than a pipe buffer (grep quits at the match, curl then fails writing, 23).
+        local metrics
+        metrics=$(curl -fsS --max-time 5 "http://127.0.0.1:$COMPOSE_PORT/metrics") || { echo "GET /metrics failed"; return 1; }
+        grep -qE '^petspot_store_up(\{[^}]*\})? 1(\.0)?$' <<<"$metrics" || { echo "petspot_store_up is not 1"; return 1; }
         echo "db healthy, web configured with it, an API create claimed in it ($rows row), petspot_store_up 1"
     else
         echo "db healthy, web configured with it (this binary has no shared store yet)"
@@ -472,12 +683,35 @@ if [ "$FAILED" -gt 0 ]; then
     podman logs "$CONTAINER" 2>&1 | tail -30 >&2 || true
 fi
 podman rm -f -t 0 "$CONTAINER" >/dev/null 2>&1 || true
+if [ "$MAIL" -eq 1 ] || [ "$COMPOSE" -eq 1 ]; then
+    timed "mail sink image $MAIL_IMAGE" make_mail_sink_image || fail_now "build the mail sink image"
+fi
+write_mail_reader
+if [ "$MAIL" -eq 1 ]; then
+    ALERT_ADDRESS=check-$$@example.com
+    FAILED_BEFORE=$FAILED
+    if timed "start mail sink + image with SMTP" start_mail_stack; then
+        check "alert mail: the list page's form subscribes (alert-pending)" alert_subscribe "$ALERT_PORT" "$ALERT_ADDRESS"
+        check "alert mail: the confirmation mail reaches the SMTP sink within 30 s" \
+            confirmation_arrives "$ALERT_ADDRESS" "$MAILDIR"
+        check "alert mail: no SMTP password, no address in the log or /metrics" mail_secrets_kept "$ALERT_ADDRESS"
+        if [ "$FAILED" -gt "$FAILED_BEFORE" ]; then
+            ct_log "logs of the image sending mail (last 30 lines), then of the sink:"
+            podman logs "$ALERT_CONTAINER" 2>&1 | tail -30 >&2 || true
+            podman logs "$MAIL_CONTAINER" 2>&1 | tail -10 >&2 || true
+        fi
+    else
+        check "alert mail: the sink and the image with PETSPOT_SMTP_URL start" false
+    fi
+    stop_mail_stack
+fi
 if [ "$COMPOSE" -eq 1 ]; then
     timed "PostgreSQL image $PG_IMAGE" make_postgres_image || fail_now "build the PostgreSQL image"
-    if timed "compose up (web + demo backend + db)" compose_up; then
+    if timed "compose up (web + demo backend + db + mail)" compose_up; then
         check "compose: web serves data from backend:3000" compose_data_via_backend
         check "compose: healthcheck of the web service" timeout 30 podman healthcheck run "${PROJECT}_web_1"
         check "compose: db healthy, the web service's PETSPOT_DATABASE_URL reaches it" compose_database
+        check "compose: a subscription's confirmation mail reaches the mail service" compose_mail
     else
         check "compose: web ready within 60 s" false
     fi

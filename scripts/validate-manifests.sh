@@ -14,7 +14,10 @@
 #      PodDisruptionBudget select the Deployment's pods, the HPA targets the Deployment, the
 #      ConfigMap the Deployment reads exists, the probes hit /readyz and /healthz on the container
 #      port, and the pod cannot run as root or write its root filesystem; with more than one replica
-#      possible, PETSPOT_DATABASE_URL comes from a Secret (and compose's web names its db);
+#      possible, PETSPOT_DATABASE_URL comes from a Secret (and compose's web names its db); the alert mails'
+#      PETSPOT_SMTP_URL comes from an optional Secret, never the ConfigMap, the DKIM selector and key file
+#      from one Secret that is mounted where the example's key-file says, and compose's web sends to its
+#      mail sink without TLS;
 #   4. negative cases: copies of deploy/ with one fault each must fail step 3 with the right message.
 #
 # Tools go into the venv .build-container/venv (PETSPOT_CONTAINER_CACHE moves it).
@@ -69,7 +72,7 @@ fi
 # cross_references K8S_DIR COMPOSE_FILE: the checks schemas cannot see; prints what is wrong, exits non-zero.
 cross_references() {
 "$PY" - "$1" "$2" <<'PY'
-import pathlib, sys
+import pathlib, sys, urllib.parse
 import yaml
 
 k8s, compose_path = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
@@ -148,6 +151,52 @@ need("db" in compose["services"], "compose has no db service (the shared write s
 need(str(web["environment"].get("PETSPOT_DATABASE_URL", "")).startswith("postgres"), "compose web has no PETSPOT_DATABASE_URL")
 need("db" in (web.get("depends_on") or {}), "compose web does not depend on db")
 
+# Alert mails (deploy/README.md "Alert mails"): the relay's URL holds its password, so a Secret; optional,
+# since a cluster without a relay must still start the pods (their mails then stay in a Maildir).
+need("PETSPOT_SMTP_URL" not in cm.get("data", {}),
+     "PETSPOT_SMTP_URL holds the relay's password: take it from a Secret, not the ConfigMap")
+smtp = env.get("PETSPOT_SMTP_URL")
+if smtp is not None:
+    ref = (smtp.get("valueFrom") or {}).get("secretKeyRef")
+    need(ref is not None and ref.get("name") and ref.get("key"), "PETSPOT_SMTP_URL must come from a Secret (secretKeyRef)")
+    need(ref is None or ref.get("optional") is True,
+         "PETSPOT_SMTP_URL's secretKeyRef must be optional: the manifests must apply without a relay")
+# The server refuses a DKIM selector without a key file or the reverse: both from the one Secret holding the
+# key, which must be mounted where its key-file entry (the example's value) points.
+dkim = {n: env.get(n) for n in ("PETSPOT_DKIM_SELECTOR", "PETSPOT_DKIM_KEY")}
+need(not ({"PETSPOT_DKIM_SELECTOR", "PETSPOT_DKIM_KEY"} & cm.get("data", {}).keys()),
+     "PETSPOT_DKIM_* in the ConfigMap: take them from the Secret that holds the key, so they come as a pair")
+if any(dkim.values()):
+    refs = {n: ((e or {}).get("valueFrom") or {}).get("secretKeyRef") or {} for n, e in dkim.items()}
+    names = {r.get("name") for r in refs.values()}
+    need(len(names) == 1 and None not in names,
+         "PETSPOT_DKIM_SELECTOR and PETSPOT_DKIM_KEY must come from one Secret (the server refuses one without the other)")
+    secret = next(iter(names))
+    vols = {v["name"]: v["secret"] for v in pod.get("volumes", []) if (v.get("secret") or {}).get("secretName") == secret}
+    mounts = [m for m in c.get("volumeMounts", []) if m["name"] in vols]
+    need(bool(mounts), f"the DKIM Secret {secret} is not mounted: PETSPOT_DKIM_KEY would name no file")
+    examples = []
+    for path in sorted((k8s / "examples").glob("*.yaml")):
+        examples += [d for d in yaml.safe_load_all(path.read_text()) if d and d.get("kind") == "Secret"]
+    example = next((d for d in examples if d["metadata"]["name"] == secret), None)
+    if example is not None and mounts:
+        values = {**(example.get("data") or {}), **(example.get("stringData") or {})}
+        files = set()
+        for m in mounts:
+            items = vols[m["name"]].get("items") or [{"key": k, "path": k} for k in values]
+            files |= {m["mountPath"].rstrip("/") + "/" + i["path"] for i in items}
+        key_ref = refs["PETSPOT_DKIM_KEY"].get("key")
+        need(values.get(key_ref) in files,
+             f"examples: {secret} {key_ref} = {values.get(key_ref)!r} is not a file the Deployment mounts {sorted(files)}")
+# compose's mail sink: it offers no STARTTLS, and a host that is not loopback requires TLS by default.
+need("mail" in compose["services"], "compose has no mail service (the sink of the alert mails)")
+smtp_url = str(web["environment"].get("PETSPOT_SMTP_URL") or "")
+smtp_host = urllib.parse.urlsplit(smtp_url).hostname
+need(smtp_host in compose["services"], f"compose web's PETSPOT_SMTP_URL names no compose service ({smtp_host})")
+if smtp_host == "mail":
+    need(web["environment"].get("PETSPOT_SMTP_TLS") == "none", "compose web must send to the mail sink with PETSPOT_SMTP_TLS=none")
+    need("mail" in (web.get("depends_on") or {}), "compose web does not depend on mail")
+
 if errors:
     print("\n".join(errors))
     sys.exit(1)
@@ -191,6 +240,23 @@ result "negative: a database URL written into the Deployment is refused" \
 no_compose_db='edit(compose, lambda d: d["services"]["web"]["environment"].pop("PETSPOT_DATABASE_URL"))'
 result "negative: compose web without a database URL is refused" \
     mutated "compose web has no PETSPOT_DATABASE_URL" "$no_compose_db"
+
+smtp_env='def smtp_env(d, change):
+    env = d["spec"]["template"]["spec"]["containers"][0]["env"]
+    change(next(e for e in env if e["name"] == "PETSPOT_SMTP_URL"))'
+smtp_in_configmap='edit(k8s / "configmap.yaml", lambda d: d["data"].update(PETSPOT_SMTP_URL="smtp://u:p@relay:587"))'
+result "negative: an SMTP URL in the ConfigMap is refused" \
+    mutated "take it from a Secret, not the ConfigMap" "$smtp_in_configmap"
+smtp_required="$smtp_env"'
+edit(k8s / "deployment.yaml", lambda d: smtp_env(d, lambda e: e["valueFrom"]["secretKeyRef"].pop("optional")))'
+result "negative: a required SMTP Secret is refused" \
+    mutated "must be optional" "$smtp_required"
+dkim_path='edit(k8s / "examples" / "dkim-secret.yaml", lambda d: d["stringData"].update({"key-file": "/etc/dkim.pem"}))'
+result "negative: a DKIM key-file that is not the mounted file is refused" \
+    mutated "is not a file the Deployment mounts" "$dkim_path"
+compose_smtp='edit(compose, lambda d: d["services"]["web"]["environment"].update(PETSPOT_SMTP_URL="smtp://mailer:2525"))'
+result "negative: compose web sending to no compose service is refused" \
+    mutated "names no compose service" "$compose_smtp"
 
 echo "validate-manifests: $PASSED passed, $FAILED failed ($(ct_since "$T0") s)"
 [ "$FAILED" -eq 0 ]
