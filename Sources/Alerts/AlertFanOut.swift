@@ -46,8 +46,36 @@ public final class AlertFanOut: Sendable {
     /// listener runs while the refresh is being stored), and the sender reads new pets from it.
     public var latestIndex: AnnouncementIndex? { newest.withLock { $0 } }
 
+    /// The earliest list whose fan-out failed and has not been handled since (nil: none).
+    private let unhandled = Mutex<AnnouncementIndex?>(nil)
+
+    /// Handles the earliest list that failed first, then `index`: a fresh store's first list must be the one
+    /// the service started with, not a later one that already holds new reports (those would owe nothing).
     private func handle(_ index: AnnouncementIndex, now: Date) async -> Int {
         newest.withLock { $0 = index }
+        var owed = 0
+        if let earlier = unhandled.withLock({ $0 }), earlier !== index {
+            guard let handled = await attempt(earlier, now: now) else { return retryLater(index, now: now) }
+            owed += handled
+        }
+        unhandled.withLock { $0 = nil }
+        guard let handled = await attempt(index, now: now) else { return retryLater(index, now: now) }
+        return owed + handled
+    }
+
+    /// The store failed (it is down, or its schema not in place yet at startup): the list is offered again
+    /// shortly, and the ids stay unseen by this process until then.
+    private func retryLater(_ index: AnnouncementIndex, now: Date) -> Int {
+        unhandled.withLock { $0 = $0 ?? index }
+        Task {
+            try? await Task.sleep(for: retryAfter)
+            await snapshotChanged(index, now: now.addingTimeInterval(retryAfter.seconds))
+        }
+        return 0
+    }
+
+    /// One list's fan-out: the pairs owed, or nil when the store failed.
+    private func attempt(_ index: AnnouncementIndex, now: Date) async -> Int? {
         let ids = index.items.map(\.id)
         let known = previous.withLock { $0 }
         let candidates = known.map { seen in ids.filter { !seen.contains($0) } } ?? ids
@@ -59,21 +87,13 @@ public final class AlertFanOut: Sendable {
             guard !fresh.isEmpty else { return 0 }
             let owed = try await fanOut(fresh, index: index, now: now)
             try await store.finishFanOut(petIDs: fresh)
-            let elapsed = started.duration(to: .now).components
-            onFanOut(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18, fresh.count)
+            onFanOut(started.duration(to: .now).seconds, fresh.count)
             if owed > 0 { onOwed() }
             logger.info("alerts owed for new pets", metadata: ["pets": "\(fresh.count)", "owed": "\(owed)"])
             return owed
         } catch {
-            // The ids stay unseen by this process and the same list is offered again shortly (the store
-            // is down, or its schema not in place yet at startup): waiting for the next snapshot could
-            // make a later list the first one a fresh store records, and its new pets would owe nothing.
             logger.warning("alert fan-out failed; trying again shortly", metadata: ["error": "\(error)"])
-            Task {
-                try? await Task.sleep(for: self.retryAfter)
-                await self.snapshotChanged(index, now: now.addingTimeInterval(self.retryAfter.seconds))
-            }
-            return 0
+            return nil
         }
     }
 

@@ -175,7 +175,10 @@ final class AlertSender: Sendable {
                 metrics.increment("petspot_alert_mails_failed_total", labels: ["kind": kind, "reason": "temporary"])
                 logger.notice("alert mail not sent; retrying later", metadata: ["mail": "\(mail.id)", "reason": "\(reason)"])
             case .permanent(let reason):
-                try await store.markFailed(mailID: mail.id, reason: reason, refusedAddress: true, now: time)
+                // 550, 551 and 553 refuse the mailbox (RFC 5321 §4.2.3): the address gets nothing more. Another
+                // 5xx (a server's own failure, a message refused) fails this mail only.
+                let refusedAddress = ["550", "551", "553"].contains { reason.hasPrefix($0) }
+                try await store.markFailed(mailID: mail.id, reason: reason, refusedAddress: refusedAddress, now: time)
                 metrics.increment("petspot_alert_mails_failed_total", labels: ["kind": kind, "reason": "permanent"])
                 logger.warning("alert mail refused for good; its address gets nothing more", metadata: ["mail": "\(mail.id)", "reason": "\(reason)"])
             }
