@@ -59,6 +59,9 @@ probe_mutex_annotations() {
 
 summary=()
 failed=0
+# The mail tests' real SMTP server and oracles (MailDeliveryTests), as scripts/test.sh sets them up.
+mail_venv=$(scripts/mail/venv.sh) || { echo "sanitizers.sh: could not create the mail venv" >&2; exit 1; }
+export PETSPOT_MAIL_PYTHON="$mail_venv/bin/python"
 for sanitizer in "${sanitizers[@]}"; do
   case "$sanitizer" in
     thread) scratch=.build-tsan ;;
