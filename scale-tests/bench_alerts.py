@@ -9,8 +9,8 @@ nginx, PostgreSQL, the demo upstream and a real SMTP server (aiosmtpd). Prints f
   3. 10,000 owed mails from one replica (B stopped): 10,000 confirmed subscriptions written into the table,
      one report near them; the time from the report to the last mail accepted, and mails per second.
      (ALERT_ROWS=report,upstream,drain chooses rows.)
-  4. Reads while it sends: warm /pets on replica A, answers per second with wrk during the drain of row 3
-     and after it (the ratio; the nginx ratios of scripts/bench.sh are taken on a quiet stack).
+  4. Reads while it sends: warm /pets on replica A against nginx serving the same bytes (wrk, one after the
+     other), on the quiet stack and during the drain of row 3: the ratio to nginx either way.
 Every request has a timeout, every loop a bound; only loopback addresses.
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -92,6 +93,53 @@ def wrk_rate(url: str, seconds: int = 4) -> float | None:
     return float(match.group(1)) if match else None
 
 
+class StaticNginx:
+    """nginx (Debian nginx-light) serving the bytes replica A answers for /pets, on a port of its own: the
+    reference the benchmark's ratios are taken against (docs/performance.md "How to measure")."""
+
+    def __init__(self, stack: Stack, path: str = "/pets"):
+        self.folder = stack.work / "nginx-static"
+        (self.folder / "root").mkdir(parents=True, exist_ok=True)
+        (self.folder / "root" / "pets.html").write_bytes(requests.get(stack.a + path, timeout=TIMEOUT).content)
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        (self.folder / "nginx.conf").write_text(f"""daemon off; master_process on; worker_processes auto;
+pid {self.folder}/nginx.pid; error_log {self.folder}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{ access_log off; sendfile on; default_type text/html;
+  client_body_temp_path {self.folder}/tmp; proxy_temp_path {self.folder}/tmp; fastcgi_temp_path {self.folder}/tmp;
+  uwsgi_temp_path {self.folder}/tmp; scgi_temp_path {self.folder}/tmp;
+  server {{ listen 127.0.0.1:{self.port}; root {self.folder}/root; location / {{ try_files /pets.html =404; }} }} }}
+""")
+        (self.folder / "tmp").mkdir(exist_ok=True)
+        binary = shutil.which("nginx") or "/usr/sbin/nginx"
+        self.process = subprocess.Popen([binary, "-p", str(self.folder), "-e", str(self.folder / "error.log"),
+                                         "-c", str(self.folder / "nginx.conf")], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        self.url = f"http://127.0.0.1:{self.port}/pets"
+        for _ in range(100):
+            try:
+                if requests.get(self.url, timeout=2).status_code == 200:
+                    break
+            except requests.RequestException:
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def ratios(stack: Stack, nginx: StaticNginx) -> tuple[float, float] | None:
+    """(ours, nginx) warm /pets answers per second, one after the other."""
+    ours = wrk_rate(stack.a + "/pets")
+    theirs = wrk_rate(nginx.url)
+    return (ours, theirs) if ours and theirs else None
+
+
 def drain(stack: Stack, count: int = 10_000) -> None:
     lat, lng = 49.1, 19.0
     POINTS["bench-drain"] = (lat, lng)
@@ -106,10 +154,12 @@ def drain(stack: Stack, count: int = 10_000) -> None:
         FROM (SELECT n, {lat} + (random() - 0.5) * 0.02 AS la, {lng} + (random() - 0.5) * 0.02 AS lo
               FROM generate_series(1, {count}) AS n) AS points""")
     stack.kill_replica("b")
+    nginx = StaticNginx(stack)
+    quiet = ratios(stack, nginx)
     before = len(list((MAIL_DIR / "new").glob("*")))
     started = time.monotonic()
     report_near(stack, stack.a, "bench-drain")
-    during = wrk_rate(stack.a + "/pets")
+    during = ratios(stack, nginx)
     deadline = time.monotonic() + 600
     last = started
     while time.monotonic() < deadline:
@@ -122,9 +172,10 @@ def drain(stack: Stack, count: int = 10_000) -> None:
     elapsed = (last if received >= count else time.monotonic()) - started
     row(f"{count} owed mails from replica A alone: {received} accepted in {elapsed:.1f} s, "
         f"{received / elapsed:.0f} mails/s (one SMTP connection, reused)")
-    after = wrk_rate(stack.a + "/pets")
-    if during and after:
-        row(f"warm /pets on replica A while it sends: {during:.0f} answers/s; after: {after:.0f}; ratio {during / after:.2f}")
+    nginx.stop()
+    if quiet and during:
+        row(f"warm /pets on replica A ÷ nginx, same bytes: quiet {quiet[0]:.0f} / {quiet[1]:.0f} = {quiet[0] / quiet[1]:.2f}; "
+            f"while it sends {during[0]:.0f} / {during[1]:.0f} = {during[0] / during[1]:.2f}")
     else:
         row("warm /pets while sending: wrk not installed (Debian wrk)")
     stack.start_replica("b")
