@@ -77,13 +77,18 @@ struct AlertAssembly: Sendable {
         )
     }
 
-    /// The fan-out wakes the sender made after it.
+    /// The fan-out wakes the sender made after it. Weak: the sender reads the fan-out's newest list, and a
+    /// strong reference both ways would be a cycle that outlives the app (LeakSanitizer, scripts/sanitizers.sh).
     final class SenderLink: Sendable {
-        private let sender = Mutex<AlertSender?>(nil)
+        private struct Held {
+            weak var sender: AlertSender?
+        }
 
-        func connect(_ sender: AlertSender) { self.sender.withLock { $0 = sender } }
+        private let held = Mutex(Held())
 
-        func wake() { sender.withLock { $0 }?.wake() }
+        func connect(_ sender: AlertSender) { held.withLock { $0.sender = sender } }
+
+        func wake() { held.withLock { $0.sender }?.wake() }
     }
 
     /// libcurl's SMTP when `--smtp-url` is set, else the Maildir of `--mail-dir`.
