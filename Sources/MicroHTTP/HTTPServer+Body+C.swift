@@ -22,7 +22,8 @@ extension HTTPServer {
         case .refuse(var response):
             response.headers[.connection] = "close"
             return queue(response, on: connection, method: context.method)
-        case .accept(let limits):
+        case .accept(let limits, let decided):
+            context.decided = decided
             if let length = head.contentLength, length > limits.maxBytes {
                 var response = configuration.bodyRefusal(.tooLarge, head)
                 response.headers[.connection] = "close"

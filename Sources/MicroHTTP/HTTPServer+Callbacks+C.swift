@@ -203,7 +203,7 @@ extension HTTPServer {
         let clientPort = peer.flatMap { SocketAddress.port(of: $0) }
         // Written as `RawRequest.withTarget` writes it, so the two agree byte for byte.
         let rawTarget = url.flatMap { RequestTarget.text(connection: connection, url: $0, capacity: targetBytes) } ?? context.rawPath
-        let request = Request(
+        var request = Request(
             method: context.requestMethod,
             path: path,
             rawPath: context.rawPath,
@@ -214,6 +214,7 @@ extension HTTPServer {
             clientPort: clientPort,
             rawTarget: rawTarget
         )
+        request.decided = context.decided
         return .success(request)
     }
 

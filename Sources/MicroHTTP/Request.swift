@@ -30,6 +30,8 @@ public struct Request: Sendable {
     public var rawTarget: String
     /// The body, read whole before the handler is called (`.none` for GET and HEAD).
     public var body: RequestBody = .none
+    /// What the application's body policy decided from the head (`BodyDecision.accept`); nil for GET and HEAD.
+    public var decided: (any Sendable)?
 
     /// Creates a request; the server builds these, tests may too.
     public init(

@@ -162,8 +162,10 @@ public enum BodyDecision: Sendable {
     /// Answer at once, without reading the body (405, 403, 413, 415…); the connection is closed
     /// after the answer, since its body was not read.
     case refuse(Response)
-    /// Read the body within these limits, then call the handler with it.
-    case accept(BodyLimits)
+    /// Read the body within these limits, then call the handler with it; `decided` is what the
+    /// policy found from the head (a route, a request id), handed to the handler as `Request.decided`
+    /// so that nothing is worked out twice.
+    case accept(BodyLimits, decided: (any Sendable)? = nil)
 }
 
 /// Why a body was not handed over whole; the server answers these itself (through the

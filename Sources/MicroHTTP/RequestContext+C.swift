@@ -20,6 +20,8 @@ final class RequestContext: Sendable {
     nonisolated(unsafe) var bodyReader: BodyReader?
     /// The head the body policy saw (for the answer to a body that could not be read).
     nonisolated(unsafe) var head: RequestHead?
+    /// What the body policy decided from the head, handed to the handler (`Request.decided`); same thread rule.
+    nonisolated(unsafe) var decided: (any Sendable)?
 
     /// The method as swift-http-types has it (GET, HEAD, or one whose body the application accepted).
     var requestMethod: HTTPRequest.Method {

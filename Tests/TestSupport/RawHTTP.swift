@@ -192,12 +192,13 @@ public struct RawReply: Sendable {
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
-/// `method target` with `headers`, sent verbatim on a fresh connection (see `rawSend`): the
-/// reply, its body as it came on the wire.
-public func rawRequest(port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:]) async -> RawReply {
+/// `method target` with `headers` (and `body`, with its `Content-Length`), sent verbatim on a fresh
+/// connection (see `rawSend`): the reply, its body as it came on the wire.
+public func rawRequest(port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:], body: String? = nil) async -> RawReply {
     var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
     for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
-    text += "\r\n"
+    if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
+    text += "\r\n" + (body ?? "")
     let request = text
     let bytes: [UInt8] = await withCheckedContinuation { continuation in
         DispatchQueue.global().async { continuation.resume(returning: RawHTTP.sendBytes(port: port, text: request)) }

@@ -29,7 +29,8 @@ enum PathTarget {
 
         guard let route = Route(path: path) else { return }
         checkRoundTrip(route)
-        if case .staticFile(let file) = route,
+        if route.kind == .staticFile,
+            case let file = route.id,
             let response = staticFiles.response(for: file, request: Request(path: path, rawPath: raw))
         {
             guard let asset = staticFiles.assets[file] else {

@@ -58,7 +58,7 @@ struct AnnouncementWrites: Sendable {
                 guard let body = SubmissionSeal.open(record.sealed, for: key) else {
                     throw HTTPError.api(409, code: "CONFLICT", message: "This request was already made.")
                 }
-                return CachePolicy.private.applied(to: Response.json(body, status: .created))
+                return Response.json(body, status: .created)
             case .inProgress(let saved):
                 guard saved == fingerprint else { throw AnnouncementWrites.otherBody }
                 throw HTTPError.api(
@@ -111,7 +111,7 @@ struct AnnouncementWrites: Sendable {
             do { try await store.markCreated(key, owner: owner, record: record) } catch {
                 reports.logger.error("API report made but not recorded", metadata: ["pet_id": "\(id)", "request_id": "\(requestID)"])
             }
-            return CachePolicy.private.applied(to: Response.json(upstreamBody, status: .created))
+            return Response.json(upstreamBody, status: .created)
         case .refused(let status, let error):
             try await store.release(key, owner: owner)
             try await store.refund(reports.rules.apiReports, key: address, token: token)
@@ -213,7 +213,7 @@ struct AnnouncementWrites: Sendable {
             // The announcement is complete: a repeat of its create is a new report again.
             try? await reports.store.forgetRetries(petID: id)
             await reports.publish(id, requestID: requestID)
-            return CachePolicy.private.applied(to: Response.json(Array("{}".utf8), status: .created))
+            return Response.json(Array("{}".utf8), status: .created)
         case .refused(let status, let error):
             wrongCode = status == .forbidden
             throw HTTPError.api(status, code: error.code, message: error.message ?? error.code, field: error.field)

@@ -50,7 +50,7 @@ struct AnnouncementsAPI: Sendable {
                         stale: false
                     )
                 }
-                var reply = Reply(ConditionalGet.answer(kept, request: request))
+                var reply = Reply(ConditionalGet.answer(kept, request: request), cache: site.caches.fresh)
                 self.markAge(&reply, snapshot.fetchedAt, stale: false)
                 return reply
             }
@@ -95,7 +95,7 @@ struct AnnouncementsAPI: Sendable {
                 return reply
             case .fetched(let fetched):
                 let body = AnnouncementJSON.encodeDetails(fetched.value, origin: location.origin, photos: AnnouncementsAPI.photoLinks)
-                var reply = Reply(site.caches.finish(Response.json(Array(body)), request: request, stale: fetched.isStale))
+                var reply = site.caches.reply(Response.json(Array(body)), stale: fetched.isStale)
                 self.markAge(&reply, fetched.fetchedAt, stale: fetched.isStale)
                 return reply
             case .failed(let error):
@@ -115,7 +115,7 @@ struct AnnouncementsAPI: Sendable {
     func markAge(_ reply: inout Reply, _ fetchedAt: Date, stale: Bool) {
         reply.response.headers[.age] = String(max(0, Int(site.days.date.timeIntervalSince(fetchedAt))))
         // The Age changes every second: this answer is for this request only.
-        reply.cache = reply.cache?.forThisRequest
+        reply.cache = reply.cache.forThisRequest
         if stale { reply.response.headers[.xPetSpotStale] = "true" }
     }
 }

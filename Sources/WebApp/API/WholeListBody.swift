@@ -91,7 +91,7 @@ final class WholeListBody: Sendable {
             if state.forms != nil { scheduleRelease(&state) }
             return (answer, false)
         }
-        if made, BodyCompression.isCompressible(response, cache: nil) {
+        if made, BodyCompression.isCompressible(kept: response) {
             BodyCompression.inBackground(response.body, level: BodyCompression.policy.large) { [self] forms in
                 kept.ifKept(generation: generation) { current in
                     guard current.response.headers[.eTag] == response.headers[.eTag] else { return }

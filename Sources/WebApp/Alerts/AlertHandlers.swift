@@ -93,10 +93,11 @@ struct AlertHandlers: Sendable {
     /// confirmed, as every subscription). The result page is answered either way.
     func followMatches(made response: Response, _ request: Request, requestID: String) async -> Response {
         guard response.status == .created, let form = request.body.form, form["matchAlerts"] != nil,
-            let location = response.headers[.location], let route = Route(path: location), case .details(let id) = route
+            let location = response.headers[.location], let route = Route(path: location), route.kind == .details
         else { return response }
         let email = (form["email"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailRule.looksLikeAddress(email) else { return response }
+        let id = route.id
         let language = (try? PageLanguage.of(request)) ?? PageLanguage.fromHeader(request)
         do {
             let owed = try await store.subscribe(

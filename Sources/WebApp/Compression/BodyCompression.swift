@@ -20,10 +20,16 @@ enum BodyCompression {
     static let policy = CompressionPolicy.standard
 
     /// True when `response`, under the cache policy `cache`, may be sent compressed (see the type's
-    /// comment for what never is). `cache` nil: a policy its maker wrote that any cache may store
-    /// (an entry of the response cache, a static file, a page made from stale data).
-    static func isCompressible(_ response: Response, cache: CachePolicy?) -> Bool {
-        guard response.status == .ok, cache?.mayCompress ?? true, response.body.count >= policy.minimumBytes,
+    /// comment for what never is).
+    static func isCompressible(_ response: Response, cache: CachePolicy) -> Bool {
+        cache.mayCompress && isCompressible(kept: response)
+    }
+
+    /// True when a response the server keeps may be sent compressed: the response cache keeps only
+    /// answers whose policy lets the server give them again (`CachePolicy.keptUntil`), never a private
+    /// or `no-store` one, so only the body and its type decide.
+    static func isCompressible(kept response: Response) -> Bool {
+        guard response.status == .ok, response.body.count >= policy.minimumBytes,
             !response.headers.contains(.contentEncoding), let type = response.headers.value(.contentType)
         else { return false }
         return policy.isCompressible(contentType: type)
@@ -39,7 +45,7 @@ enum BodyCompression {
     }
 
     /// The forms of `response` at `level` when it is compressible under `cache`; nil otherwise.
-    static func forms(of response: Response, cache: CachePolicy?, level: CompressionPolicy.Level) -> CompressedForms? {
+    static func forms(of response: Response, cache: CachePolicy, level: CompressionPolicy.Level) -> CompressedForms? {
         isCompressible(response, cache: cache) ? forms(of: response.body, level: level) : nil
     }
 
@@ -56,7 +62,7 @@ enum BodyCompression {
     /// (RFC 9110 §13.1.3), against the answer's `Last-Modified`.
     static func answer(
         _ response: Response,
-        cache: CachePolicy?,
+        cache: CachePolicy,
         forms: CompressedForms?,
         acceptEncoding: String?,
         ifNoneMatch: String?,

@@ -4,7 +4,7 @@ import MicroHTTP
 extension StaticFiles {
     /// The answer for `/static/<path>` with the file's forms beside it (see `response(for:request:)`).
     func reply(for path: String, request: Request) -> Reply? {
-        response(for: path, request: request).map { Reply($0, forms: assets[path]?.compressed) }
+        response(for: path, request: request).map { Reply($0, cache: StaticFiles.cachePolicy, forms: assets[path]?.compressed) }
     }
 
     /// The gzip and br forms of a file's `body` at the thorough level; nil when not compressible.

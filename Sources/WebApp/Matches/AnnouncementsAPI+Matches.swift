@@ -20,7 +20,7 @@ extension AnnouncementsAPI {
                 return reply
             case .fetched(let fetched):
                 let body = AnnouncementsAPI.matchesBody(fetched.value, snapshot: gateway.freshSnapshot()?.value, site: site)
-                var reply = Reply(site.caches.finish(body, request: request, stale: fetched.isStale))
+                var reply = site.caches.reply(body, stale: fetched.isStale)
                 self.markAge(&reply, fetched.fetchedAt, stale: fetched.isStale)
                 return reply
             case .failed(let error):

@@ -94,7 +94,7 @@ extension PageHandlers {
                     language: stated,
                     headerChoseLanguage: !language.explicit
                 )
-                return Reply(site.caches.finish(feed, request: request, stale: fetched.isStale))
+                return site.caches.reply(feed, stale: fetched.isStale)
             case .failed(let error):
                 throw petUnavailable(error, request: request, location: location, pageURL: pageURL)
             }

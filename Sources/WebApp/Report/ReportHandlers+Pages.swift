@@ -169,12 +169,12 @@ extension ReportHandlers {
 }
 
 extension ReportHandlers {
-    /// A report page is for its visitor only (`CachePolicy.private`), and never sent elsewhere in a
+    /// A report page is for its visitor only (its route is private: `RouteEntry.Privacy`), and never sent elsewhere in a
     /// `Referer`: `same-origin`, not `no-referrer`, because under `no-referrer` a browser sends
     /// `Origin: null` with the page's own form POST, which `ClientIdentity.isCrossSite` (rightly)
     /// refuses with 403.
     static func `private`(_ response: Response) -> Response {
-        var copy = CachePolicy.private.applied(to: response)
+        var copy = response
         copy.headers[.referrerPolicy] = "same-origin"
         return copy
     }

@@ -20,15 +20,13 @@ struct WritePolicy: Sendable {
         let route = head.path.flatMap(Route.init(path:))
         guard head.method == "POST", let route, let limits = route.rule.limits else {
             let error = HTTPError.methodNotAllowed(head.method, route: route)
-            // A path the site does not have answers in the API's form below `/api/`.
-            let format = route?.rule.format ?? ((head.path ?? "/").hasPrefix("/api/") ? .api : .page)
+            let format = Route.errorFormat(path: head.path, route: route)
             // Counted as the server's own answer, as every refused method was before bodies existed.
             return .refuse(finish(render(error, format: format, head, requestID), head, "server", requestID))
         }
         // The one-click stop of a mail (RFC 8058) comes from the mail provider, not our pages: its token
         // alone authorises it, so it is the one write the cross-site check lets through.
-        let oneClick: Bool = if case .alert(.stop, _) = route { true } else { false }
-        if !oneClick, identity.isCrossSite(headers: head.headers, authority: head.authority) {
+        if route.kind != .alertStop, identity.isCrossSite(headers: head.headers, authority: head.authority) {
             let error = HTTPError(403, .reportCrossSite, api: .init(code: "FORBIDDEN", message: "Writes from another site are not accepted."))
             return .refuse(finish(render(error, format: route.rule.format, head, requestID), head, route.metricName, requestID))
         }
@@ -40,7 +38,8 @@ struct WritePolicy: Sendable {
             )
             return .refuse(finish(render(error, format: route.rule.format, head, requestID), head, route.metricName, requestID))
         }
-        return .accept(limits)
+        // The route and the request id go with the body to the handler: the pipeline parses neither again.
+        return .accept(limits, decided: HeadDecision(route: route, requestID: requestID))
     }
 
     /// The answer for an accepted body that could not be read whole.
@@ -54,7 +53,7 @@ struct WritePolicy: Sendable {
             case .storageFailed:
                 HTTPError(500, .errorInternal, api: .init(code: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side."))
             }
-        let format = route?.rule.format ?? ((head.path ?? "/").hasPrefix("/api/") ? .api : .page)
+        let format = Route.errorFormat(path: head.path, route: route)
         return finish(render(error, format: format, head, requestID), head, route?.metricName ?? "not_found", requestID)
     }
 
@@ -69,4 +68,11 @@ struct WritePolicy: Sendable {
         )
         return ErrorRenderer(site: site).response(error, format: format, for: request, requestID: requestID)
     }
+}
+
+/// What the head of a request decided (`WritePolicy.decide`), carried to the handler with its body
+/// (`MicroHTTP.Request.decided`): the pipeline takes the route and the request id from it.
+struct HeadDecision: Sendable {
+    let route: Route
+    let requestID: String
 }

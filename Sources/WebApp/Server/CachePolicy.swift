@@ -46,8 +46,23 @@ enum CachePolicy: Sendable, Equatable {
         }
     }
 
-    /// The `Cache-Control` field, for a maker that appends its headers in one go (`PageCaches.prepared`).
-    var field: HTTPField { HTTPField(name: .cacheControl, value: cacheControl) }
+    /// The `CDN-Cache-Control` value (RFC 9213) of answers made from fresh data: a CDN in front keeps
+    /// them one TTL and answers from its copy while it revalidates, and on our errors, instead of waiting
+    /// for us at every expiry; browsers, which do not read it, keep revalidating (`cacheControl`). Nil for
+    /// every other policy: a CDN follows `Cache-Control` (docs/scaling.md "Behind a CDN or shared cache").
+    var cdnCacheControl: String? {
+        switch self {
+        case .shared(let ttl, let staleIfError, _):
+            "max-age=\(max(1, Int(ttl))), stale-while-revalidate=\(max(1, Int(ttl))), stale-if-error=\(Int(staleIfError))"
+        case .lasting, .stale, .private, .noStore: nil
+        }
+    }
+
+    /// The policy's fields (`Cache-Control`, then `CDN-Cache-Control` when it has one), for a maker that
+    /// appends its headers in one go (`PageCaches.prepared`).
+    var fields: [HTTPField] {
+        [HTTPField(name: .cacheControl, value: cacheControl)] + (cdnCacheControl.map { [HTTPField(name: .cdnCacheControl, value: $0)] } ?? [])
+    }
 
     /// False for answers no cache may store: they are never compressed either (BREACH: a secret
     /// beside text the visitor typed; docs/compression.md).
@@ -88,17 +103,14 @@ enum CachePolicy: Sendable, Equatable {
         }
     }
 
-    /// Writes the policy on `response`: its `Cache-Control`. Whether it may be compressed is read
-    /// from the policy itself (`Reply.cache`, `BodyCompression.isCompressible`), not from the header.
-    func apply(to response: inout Response) {
-        response.headers[.cacheControl] = cacheControl
-    }
-
-    /// `response` with the policy written on it (see `apply(to:)`).
-    func applied(to response: Response) -> Response {
-        var copy = response
-        apply(to: &copy)
-        return copy
+    /// Writes the policy on `response`: its `Cache-Control` and `CDN-Cache-Control` (only
+    /// `AnswerHeaders.finish` calls it). Whether it may be compressed is read from the policy itself
+    /// (`Reply.cache`, `BodyCompression.isCompressible`), not from the header.
+    fileprivate func apply(to response: inout Response) {
+        let text = cacheControl
+        if response.headers.value(.cacheControl) != text { response.headers[.cacheControl] = text }
+        let cdn = cdnCacheControl
+        if response.headers.value(.cdnCacheControl) != cdn { response.headers[.cdnCacheControl] = cdn }
     }
 
     /// Pages and API answers made from data fresh for `ttlSeconds` that may be served stale on
@@ -113,4 +125,30 @@ enum CachePolicy: Sendable, Equatable {
         guard case .shared(let ttl, let staleIfError, _) = self else { return self }
         return .shared(ttlSeconds: ttl, staleIfErrorSeconds: staleIfError, until: min(confirmedAt + .milliseconds(Int64(ttl * 1000)), endOfDay))
     }
+}
+
+/// The one header step that finishes every answer (`Pipeline.finish`, the server's own answers in
+/// `ErrorRenderer.serverAnswer`, and a kept page once when kept, `PageCaches.prepared`): a public 200's
+/// ETag, the cache policy's fields, and the security headers. Idempotent: a kept page that has them costs
+/// a few lookups.
+enum AnswerHeaders {
+    static func finish(_ response: inout Response, cache: CachePolicy) {
+        if response.status == .ok, cache.mayCompress, response.headers.value(.eTag) == nil {
+            response.headers[.eTag] = ConditionalGet.etag(for: response.body)
+        }
+        cache.apply(to: &response)
+        SecurityHeaders.apply(to: &response)
+    }
+
+    /// `response` finished under `cache` (see `finish(_:cache:)`).
+    static func finished(_ response: Response, cache: CachePolicy) -> Response {
+        var copy = response
+        finish(&copy, cache: cache)
+        return copy
+    }
+}
+
+extension HTTPField.Name {
+    /// RFC 9213's targeted field for CDNs.
+    static let cdnCacheControl = Self("CDN-Cache-Control")!
 }

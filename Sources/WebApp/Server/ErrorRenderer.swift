@@ -21,8 +21,9 @@ struct ErrorRenderer: Sendable {
         }
         if let seconds = error.retryAfter { response.headers[.retryAfter] = String(seconds) }
         if let allow = error.allow ?? (error.status == 405 ? RouteRule.page.allow : nil) { response.headers[.allow] = allow }
-        CachePolicy.noStore.apply(to: &response)
-        SecurityHeaders.apply(to: &response)
+        // `no-store` and the security headers: the header step, here because the server's own
+        // answers (`serverAnswer`) do not pass through the pipeline.
+        AnswerHeaders.finish(&response, cache: .noStore)
         return response
     }
 
@@ -31,7 +32,7 @@ struct ErrorRenderer: Sendable {
     func serverAnswer(_ answer: ServerMadeAnswer) -> Response {
         let path = answer.rawPath.removingPercentEncoding
         let route = path.flatMap(Route.init(path:))
-        let format = route?.rule.format ?? (answer.rawPath.hasPrefix("/api/") ? .api : .page)
+        let format = Route.errorFormat(path: answer.rawPath, route: route)
         let request = Request(
             method: HTTPRequest.Method(answer.method) ?? .get,
             path: path ?? "/",

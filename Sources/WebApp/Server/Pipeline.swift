@@ -19,8 +19,11 @@ struct Pipeline: Sendable {
     /// the fresh snapshot, a warm photo), else after one wait, in a task.
     func handle(_ request: Request) -> Answer {
         let started = ContinuousClock.now
-        let requestID = RequestID.choose(from: request.headers.value(.xRequestID))
-        let (routeName, format, plan) = router.plan(for: request, requestID: requestID)
+        // A write's route and id were decided from its head (`HeadDecision`); a GET's are decided here.
+        let decided = request.decided as? HeadDecision
+        let requestID = decided?.requestID ?? RequestID.choose(from: request.headers.value(.xRequestID))
+        let route = decided?.route ?? Route(path: request.path)
+        let (routeName, format, plan) = router.plan(for: request, route: route, requestID: requestID)
         do throws(HTTPError) {
             if let reply = try plan.now() {
                 return .now(finish(reply, request: request, routeName: routeName, requestID: requestID, started: started))
@@ -60,7 +63,9 @@ struct Pipeline: Sendable {
     /// decided, since the ETag depends on the coding), the request id, then the metrics and the log line.
     private func finish(_ reply: Reply, request: Request, routeName: String, requestID: String, started: ContinuousClock.Instant) -> Response {
         var response = reply.response
-        SecurityHeaders.apply(to: &response)
+        // The one header step: the policy's `Cache-Control` (and `CDN-Cache-Control`), a public 200's
+        // ETag, the security headers, before the answer is kept or compressed.
+        AnswerHeaders.finish(&response, cache: reply.cache)
         var forms = reply.forms
         if let until = reply.keptUntil(method: request.method), let responses {
             if let entry = reply.kept {

@@ -2,17 +2,17 @@ import Foundation
 import HTTPTypes
 import MicroHTTP
 
-/// A response, and the cache policy it was made under: what browsers and shared caches are told
-/// (already written on `response` by `CachePolicy.apply`), and whether the server may give this
-/// exact answer again for the same request target (`CachePolicy.keptUntil`).
+/// A response, and the cache policy it was made under (required: `no-store` when its maker says
+/// nothing): what browsers and shared caches are told, whether the server gives this exact answer again
+/// for the same request target (`CachePolicy.keptUntil`) and whether it may be compressed
+/// (`CachePolicy.mayCompress`). The pipeline's one header step writes the policy's `Cache-Control`
+/// (`AnswerHeaders.finish`); a route whose answers are all private says so in its entry of the route
+/// table (`RouteEntry.Privacy`), so a page that forgets its policy is never kept nor compressed.
 struct Reply: Sendable {
     /// The answer for this request.
     var response: Response
-    /// The policy written on `response`, which decides whether the server keeps it and whether it
-    /// may be compressed (`BodyCompression.isCompressible`); nil when its maker wrote a policy any
-    /// cache may store (a static file, a stale page, an error page, never compressed as it is no
-    /// 200) and the server keeps it for this request only.
-    var cache: CachePolicy?
+    /// Who may keep the answer: written on it by `AnswerHeaders.finish`, read by the compression step.
+    var cache: CachePolicy
     /// The compressed forms of `response`'s body, when whoever keeps it made them (`BodyCompression`);
     /// nil: the compression step makes the one a request needs at the quick level.
     var forms: CompressedForms?
@@ -20,32 +20,26 @@ struct Reply: Sendable {
     /// the pipeline indexes this request's target to it when the policy lets the server reuse it.
     var kept: ResponseCache.Entry?
 
-    /// A reply whose response already carries its policy; the server does not keep it.
-    init(_ response: Response, forms: CompressedForms? = nil) {
+    /// A reply under `cache` (`no-store` when its maker names none).
+    init(_ response: Response, cache: CachePolicy = .noStore, forms: CompressedForms? = nil) {
         self.response = response
-        cache = nil
-        self.forms = forms
-        kept = nil
-    }
-
-    /// A reply under `cache`, written on `response` now.
-    init(_ response: Response, cache: CachePolicy, forms: CompressedForms? = nil) {
-        self.response = cache.applied(to: response)
         self.cache = cache
         self.forms = forms
         kept = nil
     }
 
-    /// This reply under `policy` when it names none: its maker wrote `policy` on the response.
+    /// This reply under `policy` instead of its own: a route whose every answer is for its client
+    /// only, or for this request only (`RouteEntry.Privacy`), whatever its handler said.
     func under(_ policy: CachePolicy) -> Reply {
-        guard cache == nil else { return self }
         var copy = self
         copy.cache = policy
+        copy.forms = nil
+        copy.kept = nil
         return copy
     }
 
     /// Until when the server may give this reply again for requests of the same target (`CachePolicy.keptUntil`).
     func keptUntil(method: HTTPRequest.Method) -> ContinuousClock.Instant? {
-        cache?.keptUntil(response, method: method)
+        cache.keptUntil(response, method: method)
     }
 }

@@ -85,9 +85,8 @@ extension ResponseCache {
         /// Its representations, made now from `response` the first time (nil for an entry without one).
         func prepare(threadSlots: Int) -> Prepared? {
             if let made = prepared { return made }
-            guard var response else { return nil }
-            // What the pipeline adds to every answer (a kept page has it already: a lookup).
-            SecurityHeaders.apply(to: &response)
+            // Every kept response was finished by the header step before it was kept (`AnswerHeaders`).
+            guard let response else { return nil }
             return storeIfNil(Prepared(response: response, forms: forms, threadSlots: threadSlots))
         }
 
@@ -174,7 +173,7 @@ extension ResponseCache {
 
         init(response: Response, forms: CompressedForms?, threadSlots: Int) {
             variesByAccept = Prepared.variesByAccept(response)
-            let forms = BodyCompression.isCompressible(response, cache: nil) ? forms : nil
+            let forms = BodyCompression.isCompressible(kept: response) ? forms : nil
             available = forms?.available ?? 0
             representations = ContentCoding.allCases.map { coding in
                 guard let forms else { return coding == .identity ? PreparedResponse(response, threadSlots: threadSlots) : nil }

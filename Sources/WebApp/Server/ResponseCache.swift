@@ -106,7 +106,8 @@ final class ResponseCache: PreparedResponses {
     func keep(_ response: Response, for key: String, generation: Int) -> Entry? {
         guard response.status == .ok, entries.isSecondSighting(of: key) else { return nil }
         // Compressed outside the lock: other pages of this shard are served meanwhile.
-        let forms = BodyCompression.forms(of: response, cache: nil, level: BodyCompression.policy.kept)
+        let forms =
+            BodyCompression.isCompressible(kept: response) ? BodyCompression.forms(of: response.body, level: BodyCompression.policy.kept) : nil
         let entry = Entry(key: key, generation: generation, response: response, forms: forms)
         guard entry.baseCost <= shareBytes else { return nil }
         let went = entries.insertEvicting(entry, for: key, cost: entry.baseCost, generation: generation)

@@ -1,7 +1,7 @@
 import HTTPTypes
 import MicroHTTP
 
-/// What a route takes, declared once per route: its methods (in `Allow` order), the body a write may
+/// What a route takes, declared with its entry of the route table (`RouteTable`): its methods (in `Allow` order), the body a write may
 /// carry and the form its errors take. The body policy (`WritePolicy`), every 405 with its `Allow`
 /// and the OpenAPI check of methods (`OpenAPIDocumentTests`) read it; nothing else decides them.
 struct RouteRule: Sendable, Equatable {
@@ -40,6 +40,8 @@ struct RouteRule: Sendable, Equatable {
     /// GET and HEAD only: the pages, feeds, files and reads.
     static let page = RouteRule(methods: [.get, .head], body: nil, format: .page)
     static let apiRead = RouteRule(methods: [.get, .head], body: nil, format: .api)
+    /// A page that also takes its form: GET and HEAD show it, POST sends it (URL-encoded or multipart).
+    static let pageWrite = RouteRule(methods: [.get, .head, .post], body: .form(urlEncoded: true), format: .page)
 
     /// `Allow` of this route's 405.
     var allow: String { Methods.named.filter { methods.contains($0.0) }.map(\.1).joined(separator: ", ") }
@@ -79,24 +81,6 @@ struct RouteRule: Sendable, Equatable {
             return type.hasPrefix("multipart/form-data") || (urlEncoded && type.hasPrefix("application/x-www-form-urlencoded"))
         }
     }
-}
-
-extension Route {
-    /// The route table's rule for this route.
-    var rule: RouteRule {
-        switch self {
-        case .report, .reportPhoto: RouteRule(methods: [.get, .head, .post], body: .form(urlEncoded: true), format: .page)
-        case .apiList: RouteRule(methods: [.get, .head, .post], body: .json, format: .api)
-        case .apiPhotos: RouteRule(methods: .post, body: .form(urlEncoded: false), format: .api)
-        case .alerts: RouteRule(methods: .post, body: .form(urlEncoded: true), format: .page)
-        case .alert: RouteRule(methods: [.get, .head, .post], body: .form(urlEncoded: true), format: .page)
-        case .apiDetails, .apiGeoJSON, .apiDocument, .apiMatches: .apiRead
-        default: .page
-        }
-    }
-
-    /// The methods this route answers (`Allow` of its 405).
-    var allowedMethods: String { rule.allow }
 }
 
 extension HTTPError {

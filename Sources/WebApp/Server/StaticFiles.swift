@@ -69,9 +69,8 @@ struct StaticFiles: Sendable {
         guard !segments.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." || $0.contains("\\") }),
             let asset = assets[path]
         else { return nil }
-        var response = Response(status: 200, headers: [.contentType: asset.contentType, .eTag: asset.etag], body: asset.body)
-        ConditionalGet.apply(to: &response, request: request, cache: StaticFiles.cachePolicy)
-        return response
+        // Its `Cache-Control` is `cachePolicy`'s, written by the pipeline's header step (`AnswerHeaders`).
+        return Response(status: 200, headers: [.contentType: asset.contentType, .eTag: asset.etag], body: asset.body)
     }
 
     /// The content type of a file extension; unknown ones are `application/octet-stream`.

@@ -71,7 +71,7 @@ final class TileProxy: Sendable {
     }
 
     /// The answer for an outcome: the tile with the freshness the tile server gave, or the error.
-    func answer(_ outcome: Outcome, request: Request) throws(HTTPError) -> Response {
+    func answer(_ outcome: Outcome, request: Request) throws(HTTPError) -> Reply {
         let now = clock.date
         switch outcome {
         case .entry(let entry, let kept):
@@ -81,8 +81,7 @@ final class TileProxy: Sendable {
             // Browsers may keep it as long as we may, and no longer: the tile server's freshness, passed on.
             let left = Int((entry.lifetime ?? 0) - now.timeIntervalSince(entry.checkedAt))
             let policy: CachePolicy = !kept ? .noStore : left > 0 ? .lasting(seconds: left) : .stale
-            policy.apply(to: &response)
-            return ConditionalGet.answer(response, request: request)
+            return Reply(ConditionalGet.answer(response, request: request), cache: policy)
         case .missing:
             throw HTTPError(404, .errorNoTile)
         case .failed(let status):

@@ -61,7 +61,7 @@ extension PageHandlers {
                     template: template,
                     language: location.language
                 )
-                return Reply(site.caches.finish(page, request: request, stale: fetched.isStale))
+                return site.caches.reply(page, stale: fetched.isStale)
             case .failed(let error):
                 throw petUnavailable(error, request: request, location: location, pageURL: pageURL)
             }

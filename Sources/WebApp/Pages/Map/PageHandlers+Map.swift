@@ -59,8 +59,9 @@ extension PageHandlers {
 }
 
 extension Route {
-    /// The tile route as Leaflet's URL template (`{z}`, `{x}`, `{y}` filled in by the map script).
-    static let tilePattern = "/tiles/{z}/{x}/{y}.png"
+    /// The tile route as Leaflet's URL template (`{z}`, `{x}`, `{y}` filled in by the map script): its
+    /// pattern in the route table, which Leaflet's templates happen to share.
+    static let tilePattern = RouteTable.entry(.tile).pattern.description
 }
 
 extension Announcement {

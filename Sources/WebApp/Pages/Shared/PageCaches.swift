@@ -20,8 +20,8 @@ final class PageCaches: Sendable {
     let feedEntries: FeedEntries
     /// The cache policy of pages and API answers made from fresh data (`CachePolicy.shared`).
     let fresh: CachePolicy
-    /// `fresh`'s and `CachePolicy.stale`'s `Cache-Control` fields, made once: every page made appends one.
-    private let cacheFields: (fresh: HTTPField, stale: HTTPField)
+    /// `fresh`'s and `CachePolicy.stale`'s fields (`CachePolicy.fields`), made once: every page made appends them.
+    private let cacheFields: (fresh: [HTTPField], stale: [HTTPField])
     /// The possible matches of each report, found once per snapshot (docs/matching.md).
     let matchMemo = MatchMemo()
     /// The posters' QR codes, per share URL and snapshot.
@@ -35,7 +35,7 @@ final class PageCaches: Sendable {
         self.responses = responses
         shells = PageShells(maxBytes: budgets.pageShells)
         fresh = CachePolicy.fresh(ttlSeconds: configuration.cacheTTLSeconds, staleMaxSeconds: configuration.staleMaxSeconds)
-        cacheFields = (fresh.field, CachePolicy.stale.field)
+        cacheFields = (fresh.fields, CachePolicy.stale.fields)
         feedEntries = FeedEntries(baseURL: configuration.effectivePublicBaseURL)
     }
 
@@ -61,7 +61,7 @@ final class PageCaches: Sendable {
         build: (_ day: Int) throws(Failure) -> Response
     ) throws(Failure) -> Reply {
         let day = days.today
-        guard !snapshot.isStale else { return Reply(finish(try build(day), request: request, stale: true)) }
+        guard !snapshot.isStale else { return reply(try build(day), stale: true) }
         let reuse = DayClock.reuseKey(generation: snapshot.value.generation, day: day)
         if let kept = responses.cached(key, generation: reuse), let response = kept.response {
             // Kept: the same bytes are right for this exact URL while the snapshot is fresh and the
@@ -72,7 +72,7 @@ final class PageCaches: Sendable {
         }
         let made = prepared(try build(day), stale: false)
         guard let kept = responses.keep(made, for: key, generation: reuse), let response = kept.response else {
-            return Reply(ConditionalGet.answer(made, request: request))
+            return Reply(ConditionalGet.answer(made, request: request), cache: policy(made, stale: false))
         }
         // Its second sighting: kept with its forms, and the server gives it itself from the next
         // request on (one second-sighting rule, docs/caches.md).
@@ -88,11 +88,15 @@ final class PageCaches: Sendable {
         return reply
     }
 
-    /// Cache headers (and 304) for a 200; `no-store` for anything else.
-    func finish(_ response: Response, request: Request?, stale: Bool) -> Response {
-        let ready = prepared(response, stale: stale)
-        guard let request else { return ready }
-        return ConditionalGet.answer(ready, request: request)
+    /// A page or API answer made from the snapshot for this request only: under `fresh` (or
+    /// `stale`) when a 200, `no-store` otherwise (the 304 is the pipeline's, `BodyCompression.answer`).
+    func reply(_ response: Response, stale: Bool) -> Reply {
+        Reply(prepared(response, stale: stale), cache: policy(response, stale: stale))
+    }
+
+    /// The policy of a page made from the snapshot: fresh or stale data for a 200, `no-store` for anything else.
+    func policy(_ response: Response, stale: Bool) -> CachePolicy {
+        response.status == .ok ? (stale ? .stale : fresh) : .noStore
     }
 
     /// A response with every header it keeps for all requests: ETag and cache policy for a 200
@@ -115,19 +119,14 @@ final class PageCaches: Sendable {
             // Last-Modified, took the lookups: 12,000 instructions, callgrind), with room for the
             // two fields added on the way out (`Vary` by the compression step, the request id):
             // each growth of the fields copied them all.
-            response.headers.reserveCapacity(response.headers.count + 2 + SecurityHeaders.all.count + 2)
+            // The same fields as the header step's (`AnswerHeaders.finish`), which then finds them all.
+            response.headers.reserveCapacity(response.headers.count + 3 + SecurityHeaders.all.count + 2)
             if !tagged { response.headers.append(HTTPField(name: .eTag, value: ConditionalGet.etag(for: response.body))) }
-            response.headers.append(stale ? cacheFields.stale : cacheFields.fresh)
+            response.headers.append(contentsOf: stale ? cacheFields.stale : cacheFields.fresh)
             response.headers.append(contentsOf: SecurityHeaders.all)
             return response
         }
-        if response.status == .ok {
-            if response.headers.value(.eTag) == nil { response.headers[.eTag] = ConditionalGet.etag(for: response.body) }
-            (stale ? CachePolicy.stale : fresh).apply(to: &response)
-        } else {
-            CachePolicy.noStore.apply(to: &response)
-        }
-        SecurityHeaders.apply(to: &response)
+        AnswerHeaders.finish(&response, cache: policy(response, stale: stale))
         return response
     }
 

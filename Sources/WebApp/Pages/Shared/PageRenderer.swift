@@ -57,7 +57,7 @@ struct PageRenderer: Sendable {
     func texts(_ language: PageLanguage) -> Texts { catalogs[language.language] }
 
     /// Renders `model` with `template` in `language` as a 200 HTML response (not yet finished: see
-    /// `PageCaches.finish`).
+    /// `PageCaches.reply`).
     func page(_ model: some ViewModel, template: String, language: PageLanguage, status: HTTPResponse.Status = .ok) -> Response {
         guard let html = render(model, template: template, language: language.language) else {
             return Response.text("Internal error\n", status: 500)
