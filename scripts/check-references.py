@@ -61,10 +61,16 @@ EXTERNAL_TYPES = {
 
 # File names written in backticks that are not ours: libmicrohttpd's source, the style guide's pattern.
 OTHER_FILE_NAMES = {"connection.c", "Type.swift", "Type+Concern.swift"}
+# Module-relative Swift paths that name another repository's file: Point-Free's client (docs/style.md).
+OTHER_SWIFT_PATHS = {"GitHub/Client.swift"}
 
 PATH_PREFIXES = ("Sources", "Tests", "docs", "scripts", "browser-tests", "api-tests", "scale-tests", "deploy",
                  "fuzz", "sanitizers", "Templates", "Public", "Data", ".ci")
 PATH_RE = re.compile(r"(?<![\w/.\-~$])((?:" + "|".join(re.escape(p) for p in PATH_PREFIXES) + r")/[\w.+\-/*{},]*[\w+*}])")
+# A Swift file named from its module or folder (`WebApp/Server/Router.swift`, `Server/Reply.swift`,
+# `WebAppTests/Fixtures.swift`): it must be under Sources/ or Tests/. Not after `/`, `:` or a word
+# character, so URLs and the repository paths PATH_RE reads are left to PATH_RE.
+BARE_SWIFT_RE = re.compile(r"(?<![\w/.\-~$:])((?:[A-Z][\w+\-]*/)+[\w+\-]+\.swift)\b")
 MD_LINK_RE = re.compile(r"\]\(([^)\s]+)\)")
 ANCHOR_RE = re.compile(r"(?<![\w/.\-])((?:[\w.\-]+/)*[\w.\-]+\.md)#([\w\-]+)")
 QUOTED_RE = re.compile(r"(?<![\w/.\-])(README(?:\.md)?|(?:[\w.\-]+/)*[\w.\-]+\.md)\)? \"([^\"]+)\"")
@@ -103,6 +109,16 @@ def path_exists(target):
     if "*" in target:
         return any(fnmatch.fnmatchcase(f, target) for f in FILES)
     return os.path.exists(os.path.join(ROOT, target))
+
+
+def swift_path_exists(target):
+    """True when a module-relative Swift path names a file under Sources/ or Tests/ (one module deep)."""
+    if target.split("/")[0] in PATH_PREFIXES or target in OTHER_SWIFT_PATHS:
+        return True
+    if os.path.isfile(os.path.join(ROOT, target)):
+        return True
+    return any(f.endswith("/" + target) and f.split("/")[0] in ("Sources", "Tests") and f.count("/") - target.count("/") <= 2
+               for f in FILES)
 
 
 def swift_comments(path):
@@ -222,6 +238,11 @@ def check_text(path, number, text, problems, markdown, names=True):
         CHECKED["files"] += 1
         if not path_exists(target):
             problems.append(f"{path}:{number}: no file or folder {target}")
+    for match in BARE_SWIFT_RE.finditer(text) if names else ():
+        target = match.group(1)
+        CHECKED["files"] += 1
+        if not swift_path_exists(target):
+            problems.append(f"{path}:{number}: no Swift file {target} under Sources/ or Tests/")
     if markdown:
         for match in MD_LINK_RE.finditer(text):
             target = match.group(1)
@@ -308,8 +329,32 @@ def check_type(path, number, code, problems):
         problems.append(f"{path}:{number}: no member {chain[0]} of {head} declared (in `{code}`)")
 
 
+def module_graph_problem():
+    """docs/architecture.md's module graph against Package.swift (scripts/module-graph.py), and its
+    "Folders" list against Sources/: both say what the package is, so neither may drift from it."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("module_graph", os.path.join(ROOT, "scripts", "module-graph.py"))
+    module_graph = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module_graph)
+    found = []
+    why = module_graph.problem()
+    if why:
+        found.append(f"{module_graph.DOCUMENT}: {why}")
+    with open(os.path.join(ROOT, "docs/architecture.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    folders = text.partition("\n## Folders\n")[2].partition("\n## ")[0]
+    listed = set()
+    for line in folders.splitlines():
+        head = re.match(r"Sources/([\w\-]+(?:, [\w\-]+)*)", line)
+        if head:
+            listed.update(head.group(1).split(", "))
+    for module in sorted(MODULES - listed):
+        found.append(f'docs/architecture.md: "Folders" does not list Sources/{module}')
+    return found
+
+
 def main():
-    problems = []
+    problems = module_graph_problem()
     documents = [f for f in FILES if f.endswith(".md") and not f.startswith("scripts/openapi-client/")]
     for path in documents:
         in_fence = False

@@ -7,7 +7,7 @@ enum ProcessMemory {
     /// start. Each thread that allocates otherwise gets its own arena (up to 8 per core), each
     /// keeping the memory freed in it. Too few, and the server threads share an arena's lock: with
     /// 2, every located page's ~100 allocations met there (a futex call every other page, perf);
-    /// docs/performance.md "Malloc arenas" has the measurements.
+    /// docs/performance-history.md "Malloc arenas" has the measurements.
     static func limitArenas(_ count: Int32) {
         petspot_limit_malloc_arenas(count)
     }

@@ -4,7 +4,7 @@
 
 import MicroHTTP
 
-/// Stand-in for `StaticFiles.forms` (Server/StaticFiles+Compression.swift), which compresses
+/// Stand-in for `StaticFiles.forms` (Compression/StaticFiles+Compression.swift), which compresses
 /// through zlib and Brotli (C libraries the fuzzer does not link): no fuzz target needs the forms.
 extension StaticFiles {
     static func forms(of body: [UInt8], contentType: String, etag: String) -> CompressedForms? { nil }
