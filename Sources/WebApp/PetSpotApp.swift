@@ -143,7 +143,6 @@ public final class PetSpotApp: Sendable {
             configuration: configuration,
             site: site,
             gateway: upstream.gateway,
-            responses: responses,
             writeStore: writeStore,
             metrics: metrics,
             logger: logger,
@@ -207,10 +206,10 @@ public final class PetSpotApp: Sendable {
     package var port: Int { server.port }
 
     /// Another replica published a report (or the change feed reconnected and may have missed some):
-    /// the snapshot is fetched again and the kept answers forgotten, as after a publish here.
+    /// the snapshot is fetched again, as after a publish here; a new one empties the kept answers
+    /// (`ServerAssembly`'s listener of `AnnouncementGateway.whenReplaced`).
     public func dataChanged() async {
         await gateway.refreshAfterWrite(requestID: RequestID.choose(from: nil))
-        responses.removeAll()
     }
 
     /// Another replica queued alert mails (`NOTIFY petspot_outbox`): this replica's sender looks too,

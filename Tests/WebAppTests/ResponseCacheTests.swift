@@ -66,6 +66,31 @@ struct ResponseCacheTests {
         #expect(cache.cached("/pets en", generation: 2) === new)
     }
 
+    @Test func a_replaced_snapshot_empties_the_cache_and_a_late_render_of_it_is_never_kept_again() throws {
+        let cache = ResponseCache(maxBytes: 8 << 20)
+        let until = ContinuousClock.now + .seconds(60)
+        let old = DayClock.reuseKey(generation: 1, day: 3)
+        _ = cache.keep(Self.page(), for: "/pets en", generation: old)
+        let entry = try #require(cache.keep(Self.page(), for: "/pets en", generation: old))
+        cache.index(entry, for: Self.request("/pets"), route: "list", until: until)
+        #expect(cache.targets.entries == 1)
+
+        cache.retire(below: DayClock.reuseKey(generation: 2, day: 0))
+        #expect(cache.size.entries == 0)
+        #expect(cache.targets.entries == 0)
+        // A request still on snapshot 1 renders its page: it is neither kept nor indexed (the server would give it until its TTL).
+        #expect(cache.keep(Self.page(), for: "/pets?b en", generation: old) == nil)
+        #expect(cache.keep(Self.page(), for: "/pets?b en", generation: old) == nil)
+        cache.index(entry, for: Self.request("/pets?b"), route: "list", until: until)
+        #expect(cache.targets.entries == 0)
+        // The new snapshot's pages are kept as before; a lower floor later changes nothing.
+        let current = DayClock.reuseKey(generation: 2, day: 3)
+        _ = cache.keep(Self.page(), for: "/pets en", generation: current)
+        #expect(cache.keep(Self.page(), for: "/pets en", generation: current) != nil)
+        cache.retire(below: DayClock.reuseKey(generation: 1, day: 0))
+        #expect(cache.keep(Self.page(), for: "/pets?b en", generation: old) == nil)
+    }
+
     @Test func evicted_entries_take_their_targets_with_them_and_remove_all_empties_both() {
         let cache = ResponseCache(maxBytes: 64 * 1024)
         let until = ContinuousClock.now + .seconds(60)

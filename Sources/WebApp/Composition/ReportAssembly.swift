@@ -16,7 +16,6 @@ struct ReportAssembly: Sendable {
         configuration: AppConfiguration,
         site: SiteContext,
         gateway: AnnouncementGateway,
-        responses: ResponseCache,
         writeStore: (any WriteStore)?,
         metrics: Metrics,
         logger: Logger,
@@ -33,7 +32,6 @@ struct ReportAssembly: Sendable {
             configuration: configuration,
             site: site,
             gateway: gateway,
-            responses: responses,
             store: store,
             logger: logger.with(label: "report")
         )

@@ -26,10 +26,13 @@ struct ServerAssembly: Sendable {
     ) {
         let gateway = upstream.gateway
         let api = AnnouncementsAPI(gateway: gateway, site: site)
-        // What is kept per snapshot goes when a new snapshot replaces it (docs/performance.md "Memory").
-        gateway.whenReplaced { [site, wholeList = api.wholeList] generation in
+        // What is kept per snapshot goes when a new snapshot replaces it (docs/performance.md "Memory"),
+        // and so do the kept answers the server gives itself: a report published here or on another
+        // replica (`ReportService.publish`, `PetSpotApp.dataChanged`) shows at once, not after their TTL.
+        gateway.whenReplaced { [site, wholeList = api.wholeList, responses] generation in
             site.caches.retire(below: generation)
             wholeList.retire(below: generation)
+            responses.retire(below: DayClock.reuseKey(generation: generation, day: 0))
         }
         let router = Router(
             site: site,

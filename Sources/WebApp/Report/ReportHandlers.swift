@@ -62,7 +62,8 @@ struct ReportHandlers: Sendable {
         let submission = FormReference.isWellFormed(given) ? given : FormReference.make()
         let key = SubmissionKey.form(submission)
         let address = identity.address(peer: request.clientAddress, headers: request.headers)
-        let started = ContinuousClock.now
+        // The app's clock (`DayClock`), which tests move by hand, not the process's.
+        let started = site.days.now()
         do {
             while true {
                 switch try await store.claim(key, fingerprint: []) {
@@ -86,7 +87,7 @@ struct ReportHandlers: Sendable {
                 case .unknownOutcome:
                     return unknownOutcomePage(form: form, submission: submission, language: language)
                 case .inProgress:
-                    guard ContinuousClock.now - started < ReportHandlers.pollFor else {
+                    guard site.days.now() - started < ReportHandlers.pollFor else {
                         return problemPage(form: form, submission: submission, language: language, key: .reportProblemInProgress, status: .conflict)
                     }
                     try await Task.sleep(for: ReportHandlers.pollEvery)
@@ -358,13 +359,12 @@ extension ReportHandlers {
         configuration: AppConfiguration,
         site: SiteContext,
         gateway: AnnouncementGateway,
-        responses: ResponseCache?,
         store: any WriteStore,
         logger: Logger
     ) -> ReportHandlers {
         ReportHandlers(
             site: site,
-            service: ReportService(gateway: gateway, responses: responses, logger: logger),
+            service: ReportService(gateway: gateway, logger: logger),
             photos: ReportPhotos(pool: .shared, maxPixels: configuration.maxPhotoMegapixels * 1_000_000),
             identity: ClientIdentity(configuration: configuration),
             store: store,

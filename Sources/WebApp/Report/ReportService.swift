@@ -12,8 +12,6 @@ import PetDomain
 /// announcement id, our request id and the upstream's `request-id` only.
 struct ReportService: Sendable {
     let gateway: AnnouncementGateway
-    /// The response cache: emptied once a report is published, so it shows at once.
-    let responses: ResponseCache?
     let logger: Logger
 
     /// The outcome of a create call.
@@ -93,11 +91,11 @@ struct ReportService: Sendable {
             )
     }
 
-    /// The report is complete: the list is fetched again and every kept page forgotten, so the new
-    /// announcement is on `/pets`, `/map` and the API at once rather than after the cache TTL.
+    /// The report is complete: the list is fetched again, so the new announcement is on `/pets`, `/map`
+    /// and the API at once rather than after the cache TTL. The new snapshot is an event the response
+    /// cache listens to (`AnnouncementGateway.whenReplaced`, `ServerAssembly`): its kept pages go then.
     func publish(requestID: String) async {
         await gateway.refreshAfterWrite(requestID: requestID)
-        responses?.removeAll()
     }
 
     /// A 4xx with the backend's error body, logged with the upstream's request id; nil for anything else

@@ -72,6 +72,9 @@ final class ResponseCache: PreparedResponses {
     let now: @Sendable () -> ContinuousClock.Instant
     /// The languages the application's answers vary by (`Accept-Language`); nil when they do not.
     let languages: LanguageNegotiation?
+    /// Pages made from a reuse key below this one are neither kept nor indexed (`retire(below:)`): a
+    /// render still on the snapshot a new one just replaced cannot put the old page back.
+    private let floor = Atomic<Int>(Int.min)
 
     /// `threadSlots` is the number of server threads (more threads still answer, each with a
     /// response made for the one answer).
@@ -104,7 +107,7 @@ final class ResponseCache: PreparedResponses {
     /// compressed forms made now, once (they count in the budget); other statuses are not kept.
     /// Returns the entry; nil when it was not kept.
     func keep(_ response: Response, for key: String, generation: Int) -> Entry? {
-        guard response.status == .ok, entries.isSecondSighting(of: key) else { return nil }
+        guard response.status == .ok, generation >= floor.load(ordering: .acquiring), entries.isSecondSighting(of: key) else { return nil }
         // Compressed outside the lock: other pages of this shard are served meanwhile.
         let forms =
             BodyCompression.isCompressible(kept: response) ? BodyCompression.forms(of: response.body, level: BodyCompression.policy.kept) : nil
@@ -112,6 +115,7 @@ final class ResponseCache: PreparedResponses {
         guard entry.baseCost <= shareBytes else { return nil }
         let went = entries.insertEvicting(entry, for: key, cost: entry.baseCost, generation: generation)
         ResponseCache.retire(went, keeping: entry, from: index)
+        guard !isBelowFloor(entry) else { return nil }
         // Not kept when made from an older snapshot than its shard holds (a late render): then
         // nothing may be indexed to it either, as no eviction would take those targets out.
         return cached(key, generation: generation) === entry ? entry : nil
@@ -189,6 +193,28 @@ final class ResponseCache: PreparedResponses {
             index.withLock(key.hash) { $0.insert(record) }
         }
         if added { charge(entry) }
+        _ = isBelowFloor(entry)
+    }
+
+    /// True, and `entry` retired with its targets, when the floor rose past its reuse key: checked after
+    /// every insert, so an insert that raced `retire(below:)`'s `removeAll` takes itself out.
+    private func isBelowFloor(_ entry: Entry) -> Bool {
+        guard let generation = entry.generation, generation < floor.load(ordering: .acquiring) else { return false }
+        ResponseCache.retire(entry, from: index)
+        return true
+    }
+
+    /// Forgets every page made from a reuse key below `reuseKey` (`DayClock.reuseKey`), and keeps none from
+    /// now on: a new snapshot replaced theirs (`AnnouncementGateway.whenReplaced`, `ServerAssembly`), so a
+    /// report published here or on another replica is on every page at once, not after the kept pages' TTL.
+    func retire(below reuseKey: Int) {
+        var current = floor.load(ordering: .relaxed)
+        while current < reuseKey {
+            let (exchanged, seen) = floor.compareExchange(expected: current, desired: reuseKey, ordering: .acquiringAndReleasing)
+            if exchanged { break }
+            current = seen
+        }
+        removeAll()
     }
 
     /// Charges `entry` again with its representations and targets (the same entry, now the newest
