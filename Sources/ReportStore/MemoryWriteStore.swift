@@ -21,6 +21,9 @@ public final class MemoryWriteStore: WriteStore {
         var counter = 0
         /// Per bucket and key: the instants of the slots taken, with their tokens.
         var hits: [String: [(instant: ContinuousClock.Instant, token: String)]] = [:]
+        /// Each bucket's window, as its rule last said: the prune keeps a key's hits for its own bucket's
+        /// window, not the window of the rule that happened to trigger it.
+        var windows: [String: Duration] = [:]
     }
 
     /// The rate limits' windows.
@@ -163,8 +166,14 @@ public final class MemoryWriteStore: WriteStore {
             let token = String(state.counter)
             recent.append((instant, token))
             state.hits[name] = recent
+            state.windows[rule.bucket] = rule.window
             if state.hits.count > maxLimitKeys {
-                state.hits = state.hits.filter { $0.value.contains { instant - $0.instant < rule.window } }
+                let windows = state.windows
+                state.hits = state.hits.filter { name, hits in
+                    let bucket = String(name.prefix { $0 != "\u{0}" })
+                    let window = windows[bucket] ?? rule.window
+                    return hits.contains { instant - $0.instant < window }
+                }
             }
             return .granted(token: token)
         }

@@ -219,4 +219,24 @@ extension WriteStoreContractTests {
         clock.advance(by: SubmissionLease.duration + .seconds(1))
         #expect(try await store.claim(key, fingerprint: []) == .unknownOutcome(fingerprint: []), "a lapsed lease while sending")
     }
+
+    @Test("the memory store's prune keeps each limit's hits for its own window, not the window of the rule that ran it")
+    func pruneKeepsEachBucketsWindow() async throws {
+        let clock = ManualClock()
+        let store = MemoryWriteStore(photoBytes: 1 << 20, maxLimitKeys: 2, now: clock.reading)
+        let daily = LimitRule(bucket: "daily", limit: 1, window: .seconds(86_400))
+        let minute = LimitRule(bucket: "minute", limit: 5, window: .seconds(60))
+        guard case .granted = try await store.take(daily, key: "ada") else {
+            Issue.record("the first take of a fresh key is granted")
+            return
+        }
+        clock.advance(by: .seconds(120))
+        // Past two keys: the prune runs under the one-minute rule, two minutes after the daily hit.
+        _ = try await store.take(minute, key: "b")
+        _ = try await store.take(minute, key: "c")
+        guard case .refused = try await store.take(daily, key: "ada") else {
+            Issue.record("the daily limit was forgotten by a prune under another rule's window")
+            return
+        }
+    }
 }
