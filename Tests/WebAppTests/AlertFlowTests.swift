@@ -222,6 +222,44 @@ struct AlertFlowTests {
         }
     }
 
+    @Test func forget_my_address_on_the_manage_page_erases_the_subscription_and_its_links() async throws {
+        let mailbox = AlertMailbox.make()
+        try await withApp(listJSON: PageJSON.list([AlertFlowTests.near]), configure: { $0.mailDirectory = mailbox.folder.path }) { app in
+            await app.app.deliverAlerts()
+            let search = "/pets.atom?lat=52.2300&lng=21.0100&range=5&lang=en"
+            let form = AlertFlowTests.subscribeBody(search: search, email: "forget.me@example.com")
+            _ = try await post(try app.url("/alerts"), body: form, contentType: "application/x-www-form-urlencoded")
+            await app.app.deliverAlerts()
+            let confirmLink = try #require(try mailbox.mails().first?.link("mail-confirm-link"))
+            let confirmed = try await post(
+                try app.url(ReceivedMail.pathAndQuery(confirmLink)),
+                body: Data("confirm=yes".utf8),
+                contentType: "application/x-www-form-urlencoded"
+            )
+            // `<a href="…" data-testid="alert-manage-link">` on the confirmed page.
+            let beforeLink = try #require(confirmed.text.components(separatedBy: "\" data-testid=\"alert-manage-link\"").first)
+            let manage = ReceivedMail.pathAndQuery(try #require(beforeLink.components(separatedBy: "href=\"").last))
+            #expect(manage.hasPrefix("/alerts/manage/"))
+            let page = try await app.get(manage)
+            #expect(page.text.contains("data-testid=\"alert-forget\""))
+            let forgotten = try await post(try app.url(manage), body: Data("forget=1".utf8), contentType: "application/x-www-form-urlencoded")
+            #expect(forgotten.status == 200)
+            #expect(forgotten.text.contains("data-testid=\"alert-forgotten\""))
+            // The link of the erased subscription leads nowhere, and a new pet in the area owes nothing.
+            #expect(try await app.get(manage).status == 404)
+            app.stub.setList(PageJSON.list([AlertFlowTests.near, AlertFlowTests.pet("after-forget", name: "Late")]))
+            await app.app.dataChanged()
+            await app.app.deliverAlerts()
+            #expect(try mailbox.mails().count == 1)
+            // Nothing of the address is left, not even a block: asking again starts over with a confirmation.
+            _ = try await post(try app.url("/alerts"), body: form, contentType: "application/x-www-form-urlencoded")
+            await app.app.deliverAlerts()
+            let mails = try mailbox.mails()
+            #expect(mails.count == 2)
+            #expect(mails.last?.link("mail-confirm-link") != confirmLink)
+        }
+    }
+
     @Test func one_client_address_may_ask_ten_times_an_hour() async throws {
         try await withApp(listJSON: PageJSON.list([AlertFlowTests.near])) { app in
             let search = "/pets.atom?lat=52.2300&lng=21.0100&range=5&lang=en"

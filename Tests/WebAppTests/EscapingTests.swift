@@ -6,6 +6,22 @@ import Testing
 /// Upstream text is untrusted: it must reach pages escaped, and unsafe photo URLs never reach `src`.
 @Suite("Escaping")
 struct EscapingTests {
+    /// Unescaped output (`{{{x}}}`, `{{&x}}`) only in the text parts of mails (docs/templates.md "Escaping, and
+    /// the one place it is turned off"): a page or HTML mail that prints an upstream string raw fails here.
+    @Test func only_the_text_parts_of_mails_print_values_unescaped() throws {
+        let folder = repositoryRoot.appendingPathComponent("Templates")
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }.filter {
+            $0.hasSuffix(".mustache")
+        }
+        #expect(files.count >= 20)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let raw = text.contains("{{{") || text.contains("{{&")
+            let allowed = file.hasPrefix("mail/") && file.hasSuffix("-text.mustache")
+            #expect(!raw || allowed, "\(file) prints a value unescaped")
+        }
+    }
+
     static let script = "<script>alert(1)</script>"
     static let attributeBreaker = #""><img src=x onerror=alert(1)>"#
     static let singleQuoteBreaker = "' onmouseover='x"
