@@ -38,6 +38,9 @@
 #   FIRST_PAGE_TIMEOUT=30      seconds to wait for the first 200 from /pets
 #   BENCH_DOMAIN=0             skip the domain benchmark at the end
 #   PHOTOS=0                   skip the photo rows
+#   STEADY=1                   add the steady row: random-location /pets in 12 windows of 5 s while the list
+#                              changes every 20 s, faults per answer and RSS per window (docs/performance.md);
+#                              STEADY=only runs that row alone
 #   REFRESH=0                  skip the refresh row (located load for TTL + 5 s while a new snapshot
 #                              of the same size is fetched and indexed; its RSS is the refresh's peak)
 #   COMPRESSION=0              skip the compression rows
@@ -405,6 +408,45 @@ for items in $SIZES; do
     row "$items" "$label" "$ours" "$(wrk_pct "$work/ours.txt" 50%)" "$(wrk_pct "$work/ours.txt" 99%)" \
       "$ng_rps" "$ng_p99" "$ratio" "$(calls_between "$before" "$after")" "$bad" "$rss"
   }
+  # STEADY=1: an average hides stalls. The located load for 60 s in 5 s windows while the upstream's list
+  # changes every 20 s (/__bump: a new body, so a new snapshot is decoded and indexed under load), with the
+  # default TTL of the run; per window: answers/s, the server's minor page faults per answer (field 10 of
+  # /proc/PID/stat) and RSS; then the slowest window over the median, and nginx's median window on the same
+  # located page. Random points of scripts/bench/random-location.lua: the generated data's density.
+  steady_rows() {
+    local i f0 f1 n rps rates="" faults="" rss="" ng_rates="" bumper
+    touch "$work/steady"
+    ( while [ -e "$work/steady" ]; do sleep 20; [ -e "$work/steady" ] && curl -fs --max-time 10 -o /dev/null \
+        "http://127.0.0.1:$up_port/__bump"; done ) &
+    bumper=$!
+    for i in $(seq 1 12); do
+      f0=$(awk '{print $10}' "/proc/$server/stat")
+      DURATION=5 WRK_SEED=$((100 + i)) run_wrk "$work/steady.txt" "http://127.0.0.1:$port" /pets
+      f1=$(awk '{print $10}' "/proc/$server/stat")
+      n=$(awk '/ requests in / {print $1}' "$work/steady.txt")
+      rps=$(wrk_rps "$work/steady.txt")
+      rates="$rates $rps"
+      faults="$faults $(awk -v a="$f0" -v b="$f1" -v n="${n:-0}" 'BEGIN { if (n > 0) printf "%.2f", (b - a) / n; else print "-" }')"
+      rss="$rss $(mb "$(rss_kb "$server")")"
+    done
+    rm -f "$work/steady"; kill "$bumper" 2>/dev/null || true; wait "$bumper" 2>/dev/null || true
+    for i in 1 2 3 4; do
+      DURATION=5 WRK_SEED=$((200 + i)) run_wrk "$work/steady-ng.txt" "http://127.0.0.1:$ng_port" "/b/located"
+      ng_rates="$ng_rates $(wrk_rps "$work/steady-ng.txt")"
+    done
+    local median slowest ng_median
+    median=$(median_of $rates); ng_median=$(median_of $ng_rates)
+    slowest=$(printf '%s\n' $rates | sort -g | head -1)
+    echo "   steady, list changing every 20 s: answers/s per 5 s window:$rates; faults/answer:$faults; RSS MB:$rss"
+    echo "   steady: slowest/median $(awk -v a="$slowest" -v b="$median" 'BEGIN { printf "%.2f", a / b }'), median/nginx" \
+      "$(awk -v a="$median" -v b="$ng_median" 'BEGIN { printf "%.2f", a / b }') (nginx windows:$ng_rates)"
+    row "$items" "steady random location, 12 × 5 s, list changing every 20 s: windows$rates; faults/answer$faults" \
+      "$median" - - "$ng_median" - "$(awk -v a="$median" -v b="$ng_median" 'BEGIN { printf "%.2f", a / b }')" - - \
+      "slowest/median $(awk -v a="$slowest" -v b="$median" 'BEGIN { printf "%.2f", a / b }'); RSS$rss"
+  }
+  if [ "${STEADY:-0}" = only ]; then
+    steady_rows
+  else
   curl -s -o /dev/null --max-time 60 "http://127.0.0.1:$port/pets" || true   # warm
   measure warm "warm /pets" /pets
   measure located "/pets random location" /pets lua
@@ -428,8 +470,10 @@ for items in $SIZES; do
   fi
   row "$items" "first /pets/{id}/poster of a pet (request time): $first_poster" - - - - - - - - -
   if [ -n "$known_id" ]; then measure poster "warm /pets/{id}/poster" "/pets/$known_id/poster"; fi
+  if [ "${STEADY:-0}" != 0 ]; then steady_rows; fi
   if [ "${COMPRESSION:-1}" != 0 ]; then compression_rows; fi
   if [ "${DATABASE:-1}" != 0 ]; then database_rows; fi
+  fi
 
   if [ -n "${SMAPS_DIR:-}" ]; then  # the server's mappings after the whole run (docs/performance.md "Memory")
     mkdir -p "$SMAPS_DIR"; cp "/proc/$server/smaps" "$SMAPS_DIR/smaps-$items" 2>/dev/null || true

@@ -25,6 +25,8 @@ install_packages() {
 }
 step "install build packages" install_packages
 step "references in docs and comments" python3 scripts/check-references.py
+# Raw memory only in the C-calling files and the listed ones (docs/style.md "Confine unsafe code").
+step "raw memory where it may be" python3 scripts/check-unsafe.py
 step "swift build (debug, with tests)" swift build --build-tests
 # The mail tests' Python (aiosmtpd for scripts/mail/smtp-sink.py, dkimpy): MailDeliveryTests fail without it (docs/mail.md).
 mail_venv="$(scripts/mail/venv.sh)"

@@ -195,8 +195,10 @@ final class FeedEntries: Sendable {
                         XMLText.escape(bytes: UnsafeBufferPointer(rebasing: whole[start..<end]), into: &bytes)
                         recorder.markup(bytes[before...])
                     }
-                    while !needle.isEmpty, index + needle.count <= whole.count {
-                        guard whole[index] == needle[0], memcmp(whole.baseAddress! + index, needle.baseAddress!, needle.count) == 0 else {
+                    while let wholeBase = whole.baseAddress, let needleBase = needle.baseAddress, !needle.isEmpty,
+                        index + needle.count <= whole.count
+                    {
+                        guard whole[index] == needle[0], memcmp(wholeBase + index, needleBase, needle.count) == 0 else {
                             index += 1
                             continue
                         }

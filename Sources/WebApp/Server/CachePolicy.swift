@@ -107,8 +107,7 @@ enum CachePolicy: Sendable, Equatable {
     /// `AnswerHeaders.finish` calls it). Whether it may be compressed is read from the policy itself
     /// (`Reply.cache`, `BodyCompression.isCompressible`), not from the header.
     fileprivate func apply(to response: inout Response) {
-        let text = cacheControl
-        if response.headers.value(.cacheControl) != text { response.headers[.cacheControl] = text }
+        response.headers[.cacheControl] = cacheControl
         let cdn = cdnCacheControl
         if response.headers.value(.cdnCacheControl) != cdn { response.headers[.cdnCacheControl] = cdn }
     }
@@ -133,10 +132,15 @@ enum CachePolicy: Sendable, Equatable {
 /// a few lookups.
 enum AnswerHeaders {
     static func finish(_ response: inout Response, cache: CachePolicy) {
-        if response.status == .ok, cache.mayCompress, response.headers.value(.eTag) == nil {
-            response.headers[.eTag] = ConditionalGet.etag(for: response.body)
+        // A page `PageCaches.prepared` made, or an answer this step finished, under the same policy: its
+        // ETag and `CDN-Cache-Control` were written with this `Cache-Control` (only those two write a
+        // `shared` one), so one lookup stands for three on the path every located page takes.
+        if response.headers.value(.cacheControl) != cache.cacheControl {
+            if response.status == .ok, cache.mayCompress, response.headers.value(.eTag) == nil {
+                response.headers[.eTag] = ConditionalGet.etag(for: response.body)
+            }
+            cache.apply(to: &response)
         }
-        cache.apply(to: &response)
         SecurityHeaders.apply(to: &response)
     }
 

@@ -165,7 +165,9 @@ extension ResponseCache {
         /// The answer says `Vary: Accept` (a photo variant, `PhotoFormat`): only the WebP form is kept,
         /// and it is given only to a request whose `Accept` takes WebP.
         let variesByAccept: Bool
-        /// By `ContentCoding.rawValue`: identity always, the others when their forms were made.
+        /// The identity representation, always there.
+        private let identity: PreparedResponse
+        /// By `ContentCoding.rawValue`: the compressed ones whose forms were made (identity's slot is nil: `identity`).
         private let representations: [PreparedResponse?]
         /// By `ContentCoding.rawValue`: the tag the quick form of the body in that coding has
         /// (`CompressedForms.tag`), which a first visitor may hold; nil for identity.
@@ -175,16 +177,19 @@ extension ResponseCache {
             variesByAccept = Prepared.variesByAccept(response)
             let forms = BodyCompression.isCompressible(kept: response) ? forms : nil
             available = forms?.available ?? 0
+            identity = PreparedResponse(
+                forms.map { BodyCompression.representation(response, coding: .identity, forms: $0) } ?? response,
+                threadSlots: threadSlots
+            )
             representations = ContentCoding.allCases.map { coding in
-                guard let forms else { return coding == .identity ? PreparedResponse(response, threadSlots: threadSlots) : nil }
-                guard coding == .identity || forms[coding] != nil else { return nil }
+                guard let forms, coding != .identity, forms[coding] != nil else { return nil }
                 return PreparedResponse(BodyCompression.representation(response, coding: coding, forms: forms), threadSlots: threadSlots)
             }
             quickTags = ContentCoding.allCases.map { coding in
                 guard let forms, !forms.quick, coding != .identity, forms[coding] != nil, let tag = response.headers[.eTag] else { return nil }
                 return CompressedForms.tag(tag, coding: coding, quick: true)
             }
-            cost = representations.reduce(0) { $0 + ($1?.cost ?? 0) }
+            cost = representations.reduce(identity.cost) { $0 + ($1?.cost ?? 0) }
         }
 
         /// Whether `response` says `Vary: Accept`.
@@ -197,7 +202,7 @@ extension ResponseCache {
 
         /// The representation to send in `coding` (identity when that form is missing).
         func representation(_ coding: ContentCoding) -> PreparedResponse {
-            representations[coding.rawValue] ?? representations[0]!
+            representations[coding.rawValue] ?? identity
         }
     }
 }

@@ -59,7 +59,8 @@ final class FragmentArena: @unchecked Sendable {
             state.kept += size
             return Int(bitPattern: base)
         }
-        let base = UnsafeMutableRawPointer(bitPattern: address)!
+        // Never 0: it is the address just allocated or reserved above.
+        guard let base = UnsafeMutableRawPointer(bitPattern: address) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         base.copyMemory(from: source, byteCount: size)
         return UnsafeRawBufferPointer(start: base, count: size)
     }
@@ -73,8 +74,8 @@ final class FragmentArena: @unchecked Sendable {
         prefixed.withUnsafeMutableBytes { buffer in
             buffer.storeBytes(of: bytes.count, as: Int.self)
             buffer.storeBytes(of: tag, toByteOffset: MemoryLayout<Int>.size, as: Int64.self)
-            if let source = bytes.baseAddress, !bytes.isEmpty {
-                (buffer.baseAddress! + header).copyMemory(from: source, byteCount: bytes.count)
+            if let source = bytes.baseAddress, let target = buffer.baseAddress, !bytes.isEmpty {
+                (target + header).copyMemory(from: source, byteCount: bytes.count)
             }
         }
         let kept = prefixed.withUnsafeBytes { keep($0) }
@@ -85,7 +86,7 @@ final class FragmentArena: @unchecked Sendable {
 
     /// The bytes and tag `keepPrefixed` kept at `address`.
     static func prefixed(at address: Int) -> (bytes: UnsafeRawBufferPointer, tag: Int64) {
-        let base = UnsafeRawPointer(bitPattern: address)!
+        guard let base = UnsafeRawPointer(bitPattern: address) else { return (UnsafeRawBufferPointer(start: nil, count: 0), 0) }
         let count = base.loadUnaligned(as: Int.self)
         let tag = base.loadUnaligned(fromByteOffset: MemoryLayout<Int>.size, as: Int64.self)
         return (UnsafeRawBufferPointer(start: base + prefixBytes, count: count), tag)
