@@ -73,7 +73,8 @@ build() {
   module CompiledTemplates Sources/CompiledTemplates/HTMLText.swift
   module WebApp Sources/WebApp/Pages/Query/{VisitorQuery,VisitorQuery+Numbers,ListFilters,QueryString}.swift \
     Sources/WebApp/Pages/Shared/ByteCursor.swift \
-    Sources/WebApp/Server/{Route,StaticFiles,ConditionalGet,CachePolicy}.swift Sources/WebApp/Compression/CompressedForms.swift \
+    Sources/WebApp/Server/{Route,RoutePattern,RouteTable,RouteRule,StaticFiles,ConditionalGet,CachePolicy}.swift \
+    Sources/WebApp/Compression/CompressedForms.swift \
     Sources/WebApp/Tiles/TileAddress.swift \
     Sources/WebApp/Localization/{Language,LanguageNegotiation,TextKey,Texts,MessageCatalog,Message}.swift fuzz/Stubs/*.swift
   # Compiled, then linked apart: one swiftc call for both leaves module files in the working folder.

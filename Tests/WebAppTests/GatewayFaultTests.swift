@@ -36,6 +36,17 @@ extension ServerIntegration {
             "createdAt":"2025-11-18T10:00:00.000Z","updatedAt":"2025-12-01 14:24:13"}]}
             """#
 
+        /// `uncached`, with an upstream timeout fit for `fault`: only the slow fault is about the timeout. The
+        /// 9 MB of the huge body took over the 1 s default under AddressSanitizer on a loaded machine (a
+        /// 504 where the cap's 502 was asked about), so the other faults get 10 s.
+        private static func configuration(for fault: FaultCase) -> @Sendable (inout AppConfiguration) -> Void {
+            { configuration in
+                uncached(&configuration)
+                if case .slow = fault.fault { return }
+                configuration.upstreamTimeoutSeconds = 10
+            }
+        }
+
         /// No fresh or stale copies, so every request reaches the (faulty) upstream.
         private static func uncached(_ configuration: inout AppConfiguration) {
             configuration.cacheTTLSeconds = 0
@@ -81,7 +92,7 @@ extension ServerIntegration {
 
         @Test(arguments: cases)
         func a_fault_on_the_list_page_gives_the_right_status_and_the_server_recovers(_ fault: FaultCase) async throws {
-            try await withApp(listJSON: Self.validList, configure: Self.uncached) { app in
+            try await withApp(listJSON: Self.validList, configure: Self.configuration(for: fault)) { app in
                 try await warmUp(app)
                 app.stub.setFault(fault.fault)
 
@@ -101,7 +112,7 @@ extension ServerIntegration {
 
         @Test(arguments: cases)
         func a_fault_on_the_api_gives_the_right_json_error_and_the_server_recovers(_ fault: FaultCase) async throws {
-            try await withApp(listJSON: Self.validList, configure: Self.uncached) { app in
+            try await withApp(listJSON: Self.validList, configure: Self.configuration(for: fault)) { app in
                 try await warmUp(app)
                 app.stub.setFault(fault.fault)
 

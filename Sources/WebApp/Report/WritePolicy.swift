@@ -76,3 +76,20 @@ struct HeadDecision: Sendable {
     let route: Route
     let requestID: String
 }
+
+extension RouteRule {
+    /// The limits of an accepted body.
+    var limits: BodyLimits? {
+        switch body {
+        case nil: nil
+        case .json?:
+            BodyLimits(maxBytes: Limits.jsonWriteBytes, maxFieldBytes: Limits.jsonWriteBytes, deadline: Limits.jsonWriteDeadline)
+        case .form?:
+            BodyLimits(
+                maxBytes: ReportPhotos.maxUploadBytes + ReportPhotos.formOverheadBytes,
+                maxFieldBytes: Limits.formFieldBytes,
+                deadline: Limits.uploadDeadline
+            )
+        }
+    }
+}

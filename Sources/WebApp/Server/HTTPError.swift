@@ -159,3 +159,18 @@ struct HTTPError: Error, Sendable {
         return error
     }
 }
+
+extension HTTPError {
+    /// The one 405 of the site: `method` is not one `route` answers (nil: a path the site does not
+    /// have, which answers GET and HEAD with its 404), with the route's `Allow`.
+    static func methodNotAllowed(_ method: String, route: Route?) -> HTTPError {
+        var error = HTTPError(
+            405,
+            .errorMethod,
+            ("method", method),
+            api: API(code: "METHOD_NOT_ALLOWED", message: "Method \(method) is not allowed here.")
+        )
+        error.allow = (route?.rule ?? .page).allow
+        return error
+    }
+}

@@ -31,7 +31,7 @@ struct Route: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The route's entry of the table: its methods, body, error format, cache policy, metric name and handler.
+    /// The route's entry of the table: its pattern, methods, body, error format, privacy and metric name.
     var entry: RouteEntry { RouteTable.entry(kind) }
     /// The path of this route, percent-encoding its parameters so any value round-trips.
     var path: String { entry.pattern.print(parameters) }

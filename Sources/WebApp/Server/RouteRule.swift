@@ -55,21 +55,6 @@ struct RouteRule: Sendable, Equatable {
         }
     }
 
-    /// The limits of an accepted body.
-    var limits: BodyLimits? {
-        switch body {
-        case nil: nil
-        case .json?:
-            BodyLimits(maxBytes: Limits.jsonWriteBytes, maxFieldBytes: Limits.jsonWriteBytes, deadline: Limits.jsonWriteDeadline)
-        case .form?:
-            BodyLimits(
-                maxBytes: ReportPhotos.maxUploadBytes + ReportPhotos.formOverheadBytes,
-                maxFieldBytes: Limits.formFieldBytes,
-                deadline: Limits.uploadDeadline
-            )
-        }
-    }
-
     /// Whether a body of `contentType` is one this route reads (a JSON create reads any type, as
     /// the backend does, and says what is wrong with the JSON itself).
     func takes(contentType: String?) -> Bool {
@@ -80,20 +65,5 @@ struct RouteRule: Sendable, Equatable {
         case .form(let urlEncoded)?:
             return type.hasPrefix("multipart/form-data") || (urlEncoded && type.hasPrefix("application/x-www-form-urlencoded"))
         }
-    }
-}
-
-extension HTTPError {
-    /// The one 405 of the site: `method` is not one `route` answers (nil: a path the site does not
-    /// have, which answers GET and HEAD with its 404), with the route's `Allow`.
-    static func methodNotAllowed(_ method: String, route: Route?) -> HTTPError {
-        var error = HTTPError(
-            405,
-            .errorMethod,
-            ("method", method),
-            api: API(code: "METHOD_NOT_ALLOWED", message: "Method \(method) is not allowed here.")
-        )
-        error.allow = (route?.rule ?? .page).allow
-        return error
     }
 }

@@ -41,7 +41,7 @@ struct Router: Sendable {
         guard entry.rule.accepts(request.method) else {
             return (entry.metricName, entry.rule.format, .failed(.methodNotAllowed(request.method.rawValue, route: route)))
         }
-        let plan = entry.handle(self, request, route, requestID)
+        let plan = handle(route, request, requestID: requestID)
         return (entry.metricName, entry.rule.format, entry.privacy.policy.map(plan.under) ?? plan)
     }
 
