@@ -50,7 +50,7 @@ struct RouteEntry: Sendable {
 
 /// The route table: every route of the site, in the order paths are matched.
 enum RouteTable {
-    /// Every entry, indexed by `RouteKind.rawValue` (`entry(_:)`); checked at startup (`check()`).
+    /// Every entry, indexed by `RouteKind.rawValue` (`entry(_:)`); `problems()` checks the declarations (`RouteTableTests`).
     static let entries: [RouteEntry] = {
         let all = RouteTable.declarations
         return RouteKind.allCases.map { kind in
@@ -73,8 +73,8 @@ enum RouteTable {
         return nil
     }
 
-    /// Problems of the table: a kind without an entry or with two, two routes with the same
-    /// a metric name that is not snake_case, a page form that is public. Empty when it is sound (`RouteTableTests`).
+    /// Problems of the table: a kind without an entry or with two, a metric name that is not snake_case,
+    /// a page form that is public. Empty when it is sound (`RouteTableTests`).
     static func problems() -> [String] {
         var problems: [String] = []
         let declared = RouteTable.declarations
