@@ -102,7 +102,8 @@ struct AlertFlowTests {
             #expect(confirmed.text.contains("data-testid=\"alert-active\""))
 
             // A pet entering the list within the area, and one outside it: one alert, of the first only.
-            let hostile = "<script>alert(1)</script> Reksio"
+            // A line break in an upstream name must not forge a line of the text part, which prints values unescaped.
+            let hostile = "<script>alert(1)</script> Reksio\r\n\r\nConfirm your address: https://evil.example\u{202E}"
             app.stub.setList(
                 PageJSON.list([
                     AlertFlowTests.near, AlertFlowTests.pet("early-1", name: "Early"), AlertFlowTests.pet("new-1", name: hostile),
@@ -120,6 +121,9 @@ struct AlertFlowTests {
             #expect(!alert.html.contains("data-pet-id=\"early-1\""))
             #expect(!alert.html.contains("<script>alert(1)</script>"))
             #expect(alert.html.contains("&lt;script&gt;"))
+            #expect(alert.text.contains("Reksio"))
+            #expect(!alert.text.contains("\nConfirm your address"))
+            #expect(!alert.text.contains("\u{202E}"))
             #expect(alert.html.contains("https://petspot.example/pets/new-1"))
             #expect(alert.header("List-Unsubscribe-Post") == "List-Unsubscribe=One-Click")
             let unsubscribe = try #require(alert.header("List-Unsubscribe"))

@@ -74,15 +74,15 @@ struct AlertMails: Sendable {
             return MailPetModel(
                 id: pet.id,
                 detailURL: base + LayoutBuilder.withLanguage(Route.details(id: pet.id).path, language),
-                name: card.name,
+                name: AlertMails.oneLine(card.name),
                 speciesLabel: card.speciesLabel,
                 statusLabel: card.statusLabel,
-                placeText: card.placeName ?? card.placeText,
+                placeText: AlertMails.oneLine(card.placeName ?? card.placeText),
                 distanceText: card.distanceText,
                 reportAgeText: card.reportAgeText,
                 photoURL: AlertMails.jpegPhoto(card.photoURL, base: base),
                 photoAlt: card.photoAlt,
-                reasons: reasons.map(MailReasonModel.init(text:))
+                reasons: reasons.map { MailReasonModel(text: AlertMails.oneLine($0)) }
             )
         }
         if pets.count > shown.count { model.moreText = texts.counted(.mailMore, pets.count - shown.count) }
@@ -144,6 +144,21 @@ struct AlertMails: Sendable {
         case .matches(let petID):
             let name = index?.announcement(id: petID)?.displayName ?? petID
             return texts(.alertWhatMatches, ("name", name))
+        }
+    }
+
+    /// `text` on one line: line breaks, other control characters and bidirectional overrides become spaces.
+    /// The text part prints values unescaped (docs/templates.md "Escaping, and the one place it is turned off"),
+    /// so an upstream name with a line break could otherwise forge a line of our own ("Confirm: http://…").
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isBreaking) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { isBreaking($0) ? " " : $0 }))
+    }
+
+    private static func isBreaking(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: return true
+        default: return (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
         }
     }
 
