@@ -29,6 +29,7 @@ ALLOWED = {
     "Sources/WebApp/Pages/Shared/CardFragments.swift": "reads the arena's fragments",
     "Sources/WebApp/Server/ResponseCache+Entry.swift": "an entry's prepared representations published by one atomic word",
     "Sources/WebApp/Server/ResponseCache.swift": "the hook's lookup over the raw request target",
+    "Sources/WebApp/Server/ResponseCache+Targets.swift": "the index's records compared with the raw request target",
     "Sources/WebApp/Feed/FeedEntries.swift": "feed entries in the arena; memcmp over UTF-8",
     "Sources/WebApp/Feed/XMLText.swift": "escapes from a UTF-8 buffer",
     "Sources/WebApp/Localization/Texts.swift": "texts as UTF-8 buffers for the renderer",

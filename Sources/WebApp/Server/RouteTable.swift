@@ -104,8 +104,8 @@ extension RouteEntry {
     }
 
     /// A route with its own rule (an API read, a write with a body).
-    static func route(_ kind: RouteKind, _ patterns: String..., rule: RouteRule, metric: String, privacy: Privacy) -> RouteEntry {
-        RouteEntry(kind: kind, patterns: patterns.map(RoutePattern.init), rule: rule, privacy: privacy, metricName: metric, accepts: nil)
+    static func route(_ kind: RouteKind, _ pattern: String, rule: RouteRule, metric: String, privacy: Privacy) -> RouteEntry {
+        RouteEntry(kind: kind, patterns: [RoutePattern(pattern)], rule: rule, privacy: privacy, metricName: metric, accepts: nil)
     }
 }
 
