@@ -82,8 +82,8 @@ final class PageCaches: Sendable {
     /// The reply of a page of the response cache, which the server may give again until the
     /// snapshot's TTL or the day ends (the pipeline indexes the request's target to `kept`).
     private func reused(_ kept: ResponseCache.Entry, response: Response, request: Request, snapshot: Fetched<Snapshot>) -> Reply {
-        var reply = Reply(ConditionalGet.answer(response, request: request), forms: kept.forms)
-        reply.cache = fresh.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
+        let cache = fresh.keptUntil(confirmedAt: snapshot.confirmedAt, endOfDay: days.endOfToday)
+        var reply = Reply(ConditionalGet.answer(response, request: request), cache: cache, forms: kept.forms)
         reply.kept = kept
         return reply
     }
