@@ -109,6 +109,7 @@ let package = Package(
             dependencies: [
                 "ReportStore",
                 "Alerts",
+                "Sightings",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -122,6 +123,8 @@ let package = Package(
             dependencies: ["PetDomain", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // Sightings and reunions: what the owner alone is told, and the state the backend cannot keep (docs/sightings.md).
+        .target(name: "Sightings", dependencies: ["PetDomain", "Alerts"], swiftSettings: strictSettings),
         // The validated domain: Foundation only, no I/O.
         .target(name: "PetDomain", swiftSettings: strictSettings),
         // The upstream backend: HTTP client, timeouts, cache, error mapping.
@@ -181,6 +184,7 @@ let package = Package(
                 "QRCode",
                 "ReportStore",
                 "Alerts",
+                "Sightings",
                 "MailDelivery",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -264,7 +268,7 @@ let package = Package(
         // One contract on both write stores, one on both alert stores; the PostgreSQL ones against a throwaway cluster the tests start.
         .testTarget(
             name: "WriteStoreTests",
-            dependencies: ["ReportStore", "Alerts", "PetSpotPostgres", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ReportStore", "Alerts", "Sightings", "PetSpotPostgres", "TestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(
