@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The populated place nearest a coordinate, with how far it is (docs/place-names.md).
 public struct NearestPlace: Sendable, Hashable {
@@ -46,6 +47,8 @@ public final class PlaceFinder: Sendable {
     private let areaNames: [String]
     /// Places of cell `row * columns + column`: `starts[cell]..<starts[cell + 1]`.
     private let starts: [Int32]
+    /// Folded name → places, made on the first look-up by name (`PlaceFinder+Names.swift`).
+    let namesByFold = Mutex<[String: [Int32]]?>(nil)
 
     /// A line of the data file that is not `lat TAB lng TAB name TAB area`.
     public struct FormatError: Error, Equatable, CustomStringConvertible {
@@ -93,6 +96,13 @@ public final class PlaceFinder: Sendable {
 
     /// Number of places.
     public var count: Int { names.count }
+
+    /// The place at `index` (in cell order): its point, name and city.
+    func coordinate(at index: Int) -> Coordinate? {
+        Coordinate(latitude: Double(latitudes[index]) / 10_000, longitude: Double(longitudes[index]) / 10_000)
+    }
+    func placeName(at index: Int) -> String { names[index] }
+    func areaName(at index: Int) -> String? { areas[index] < 0 ? nil : areaNames[Int(areas[index])] }
 
     /// The place nearest `point` within `maxKm`; nil when there is none that close.
     public func nearest(to point: Coordinate, maxKm: Double = PlaceFinder.maxKm) -> NearestPlace? {
