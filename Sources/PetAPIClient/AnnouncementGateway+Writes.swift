@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import PetDomain
 
 /// The upstream's write API (docs/report-flow.md): a report is created in two calls, the
 /// announcement (JSON) and then its photo (multipart, HTTP Basic with the management code).
@@ -38,6 +39,35 @@ extension AnnouncementGateway {
         var headers: HTTPFields = [.contentType: "multipart/form-data; boundary=\(boundary)", .authorization: authorization]
         headers[.forwardedRequestID] = requestID
         return try await write(UpstreamPaths.photos(id: id), body: body, headers: headers, endpoint: "photo", requestID: requestID)
+    }
+
+    /// Whether `code` is the management code of announcement `id`, asked without changing anything
+    /// (product spec §10, docs/sightings.md "The ownership check"): a photo upload whose multipart body has
+    /// no `photo` part. The backend checks the code before the file, so it answers `400 MISSING_FILE` for
+    /// the right code, `403` for a wrong one, `404` for an unknown id (and `401` without credentials). Any
+    /// other answer, or none, is `.unavailable`: never taken for the owner. The code goes in the
+    /// `Authorization` header only (no log line, no metric label).
+    public func checkManagementCode(id: String, code: String, requestID: String) async -> OwnershipCheck {
+        let boundary = "petspot-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        // One text part, so the body is well-formed multipart whatever the parser: only the file is missing.
+        let body = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"check\"\r\n\r\n1\r\n--\(boundary)--\r\n".utf8)
+        var headers: HTTPFields = [
+            .contentType: "multipart/form-data; boundary=\(boundary)",
+            .authorization: AnnouncementGateway.basicAuthorization(id: id, password: code),
+        ]
+        headers[.forwardedRequestID] = requestID
+        let answer: UpstreamResponse
+        do {
+            answer = try await write(UpstreamPaths.photos(id: id), body: body, headers: headers, endpoint: "code_check", requestID: requestID)
+        } catch {
+            return .unavailable
+        }
+        switch answer.status.code {
+        case 400 where UpstreamWriteAnswer.error(answer.body)?.code == "MISSING_FILE": return .owner
+        case 403: return .wrongCode
+        case 404: return .unknownPet
+        default: return .unavailable
+        }
     }
 
     /// `HTTP Basic` credentials for the photo upload: the announcement id as the user name.
@@ -79,4 +109,14 @@ extension AnnouncementGateway {
             throw failed(endpoint, error, requestID: requestID)
         }
     }
+}
+
+/// The backend's answer to a management code (`AnnouncementGateway.checkManagementCode`).
+public enum OwnershipCheck: Sendable, Equatable {
+    /// The code is the announcement's.
+    case owner
+    case wrongCode
+    case unknownPet
+    /// The backend did not say (down, slow, an answer it does not give for this): fail closed.
+    case unavailable
 }
