@@ -52,6 +52,8 @@ enum PostgresSchema {
         ],
         // E-mail alerts (PostgresSchema+Alerts.swift).
         alertTables,
+        // Sightings and reunions (PostgresSchema+Sightings.swift).
+        sightingTables,
     ]
 
     /// Brings the database to the newest version; returns the version it found.

@@ -29,6 +29,10 @@ public final class MemorySightingStore: SightingStore {
         return Array(all.sorted(by: Self.newestFirst).prefix(max(limit, 0)))
     }
 
+    public func sightings(ids: [String]) async throws -> [Sighting] {
+        state.withLock { state in ids.compactMap { state.sightings[$0] } }
+    }
+
     /// Newest `seenAt` first; ties by newest `createdAt`, then id, so both stores give one order.
     static func newestFirst(_ a: Sighting, _ b: Sighting) -> Bool {
         if a.seenAt != b.seenAt { return a.seenAt > b.seenAt }

@@ -11,6 +11,8 @@ public protocol SightingStore: Sendable {
     func add(_ sighting: Sighting, photo: SightingPhoto?) async throws
     /// The sightings of `petID`, newest `seenAt` first (ties: newest `createdAt`), at most `limit`.
     func sightings(petID: String, limit: Int) async throws -> [Sighting]
+    /// The sightings of these ids that are still kept, in the order of `ids` (a relay mail's, fixed when it was claimed).
+    func sightings(ids: [String]) async throws -> [Sighting]
     /// The photo of sighting `id`, only when it belongs to `petID` (the owner's page of that pet asks).
     func photo(sightingID: String, petID: String) async throws -> SightingPhoto?
 

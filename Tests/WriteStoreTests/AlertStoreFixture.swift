@@ -37,7 +37,12 @@ func withAlertDatabase(_ body: (String) async throws -> Void) async throws {
 /// A `PostgresAlertStore` on `url`, sharing the pool of a `PostgresWriteStore` that migrated the schema
 /// (as the executable composes them: one replica), stopped after `body`.
 func withPostgresAlertStore(_ url: String, _ body: (PostgresAlertStore) async throws -> Void) async throws {
-    var logger = Logger(label: "alert-store-test")
+    try await withMigratedWriteStore(url) { writeStore, logger in try await body(PostgresAlertStore(sharing: writeStore, logger: logger)) }
+}
+
+/// A `PostgresWriteStore` on `url` that migrated the schema, running for `body`, whose stores share its pool.
+func withMigratedWriteStore(_ url: String, _ body: (PostgresWriteStore, Logger) async throws -> Void) async throws {
+    var logger = Logger(label: "shared-store-test")
     logger.logLevel = .critical
     let writeStore = PostgresWriteStore(
         url: try DatabaseURL(url),
@@ -49,7 +54,7 @@ func withPostgresAlertStore(_ url: String, _ body: (PostgresAlertStore) async th
     defer { running.cancel() }
     for _ in 0..<400 where !writeStore.isReady { try await Task.sleep(for: .milliseconds(25)) }
     try #require(writeStore.isReady, "the store's schema was not migrated")
-    try await body(PostgresAlertStore(sharing: writeStore, logger: logger))
+    try await body(writeStore, logger)
     running.cancel()
     _ = await running.result
 }
