@@ -38,17 +38,28 @@ public struct AlertSearch: Sendable, Hashable {
     }
 }
 
-/// What a subscription follows: an area search, or the possible matches of one report (docs/matching.md).
+/// What a subscription follows: an area search, the possible matches of one report (docs/matching.md), or the
+/// sightings of one report, relayed to its owner (docs/sightings.md).
 public enum AlertTarget: Sendable, Hashable {
     case search(AlertSearch)
     case matches(petID: String)
+    /// The owner of report `petID`, at the announcement's own e-mail: made active without a confirmation (the
+    /// owner gave the address for exactly this contact), stopped in one click as every alert.
+    case sightings(petID: String)
 
     /// The store's name of the kind.
     public var kind: String {
         switch self {
         case .search: "search"
         case .matches: "matches"
+        case .sightings: "sightings"
         }
+    }
+
+    /// The kind of the mails a subscription of this target owes at `frequency`.
+    public func mailKind(_ frequency: AlertFrequency) -> MailKind {
+        if case .sightings = self { return .sighting }
+        return frequency == .daily ? .digest : .alert
     }
 }
 
@@ -136,6 +147,8 @@ public enum MailKind: String, Sendable {
     case confirm
     case alert
     case digest
+    /// Sightings relayed to a report's owner (`AlertTarget.sightings`); its `petIDs` are sighting ids.
+    case sighting
 }
 
 /// A mail the outbox owes, claimed by one sender for `AlertSchedule.lease`.

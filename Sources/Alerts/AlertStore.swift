@@ -14,6 +14,10 @@ public protocol AlertStore: Sendable {
     /// same subscription is already active, or the address had its confirmations for the day. The
     /// visitor is told the same in every case (no address enumeration).
     func subscribe(_ request: SubscriptionRequest, now: Date) async throws -> Subscription?
+    /// The active subscription relaying `petID`'s sightings to `email` (the announcement's own address), made
+    /// on the first sighting without a confirmation mail; nil when the address asked never to be written to or
+    /// the owner stopped these mails (docs/sightings.md "The relay"). The same address and pet give the same one.
+    func followSightings(email: String, petID: String, language: String, now: Date) async throws -> Subscription?
     /// A new token for `subscriptionID`'s links; the store keeps its hash only.
     func mintToken(subscriptionID: String, purpose: TokenPurpose, now: Date) async throws -> String
     /// The subscription `token` is for (nil: unknown, or its subscription is gone).

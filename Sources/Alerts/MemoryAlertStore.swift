@@ -84,6 +84,28 @@ public final class MemoryAlertStore: AlertStore {
         }
     }
 
+    public func followSightings(email: String, petID: String, language: String, now: Date) async throws -> Subscription? {
+        let hash = AlertTokens.addressHash(email)
+        let target = AlertTarget.sightings(petID: petID)
+        return state.withLock { state -> Subscription? in
+            if state.never.contains(hash) { return nil }
+            if let known = state.subscriptions.values.first(where: { $0.addressHash == hash && $0.target == target }) {
+                return known.state == .active ? known : nil
+            }
+            let subscription = Subscription(
+                id: AlertTokens.newID(),
+                email: email,
+                target: target,
+                frequency: .instant,
+                language: language,
+                state: .active,
+                createdAt: now
+            )
+            state.subscriptions[subscription.id] = subscription
+            return subscription
+        }
+    }
+
     public func mintToken(subscriptionID: String, purpose: TokenPurpose, now: Date) async throws -> String {
         let token = AlertTokens.make()
         state.withLock { $0.tokens[AlertTokens.digest(token)] = (subscriptionID, purpose, now) }
@@ -222,7 +244,7 @@ public final class MemoryAlertStore: AlertStore {
                 owed.append(Owed(petID: petID, at: now, mailID: nil))
                 state.owed[subscriptionID] = owed
                 added += 1
-                let kind: MailKind = subscription.frequency == .daily ? .digest : .alert
+                let kind = subscription.target.mailKind(subscription.frequency)
                 let due = AlertSchedule.due(frequency: subscription.frequency, lastMail: state.lastMail[subscriptionID], now: now)
                 if let open = state.mails.values.first(where: {
                     $0.subscriptionID == subscriptionID && $0.kind == kind && $0.isOpen && $0.petIDs == nil

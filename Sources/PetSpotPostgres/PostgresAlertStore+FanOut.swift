@@ -148,18 +148,21 @@ extension PostgresAlertStore {
     private func queueNextMails(_ subscriptionIDs: [String], now: Date, _ connection: PostgresConnection) async throws {
         // Locked in id order: two replicas owing the same subscriptions at once wait for each other, never deadlock.
         let rows = try await connection.query(
-            "SELECT id, frequency, last_mail_at FROM petspot_alert_subscription WHERE id = ANY(\(subscriptionIDs)) ORDER BY id FOR UPDATE",
+            """
+            SELECT id, frequency, last_mail_at, kind FROM petspot_alert_subscription WHERE id = ANY(\(subscriptionIDs)) ORDER BY id FOR UPDATE
+            """,
             logger: logger
         )
         var ids: [String] = []
         var mailIDs: [String] = []
         var kinds: [String] = []
         var dues: [Date] = []
-        for try await (id, frequency, lastMail) in rows.decode((String, String, Date?).self) {
+        for try await (id, frequency, lastMail, kind) in rows.decode((String, String, Date?, String).self) {
             guard let frequency = AlertFrequency(rawValue: frequency) else { continue }
             ids.append(id)
             mailIDs.append(AlertTokens.newID())
-            kinds.append(frequency == .daily ? MailKind.digest.rawValue : MailKind.alert.rawValue)
+            // A sightings subscription's mails are sightings (`AlertTarget.mailKind`); the others alerts or digests.
+            kinds.append(kind == "sightings" ? MailKind.sighting.rawValue : frequency == .daily ? MailKind.digest.rawValue : MailKind.alert.rawValue)
             dues.append(AlertSchedule.due(frequency: frequency, lastMail: lastMail, now: now))
         }
         try await connection.query(

@@ -24,7 +24,7 @@ struct SubscriptionColumns {
             status = search.status?.rawValue
             species = search.species?.rawValue
             petID = nil
-        case .matches(let petID):
+        case .matches(let petID), .sightings(let petID):
             (latitude, longitude, rangeKm, status, species) = (nil, nil, nil, nil, nil)
             self.petID = petID
         }
@@ -79,6 +79,9 @@ struct SubscriptionColumns {
         case "matches":
             guard let petID else { return nil }
             target = .matches(petID: petID)
+        case "sightings":
+            guard let petID else { return nil }
+            target = .sightings(petID: petID)
         default:
             return nil
         }

@@ -150,6 +150,33 @@ public final class PostgresAlertStore: AlertStore {
         }
     }
 
+    public func followSightings(email: String, petID: String, language: String, now: Date) async throws -> Subscription? {
+        let hash = AlertTokens.addressHash(email)
+        return try await transaction("follow_sightings") { connection -> Subscription? in
+            // One address at a time, as `subscribe`: two sightings at once make one subscription.
+            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresAlertStore.lockKey(hash)))", logger: logger)
+            let never = try await connection.query("SELECT true FROM petspot_alert_never WHERE address_hash = \(Data(hash))", logger: logger)
+            for try await _ in never { return nil }
+            let known = try await connection.query(
+                """
+                SELECT \(unescaped: SubscriptionColumns.select) FROM petspot_alert_subscription
+                  WHERE address_hash = \(Data(hash)) AND kind = 'sightings' AND pet_id = \(petID) ORDER BY created_at LIMIT 1
+                """,
+                logger: logger
+            )
+            if let found = try await SubscriptionColumns.decode(known).first { return found.state == .active ? found : nil }
+            let made = try await connection.query(
+                """
+                INSERT INTO petspot_alert_subscription (id, email, address_hash, kind, pet_id, frequency, language, state, created_at)
+                VALUES (\(AlertTokens.newID()), \(email), \(Data(hash)), 'sightings', \(petID), 'instant', \(language), 'active', \(now))
+                RETURNING \(unescaped: SubscriptionColumns.select)
+                """,
+                logger: logger
+            )
+            return try await SubscriptionColumns.decode(made).first
+        }
+    }
+
     public func mintToken(subscriptionID: String, purpose: TokenPurpose, now: Date) async throws -> String {
         let token = AlertTokens.make()
         try await run("mintToken") {

@@ -300,6 +300,52 @@ struct AlertStoreContractTests {
             #expect(try await store.subscribe(searchRequest("forget@example.org"), now: minutes(1, after: winterNoon))?.id != subscription.id)
         }
     }
+
+    // MARK: - Sightings relayed to an owner (docs/sightings.md "The relay")
+
+    @Test(arguments: AlertStoreKind.allCases)
+    func an_owner_is_followed_without_a_confirmation_and_mailed_sightings_in_the_instant_gap(kind: AlertStoreKind) async throws {
+        try await withAlertStore(kind) { store in
+            let owner = try #require(try await store.followSightings(email: "owner@example.org", petID: "p1", language: "pl", now: winterNoon))
+            #expect(owner.state == .active && owner.target == .sightings(petID: "p1") && owner.language == "pl")
+            #expect(try await store.followSightings(email: " OWNER@example.org", petID: "p1", language: "en", now: winterNoon)?.id == owner.id)
+            #expect(try await store.followSightings(email: "owner@example.org", petID: "p2", language: "en", now: winterNoon)?.id != owner.id)
+            // No confirmation mail, and neither the fan-out's area look-up nor its report follows see it.
+            #expect(try await store.claimDue(now: winterNoon, limit: 10).isEmpty)
+            #expect(try await store.matchFollows().isEmpty)
+            #expect(
+                try await store.searchesContaining(latitude: warsaw.latitude, longitude: warsaw.longitude, status: "MISSING", species: "DOG").isEmpty
+            )
+
+            #expect(try await store.owe([(subscriptionID: owner.id, petID: "s1")], now: winterNoon) == 1)
+            let first = try await store.claimDue(now: winterNoon, limit: 10)
+            #expect(first.map(\.kind) == [.sighting] && first.first?.petIDs == ["s1"])
+            try await store.markSent(mailID: try #require(first.first).id, now: winterNoon)
+            try await store.owe(
+                [(subscriptionID: owner.id, petID: "s2"), (subscriptionID: owner.id, petID: "s3")],
+                now: minutes(2, after: winterNoon)
+            )
+            #expect(try await store.claimDue(now: minutes(5, after: winterNoon), limit: 10).isEmpty, "within 10 minutes of the last mail")
+            let next = try await store.claimDue(now: minutes(10, after: winterNoon), limit: 10)
+            #expect(next.map(\.kind) == [.sighting] && next.first?.petIDs == ["s2", "s3"])
+        }
+    }
+
+    @Test(arguments: AlertStoreKind.allCases)
+    func a_stopped_relay_or_an_address_that_said_never_is_not_followed(kind: AlertStoreKind) async throws {
+        try await withAlertStore(kind) { store in
+            let owner = try #require(try await store.followSightings(email: "stop@example.org", petID: "p1", language: "en", now: winterNoon))
+            try await store.stop(subscriptionID: owner.id)
+            #expect(
+                try await store.followSightings(email: "stop@example.org", petID: "p1", language: "en", now: minutes(1, after: winterNoon)) == nil
+            )
+            #expect(try await store.owe([(subscriptionID: owner.id, petID: "s1")], now: winterNoon) == 0)
+
+            let pending = try #require(try await store.subscribe(searchRequest("never@example.org"), now: winterNoon))
+            try await store.neverAgain(addressHash: pending.addressHash)
+            #expect(try await store.followSightings(email: "never@example.org", petID: "p1", language: "en", now: winterNoon) == nil)
+        }
+    }
 }
 
 /// A time a digest is owed at, and the 08:00 in Warsaw it is due at (Warsaw is UTC+1 in winter, UTC+2 in summer).
