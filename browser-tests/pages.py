@@ -16,6 +16,9 @@ PAGE_TYPES = {
     "map": ("server", "/map", 200),
     "poster": ("server", f"/pets/{MAX_ID}/poster", 200),
     "poster-no-photo": ("server", f"/pets/{NO_PHOTO_ID}/poster", 200),
+    # "I've seen this pet" alone, and the owner's page before the code (docs/sightings.md).
+    "sighting-form": ("server", f"/pets/{MAX_ID}/sighting", 200),
+    "sightings-login": ("server", f"/pets/{MAX_ID}/sightings", 200),
     "map-located": ("server", "/map?lat=52.2297&lng=21.0122&range=500", 200),
     "map-empty": ("server", "/map?status=closed&species=rabbit", 200),
     "error-400-map": ("server", "/map?status=lost", 400),

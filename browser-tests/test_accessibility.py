@@ -11,7 +11,8 @@ from pages import ALERT_PAGES, PAGE_TYPES
 AXE = Axe()
 
 
-PHONE_CHECKED = ["landing", "list-banner", "details", "error-404-pet", "map", "pl-list-banner", "pl-details", "pl-map"]
+PHONE_CHECKED = ["landing", "list-banner", "details", "error-404-pet", "map", "pl-list-banner", "pl-details", "pl-map", "sighting-form",
+                 "sightings-login"]
 CASES = [(name, 1280) for name in PAGE_TYPES] + [(name, 360) for name in PHONE_CHECKED]
 
 

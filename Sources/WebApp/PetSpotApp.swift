@@ -6,6 +6,7 @@ import MicroHTTP
 import PetAPIClient
 import ReportStore
 import ServiceLifecycle
+import Sightings
 
 /// Starts an upstream in-process for a server configured without one, and says where it listens
 /// and how to stop it. The executable passes the demo backend (`DemoUpstream.embedded`); WebApp
@@ -66,6 +67,7 @@ public final class PetSpotApp: Sendable {
         embeddedUpstream: EmbeddedUpstream? = nil,
         writeStore: (any WriteStore)? = nil,
         alertStore: (any AlertStore)? = nil,
+        sightingStore: (any SightingStore)? = nil,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         startDate: Date = Date()
     ) async throws -> PetSpotApp {
@@ -77,6 +79,7 @@ public final class PetSpotApp: Sendable {
             embeddedUpstream: embeddedUpstream,
             writeStore: writeStore,
             alertStore: alertStore,
+            sightingStore: sightingStore,
             now: now,
             startDate: startDate
         )
@@ -91,6 +94,7 @@ public final class PetSpotApp: Sendable {
         embeddedUpstream: EmbeddedUpstream? = nil,
         writeStore: (any WriteStore)? = nil,
         alertStore: (any AlertStore)? = nil,
+        sightingStore: (any SightingStore)? = nil,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         startDate: Date = Date()
     ) async throws -> PetSpotApp {
@@ -104,6 +108,7 @@ public final class PetSpotApp: Sendable {
             embeddedUpstream: embeddedUpstream,
             writeStore: writeStore,
             alertStore: alertStore,
+            sightingStore: sightingStore,
             now: now,
             days: DayClock(startDate: startDate, now: now)
         )
@@ -122,6 +127,7 @@ public final class PetSpotApp: Sendable {
         embeddedUpstream: EmbeddedUpstream?,
         writeStore: (any WriteStore)?,
         alertStore: (any AlertStore)?,
+        sightingStore: (any SightingStore)?,
         now: @escaping @Sendable () -> ContinuousClock.Instant,
         days: DayClock
     ) throws -> PetSpotApp {
@@ -156,14 +162,26 @@ public final class PetSpotApp: Sendable {
             logger: logger,
             days: days
         )
+        // Made first: the alerts' sender reads the sightings it relays (docs/sightings.md "The relay").
+        let sightingStore = sightingStore ?? MemorySightingStore()
         let alerts = try AlertAssembly(
             configuration: configuration,
             site: site,
             gateway: upstream.gateway,
             reports: reports,
             alertStore: alertStore,
+            sightings: sightingStore,
             places: files.places,
             metrics: metrics,
+            logger: logger
+        )
+        let sightings = SightingAssembly(
+            site: site,
+            gateway: upstream.gateway,
+            reports: reports,
+            alerts: alerts,
+            sightingStore: sightingStore,
+            places: files.places,
             logger: logger
         )
         let served = ServerAssembly(
@@ -174,6 +192,7 @@ public final class PetSpotApp: Sendable {
             photos: photos,
             reports: reports,
             alerts: alerts,
+            sightings: sightings,
             responses: responses,
             answers: answers,
             metrics: metrics,

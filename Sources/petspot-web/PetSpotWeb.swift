@@ -76,6 +76,8 @@ struct Serve: AsyncParsableCommand {
         // Alerts share the write store's pool and schema (docs/alerts-store.md); without a database
         // they live in this process's memory too.
         let alertStore = store.map { PostgresAlertStore(sharing: $0, logger: logger.withComponent("alert-store")) }
+        // So do sightings and reunions (docs/sightings.md "The store").
+        let sightingStore = store.map { PostgresSightingStore(sharing: $0, logger: logger.withComponent("sighting-store")) }
         let app: PetSpotApp
         do {
             app = try await PetSpotApp.build(
@@ -83,7 +85,8 @@ struct Serve: AsyncParsableCommand {
                 logger: logger,
                 embeddedUpstream: DemoUpstream.embedded,
                 writeStore: store,
-                alertStore: alertStore
+                alertStore: alertStore,
+                sightingStore: sightingStore
             )
         } catch {
             logger.critical("startup failed", metadata: ["error": "\(error)"])

@@ -66,6 +66,9 @@ public enum TestSessions {
         configuration.httpMaximumConnectionsPerHost = 256
         configuration.timeoutIntervalForRequest = 30
         configuration.httpCookieStorage = nil
+        // No cookie kept or sent but the ones a test writes itself (Linux's Foundation keeps them even without
+        // a storage): the owner page's cookie must reach only the requests that carry it (SightingPagesTests).
+        configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
     }()

@@ -37,7 +37,9 @@ struct RouteTableTests {
         let shared = RoutePlan.answer(Reply(.text("x"), cache: .shared(ttlSeconds: 30, staleIfErrorSeconds: 600)))
         #expect(try shared.under(.private).now()?.cache == .private)
         // Pinned here, not read from the table: a route that turned public by mistake fails.
-        let privateKinds: Set<RouteKind> = [.report, .reportPhoto, .apiPhotos, .alerts, .alertConfirm, .alertManage, .alertStop, .alertNever]
+        let privateKinds: Set<RouteKind> = [
+            .report, .reportPhoto, .apiPhotos, .alerts, .alertConfirm, .alertManage, .alertStop, .alertNever, .sighting, .sightings, .sightingPhoto,
+        ]
         #expect(Set(RouteTable.entries.filter { $0.privacy == .private }.map(\.kind)) == privateKinds)
         #expect(Set(RouteTable.entries.filter { $0.privacy == .noStore }.map(\.kind)) == [.healthz, .readyz, .metrics])
     }
@@ -79,6 +81,9 @@ extension ServerIntegration {
             case .alertManage: ("GET", "/alerts/manage/0123456789abcdef0123456789abcdef", nil)
             case .alertStop: ("POST", "/alerts/stop/0123456789abcdef0123456789abcdef", "List-Unsubscribe=One-Click")
             case .alertNever: ("GET", "/alerts/never/0123456789abcdef0123456789abcdef", nil)
+            case .sighting: ("GET", "/pets/land-01/sighting", nil)
+            case .sightings: ("GET", "/pets/land-01/sightings", nil)
+            case .sightingPhoto: ("GET", "/pets/land-01/sightings/0123456789abcdef0123456789abcdef/photo", nil)
             case .healthz: ("GET", "/healthz", nil)
             case .readyz: ("GET", "/readyz", nil)
             case .metrics: ("GET", "/metrics", nil)

@@ -7,6 +7,7 @@ import MicroHTTP
 import Mustache
 import PetAPIClient
 import PetDomain
+import Sightings
 
 /// Writes the outbox's mails (docs/alerts.md "The mails"): RFC 5322 with a text and an HTML part made from
 /// `Templates/mail/*.mustache` by the site's template engine, in the subscription's language, every link
@@ -65,6 +66,9 @@ struct AlertMails: Sendable {
             report = index.announcement(id: petID)
             origin = report?.place.coordinate
             model.allURL = base + LayoutBuilder.withLanguage(Route.matches(id: petID).path, language)
+        case .sightings(let petID):
+            // Its mails are `sightings(_:)`'s; an alert of it (none is owed) would lead to the pet.
+            model.allURL = base + LayoutBuilder.withLanguage(Route.details(id: petID).path, language)
         }
         let day = site.days.today
         model.pets = shown.map { pet in
@@ -97,6 +101,35 @@ struct AlertMails: Sendable {
             default: texts.counted(.mailAlertSubject, pets.count, ("what", what))
             }
         return message(mail, subject: subject, model: model, template: "alert", language: language, unsubscribe: stop)
+    }
+
+    /// The relay of `sightings` to the owner of report `petID` (docs/sightings.md "The relay"): each one's time,
+    /// place (its name and a link to the point on OpenStreetMap), note and the finder's contact, and a link to the
+    /// owner's page; `List-Unsubscribe` stops these mails for this pet.
+    func sightings(_ mail: OwedMail, sightings: [Sighting], petID: String, pet: Announcement?, manageToken: String) -> MailMessage {
+        let language = PageLanguage(language: Language(rawValue: mail.subscription.language) ?? .en, explicit: true)
+        let texts = site.renderer.texts(language)
+        let name = AlertMails.oneLine(pet.map { texts.name($0) } ?? texts(.petUnnamed))
+        var model = MailModel(what: name)
+        model.sightings = sightings.map { sighting in
+            let point = Coordinate(latitude: sighting.latitude, longitude: sighting.longitude)
+            return MailSightingModel(
+                when: SightingCheck.localText(sighting.seenAt).replacingOccurrences(of: "T", with: " "),
+                place: AlertMails.oneLine(
+                    sighting.placeName ?? point.map { Format.coordinate($0, separator: ".", hemispheres: ("N", "S", "E", "W")) } ?? ""
+                ),
+                mapURL: point.map(Format.mapLink),
+                note: AlertMails.oneLine(sighting.note),
+                contact: sighting.contact.map(AlertMails.oneLine),
+                hasPhoto: sighting.photo != nil
+            )
+        }
+        model.ownerURL = base + LayoutBuilder.withLanguage(Route.sightings(id: petID).path, language)
+        let stop = base + Route.alert(.stop, token: manageToken).path
+        model.manageURL = AlertLinks.absolute(.alert(.manage, token: manageToken), base: base, language: language.language.rawValue)
+        model.stopURL = stop
+        let subject = texts.counted(.mailSightingSubject, sightings.count, ("name", name))
+        return message(mail, subject: subject, model: model, template: "sighting", language: language, unsubscribe: stop)
     }
 
     private func message(
@@ -144,6 +177,9 @@ struct AlertMails: Sendable {
         case .matches(let petID):
             let name = index?.announcement(id: petID)?.displayName ?? petID
             return texts(.alertWhatMatches, ("name", name))
+        case .sightings(let petID):
+            let name = index?.announcement(id: petID)?.displayName ?? petID
+            return texts(.alertWhatSightings, ("name", name))
         }
     }
 
@@ -182,9 +218,23 @@ struct MailModel: Sendable {
     var allURL: String? = nil
     var manageURL: String? = nil
     var stopURL: String? = nil
+    /// A relay mail's sightings, and the owner's page.
+    var sightings: [MailSightingModel] = []
+    var ownerURL: String? = nil
 }
 
 extension MailModel: ViewModel {}
+
+/// One sighting of a relay mail (every text on one line: the text part prints values unescaped).
+@TemplateFields
+struct MailSightingModel: Sendable {
+    let when: String
+    let place: String
+    let mapURL: String?
+    let note: String
+    let contact: String?
+    let hasPhoto: Bool
+}
 
 /// One pet of an alert, as on a card.
 @TemplateFields

@@ -7,6 +7,7 @@ import MicroHTTP
 import Mustache
 import PetAPIClient
 import PetDomain
+import Sightings
 import Synchronization
 
 /// This replica's sender of the outbox (docs/alerts.md "Delivery"): claims due mails (the store's
@@ -27,6 +28,8 @@ final class AlertSender: Sendable {
     let latestIndex: @Sendable () -> AnnouncementIndex?
     /// Signs every mail when `--dkim-selector` and `--dkim-key` are set (docs/mail.md).
     let signer: DKIMSigner?
+    /// Where a relay mail's sightings are read (docs/sightings.md "The relay").
+    let sightings: any SightingStore
     /// The envelope sender (`--mail-from`'s address).
     let envelopeFrom: String
     /// Reads the upstream list again when it is older than this and no request did (nil: never).
@@ -49,6 +52,7 @@ final class AlertSender: Sendable {
         logger: Logger,
         now: @escaping @Sendable () -> Date,
         signer: DKIMSigner? = nil,
+        sightings: any SightingStore = MemorySightingStore(),
         latestIndex: @escaping @Sendable () -> AnnouncementIndex? = { nil },
         readListAfter: Duration? = nil,
         pollEvery: Duration = .seconds(2)
@@ -56,6 +60,7 @@ final class AlertSender: Sendable {
         self.readListAfter = readListAfter
         self.latestIndex = latestIndex
         self.signer = signer
+        self.sightings = sightings
         self.store = store
         self.transport = transport
         self.mails = mails
@@ -223,6 +228,14 @@ final class AlertSender: Sendable {
             let manage = try await store.mintToken(subscriptionID: subscription.id, purpose: .manage, now: time)
             let index = lists.last ?? published
             return .message(mails.alert(mail, pets: pets, index: index, manageToken: manage, what: mails.describe(subscription, index: index)))
+        case .sighting:
+            // Stopped (one click, a refused address, a reunion) or swept: nothing to tell.
+            guard subscription.state == .active, case .sightings(let petID) = subscription.target else { return .nothing }
+            let told = try await sightings.sightings(ids: mail.petIDs)
+            guard !told.isEmpty else { return .nothing }
+            let pet = gateway.freshSnapshot()?.value.index.announcement(id: petID) ?? latestIndex()?.announcement(id: petID)
+            let manage = try await store.mintToken(subscriptionID: subscription.id, purpose: .manage, now: time)
+            return .message(mails.sightings(mail, sightings: told, petID: petID, pet: pet, manageToken: manage))
         }
     }
 

@@ -5,6 +5,7 @@ import MailDelivery
 import PetAPIClient
 import PetDomain
 import ReportStore
+import Sightings
 import Synchronization
 
 /// E-mail alerts (docs/alerts.md): the store (PostgreSQL shared by the replicas, or this process's
@@ -24,6 +25,7 @@ struct AlertAssembly: Sendable {
         gateway: AnnouncementGateway,
         reports: ReportAssembly,
         alertStore: (any AlertStore)?,
+        sightings: any SightingStore,
         places: PlaceFinder?,
         metrics: Metrics,
         logger: Logger
@@ -52,6 +54,7 @@ struct AlertAssembly: Sendable {
             logger: logger,
             now: { days.date },
             signer: try AlertAssembly.signer(configuration, domain: from.address.split(separator: "@").last.map(String.init) ?? authority),
+            sightings: sightings,
             latestIndex: { fanOut.latestIndex },
             readListAfter: configuration.alertsReadList ? .milliseconds(Int(configuration.cacheTTLSeconds * 1000)) : nil
         )
@@ -75,6 +78,28 @@ struct AlertAssembly: Sendable {
             places: places,
             logger: logger
         )
+    }
+
+    /// Owes the owner of `pet` a relay mail of `sighting` at the announcement's e-mail (docs/sightings.md "The
+    /// relay"): through the sightings subscription of that address and pet, made active on the first sighting,
+    /// and the outbox's instant gap (sightings within 10 minutes of a mail go in the next one). False when the
+    /// announcement has no usable e-mail, the owner stopped these mails, or the store failed (logged): the
+    /// sighting is kept for the owner's page either way.
+    func relay(_ sighting: Sighting, pet: Announcement, language: String, requestID: String) async -> Bool {
+        guard let email = pet.email, EmailRule.looksLikeAddress(email) else { return false }
+        do {
+            guard let subscription = try await store.followSightings(email: email, petID: pet.id, language: language, now: sighting.createdAt)
+            else { return false }
+            try await store.owe([(subscriptionID: subscription.id, petID: sighting.id)], now: sighting.createdAt)
+            sender.wake()
+            return true
+        } catch {
+            handlers.logger.error(
+                "alert store unavailable; the sighting is not mailed",
+                metadata: ["request_id": "\(requestID)", "error": "\(error)"]
+            )
+            return false
+        }
     }
 
     /// The fan-out wakes the sender made after it. Weak: the sender reads the fan-out's newest list, and a

@@ -19,6 +19,7 @@ struct ServerAssembly: Sendable {
         photos: PhotoAssembly,
         reports: ReportAssembly,
         alerts: AlertAssembly,
+        sightings: SightingAssembly,
         responses: ResponseCache,
         answers: AnswerRecord,
         metrics: Metrics,
@@ -53,7 +54,8 @@ struct ServerAssembly: Sendable {
             readinessWindow: configuration.readinessWindow,
             reports: reports.handlers,
             writes: reports.writes,
-            alerts: alerts.handlers
+            alerts: alerts.handlers,
+            sightings: sightings.handlers
         )
         let pipeline = Pipeline(router: router, metrics: metrics, logger: logger, responses: responses)
         var serverConfiguration = ServerConfiguration(configuration)

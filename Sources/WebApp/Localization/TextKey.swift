@@ -266,12 +266,41 @@ enum TextKey: String, CaseIterable, Sendable {
     case mailDigestSubject = "mail.digest.subject"
     case mailMatchSubject = "mail.match.subject"
     case mailMore = "mail.more"
+    case mailSightingSubject = "mail.sighting.subject"
+    case alertWhatSightings = "alert.what.sightings"
+    // Sightings (docs/sightings.md)
+    case sightingTitle = "sighting.title"
+    case sightingTitleFound = "sighting.title.found"
+    case sightingSentTitle = "sighting.sent.title"
+    case sightingOwnerTitle = "sighting.owner.title"
+    case sightingDistance = "sighting.distance"
+    case sightingAgoNow = "sighting.ago.now"
+    case sightingErrorNote = "sighting.error.note"
+    case sightingErrorNoteLength = "sighting.error.noteLength"
+    case sightingErrorFuture = "sighting.error.future"
+    case sightingErrorOld = "sighting.error.old"
+    case sightingErrorTime = "sighting.error.time"
+    case sightingErrorPlace = "sighting.error.place"
+    case sightingErrorPlaceUnknown = "sighting.error.placeUnknown"
+    case sightingErrorContact = "sighting.error.contact"
+    case sightingErrorPhoto = "sighting.error.photo"
+    case sightingErrorPhotoBusy = "sighting.error.photoBusy"
+    case sightingErrorCodeFormat = "sighting.error.codeFormat"
+    case sightingErrorCode = "sighting.error.code"
+    case sightingProblemThrottled = "sighting.problem.throttled"
+    case sightingProblemStore = "sighting.problem.store"
+    case sightingProblemUpstream = "sighting.problem.upstream"
+    case sightingAgoMinutes = "sighting.ago.minutes"
+    case sightingAgoHours = "sighting.ago.hours"
+    case sightingAgoDays = "sighting.ago.days"
+    case sightingErrorCount = "sighting.error.count"
 
     /// Keys whose text is counted (`key[one] = …`): looked up with a number.
     static let countedKeys: Set<TextKey> = [
         .mapLabel, .age, .staleMinutes, .landingNearby, .landingEmptyNearby, .listCount, .listWithin, .listNoSuchPage, .reportAgeDays,
         .reportProblems, .reportProblemThrottled, .photoProblemThrottled,
         .matchReasonAfter, .matchReasonBefore, .mailAlertSubject, .mailDigestSubject, .mailMore,
+        .sightingAgoMinutes, .sightingAgoHours, .sightingAgoDays, .sightingErrorCount, .mailSightingSubject,
     ]
 
     /// True for a counted text.

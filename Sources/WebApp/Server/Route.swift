@@ -64,6 +64,12 @@ extension Route {
     static let feed = Route(.feed)
     /// `/pets/{id}/poster`: the printable A4 poster with a QR code (docs/poster.md).
     static func poster(id: String) -> Route { Route(.poster, [id]) }
+    /// `/pets/{id}/sighting`: "I've seen this pet", the form and its answer (docs/sightings.md).
+    static func sighting(id: String) -> Route { Route(.sighting, [id]) }
+    /// `/pets/{id}/sightings`: the owner's private page (the management code, then the sightings).
+    static func sightings(id: String) -> Route { Route(.sightings, [id]) }
+    /// A sighting's photo, for the owner's page only.
+    static func sightingPhoto(id: String, sighting: String) -> Route { Route(.sightingPhoto, [id, sighting]) }
     /// `/pets/{id}/matches`: every possible match of a report (docs/matching.md).
     static func matches(id: String) -> Route { Route(.matches, [id]) }
     /// `/pets/{id}/matches.atom`: a report's possible matches as an Atom feed.

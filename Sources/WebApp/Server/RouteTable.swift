@@ -6,6 +6,7 @@ enum RouteKind: Int, Sendable, CaseIterable {
     case landing, list, map, details, feed, poster, matches, matchesFeed, legacyList, legacyDetails
     case image, staticFile, apiList, apiDetails, apiGeoJSON, apiDocument, tile, report, reportPhoto
     case apiPhotos, apiMatches, alerts, alertConfirm, alertManage, alertStop, alertNever
+    case sighting, sightings, sightingPhoto
     case healthz, readyz, metrics, favicon
 }
 
@@ -156,6 +157,11 @@ extension RouteTable {
             metric: "alerts",
             privacy: .private
         ),
+        // "I've seen this pet" (docs/sightings.md): the form's answer is its sender's; the owner's page and its
+        // photos hold what only the owner may read.
+        .route(.sighting, "/pets/{id}/sighting", rule: .pageWrite, metric: "sighting", privacy: .private),
+        .route(.sightings, "/pets/{id}/sightings", rule: .pageWrite, metric: "sightings", privacy: .private),
+        .page(.sightingPhoto, "/pets/{id}/sightings/{sighting}/photo", metric: "sighting_photo", privacy: .private),
         // A mail's links: GET shows a page with a button, POST acts; each its link holder's only.
         alertLink(.confirm), alertLink(.manage), alertLink(.stop), alertLink(.never),
         .page(.healthz, "/healthz", metric: "healthz", privacy: .noStore),

@@ -51,6 +51,15 @@ extension Router {
         case .alertManage: return alertLink(.manage, route, request, requestID: id)
         case .alertStop: return alertLink(.stop, route, request, requestID: id)
         case .alertNever: return alertLink(.never, route, request, requestID: id)
+        case .sighting:
+            guard request.method == .post else { return .work { [sightings] in await sightings.form(request, id: route.id, requestID: id) } }
+            return .work { [sightings] in await sightings.submit(request, id: route.id, requestID: id) }
+        case .sightings:
+            guard request.method == .post else { return .work { [sightings] in await sightings.owner(request, id: route.id, requestID: id) } }
+            return .work { [sightings] in await sightings.signIn(request, id: route.id, requestID: id) }
+        case .sightingPhoto:
+            let photo = route.parameters.count > 1 ? route.parameters[1] : ""
+            return .work { [sightings] in await sightings.photo(request, id: route.id, sighting: photo, requestID: id) }
         case .healthz: return .answer(.text("ok\n"))
         case .readyz: return .work { await readiness(requestID: id) }
         case .metrics: return .answer(metricsEndpoint.scrape())

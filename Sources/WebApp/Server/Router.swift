@@ -24,6 +24,8 @@ struct Router: Sendable {
     let writes: AnnouncementWrites
     /// E-mail alerts' pages (docs/alerts.md).
     let alerts: AlertHandlers
+    /// Sightings and the owner's page (docs/sightings.md).
+    let sightings: SightingHandlers
     /// Writes every plan's error in its route's format.
     var errors: ErrorRenderer { ErrorRenderer(site: site) }
 

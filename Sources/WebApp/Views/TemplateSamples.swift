@@ -35,6 +35,10 @@ package enum TemplateSamples {
             TemplateSample(label: "alert mail (text)", template: "mail/alert-text", model: alertMail()),
             TemplateSample(label: "confirmation mail (HTML)", template: "mail/confirm-html", model: confirmationMail()),
             TemplateSample(label: "confirmation mail (text)", template: "mail/confirm-text", model: confirmationMail()),
+            TemplateSample(label: "sighting form", template: "sighting", model: sightingPage(owner: false)),
+            TemplateSample(label: "owner's sightings", template: "sighting", model: sightingPage(owner: true)),
+            TemplateSample(label: "sighting mail (HTML)", template: "mail/sighting-html", model: sightingMail()),
+            TemplateSample(label: "sighting mail (text)", template: "mail/sighting-text", model: sightingMail()),
         ]
     }
 
@@ -77,6 +81,68 @@ package enum TemplateSamples {
         model.moreText = "and 4 more"
         model.allURL = "https://petspot.example/pets?lat=52.2300&lng=21.0100&range=5&lang=en"
         model.manageURL = "https://petspot.example/alerts/manage/0123456789abcdef0123456789abcdef?lang=en"
+        model.stopURL = "https://petspot.example/alerts/stop/0123456789abcdef0123456789abcdef"
+        return model
+    }
+
+    private static func sightingPage(owner: Bool) -> SightingPageModel {
+        var model = SightingPageModel(layout: layout(), heading: "I've seen Max")
+        model.detailsURL = "/pets/a1b2c3d4-1001?lang=en"
+        if owner {
+            model.isOwner = true
+            model.hasSightings = true
+            model.sightings = [
+                SightingItemModel(
+                    id: "0123456789abcdef0123456789abcdef",
+                    ago: "2 hours ago",
+                    when: "2026-12-01 14:30",
+                    whenISO: "2026-12-01T13:30:00Z",
+                    place: "Krzyki, Wrocław",
+                    distance: "1.2 km from where it was last seen",
+                    mapURL: "https://www.openstreetmap.org/?mlat=51.1&mlon=17.03#map=16/51.1/17.03",
+                    latitude: "51.1",
+                    longitude: "17.03",
+                    note: "Ran <east> & away",
+                    contact: "+48 600 100 200",
+                    photoURL: "/pets/a1b2c3d4-1001/sightings/0123456789abcdef0123456789abcdef/photo"
+                )
+            ]
+        } else {
+            model.problem = "Too many sightings from here."
+            model.form = SightingFormModel(
+                action: "/pets/a1b2c3d4-1001/sighting?lang=en",
+                isFound: false,
+                note: "by the <river>",
+                seenAt: "2026-12-01T14:30",
+                latitude: "",
+                longitude: "",
+                place: "Krzyki",
+                contact: "",
+                hasLocation: false,
+                noteError: nil,
+                seenAtError: "That time is in the future.",
+                placeError: nil,
+                contactError: nil,
+                photoError: nil,
+                errorCount: "1 problem to fix"
+            )
+        }
+        return model
+    }
+
+    private static func sightingMail() -> MailModel {
+        var model = MailModel(what: "Max & <Rex>")
+        model.sightings = [
+            MailSightingModel(
+                when: "2026-12-01 14:30",
+                place: "Krzyki, Wrocław",
+                mapURL: "https://www.openstreetmap.org/?mlat=51.1&mlon=17.03#map=16/51.1/17.03",
+                note: "Ran <east> & away",
+                contact: nil,
+                hasPhoto: true
+            )
+        ]
+        model.ownerURL = "https://petspot.example/pets/a1b2c3d4-1001/sightings?lang=en"
         model.stopURL = "https://petspot.example/alerts/stop/0123456789abcdef0123456789abcdef"
         return model
     }

@@ -48,6 +48,10 @@ struct DetailsPageModel: Sendable {
     var posterURL: String = ""
     /// Possible matches of the other status (docs/matching.md); nil when there is none.
     var matches: MatchSectionModel?
+    /// "I've seen this pet" (docs/sightings.md), empty; nil for a closed report.
+    var sightingForm: SightingFormModel?
+    /// The owner's page: the management code, then the sightings.
+    var sightingsURL: String = ""
     /// `/pets/{id}/matches.atom` for a lost or found pet with coordinates; nil otherwise.
     var matchesFeedURL: String?
 }

@@ -98,17 +98,20 @@ extension PageHandlers {
             ("place", texts.placeName(pet.nearestPlace) ?? texts.place(pet.place))
         )
         let photo = PhotoLinks(pet.photo, width: 1280)
+        var layout = site.layout(
+            title: texts(.pageTitle, ("title", texts(.detailsTitle, ("name", shortName), ("phrase", phrase)))),
+            description: pet.excerpt(limit: 200) ?? shareText,
+            canonicalPath: canonicalPath,
+            ogImage: site.layout.absolutePhotoURL(pet.photo),
+            ogType: "article",
+            location: location,
+            pageURL: { QueryString.url(canonicalPath, $0.linkItems) },
+            hasMap: pet.place.coordinate != nil
+        )
+        // The sighting form's field styles (docs/sightings.md).
+        layout.hasForm = pet.status != .closed
         return DetailsPageModel(
-            layout: site.layout(
-                title: texts(.pageTitle, ("title", texts(.detailsTitle, ("name", shortName), ("phrase", phrase)))),
-                description: pet.excerpt(limit: 200) ?? shareText,
-                canonicalPath: canonicalPath,
-                ogImage: site.layout.absolutePhotoURL(pet.photo),
-                ogType: "article",
-                location: location,
-                pageURL: { QueryString.url(canonicalPath, $0.linkItems) },
-                hasMap: pet.place.coordinate != nil
-            ),
+            layout: layout,
             staleNotice: staleNotice,
             id: pet.id,
             name: name,
@@ -135,7 +138,12 @@ extension PageHandlers {
             shareLead: texts(.detailsShareLead, ("name", name)),
             reportAgeText: texts.reportAge(DayClock.age(of: pet.createdAt, on: day)),
             outdatedNotice: ReportAge.isOutdated(createdAt: pet.createdAt, today: day, zone: DayClock.zone) ? texts(.detailsOutdated) : nil,
-            posterURL: QueryString.url(Route.poster(id: pet.id).path, location.language.linkItems)
+            posterURL: QueryString.url(Route.poster(id: pet.id).path, location.language.linkItems),
+            // The same for every visitor (no location in it), so the page stays one kept answer; a closed report has none.
+            sightingForm: pet.status == .closed
+                ? nil
+                : SightingHandlers.formModel(pet: pet, values: SightingFormValues(), errors: [], texts: texts, language: location.language),
+            sightingsURL: LayoutBuilder.withLanguage(Route.sightings(id: pet.id).path, location.language)
         )
     }
 }

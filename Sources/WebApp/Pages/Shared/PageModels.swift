@@ -51,6 +51,10 @@ struct LayoutModel: Sendable {
     var reportFoundURL: String = "/report?status=found"
     /// True on the report pages (`aria-current`), which load Leaflet and the report script.
     var isReport: Bool = false
+    /// A page with a form outside the report flow (the sighting form, the owner's page): the form styles only.
+    var hasForm: Bool = false
+    /// The owner's page with sightings to show on a map: Leaflet, without the list map's script.
+    var hasOwnerMap: Bool = false
     /// The Atom feed of the page's search (`<link rel="alternate" type="application/atom+xml">`,
     /// and "Follow this search" on the list) and its title; nil on pages without a search.
     var feedURL: String?

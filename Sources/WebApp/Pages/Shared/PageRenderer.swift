@@ -13,7 +13,8 @@ struct PageRenderer: Sendable {
     /// empty library and an unknown name renders nil, silently).
     static let requiredTemplates = [
         "layout", "landing", "list", "map", "details", "error", "poster", "report", "report-result", "matches",
-        "report-photo", "alert", "mail/confirm-html", "mail/confirm-text", "mail/alert-html", "mail/alert-text",
+        "report-photo", "alert", "mail/confirm-html", "mail/confirm-text", "mail/alert-html", "mail/alert-text", "sighting",
+        "mail/sighting-html", "mail/sighting-text",
     ]
 
     /// The templates compiled once per language, by `Language.index`.

@@ -1,0 +1,189 @@
+import Foundation
+import HTTPTypes
+import MicroHTTP
+import Mustache
+import PetDomain
+import Sightings
+
+/// Which sighting page to show (one template, `sighting.mustache`, a section each).
+enum SightingPage: Sendable {
+    /// The form, with what the finder typed and what is wrong with it.
+    case form(values: SightingFormValues, errors: [SightingFieldError], problem: TextKey?)
+    /// Sent: mailed to the owner, or kept for the owner's page only (no e-mail on the report, or its mails
+    /// stopped); the report's phone is shown for a call now.
+    case sent(mailed: Bool)
+    /// The management code's form.
+    case signIn(problem: TextKey?)
+    /// The owner's sightings.
+    case owner([Sighting])
+}
+
+extension SightingHandlers {
+    /// Renders `kind` about `pet` as a private page (the route's privacy: never kept nor compressed; no referrer leaves it).
+    func page(_ kind: SightingPage, pet: Announcement, language: PageLanguage, status: HTTPResponse.Status) -> Response {
+        let texts = site.renderer.texts(language)
+        let heading: String
+        switch kind {
+        case .form: heading = texts(pet.status == .found ? .sightingTitleFound : .sightingTitle, ("name", pet.displayName))
+        case .sent: heading = texts(.sightingSentTitle)
+        case .signIn, .owner: heading = texts(.sightingOwnerTitle, ("name", pet.displayName))
+        }
+        let layout = site.layout(
+            title: texts(.pageTitle, ("title", heading)),
+            description: heading,
+            canonicalPath: nil,
+            location: .unknown(language),
+            pageURL: { _ in Route.sightings(id: pet.id).path }
+        )
+        var styled = layout
+        styled.hasForm = true
+        if case .owner(let sightings) = kind { styled.hasOwnerMap = !sightings.isEmpty }
+        var model = SightingPageModel(layout: styled, heading: heading)
+        model.petName = pet.displayName
+        model.detailsURL = LayoutBuilder.withLanguage(Route.details(id: pet.id).path, language)
+        switch kind {
+        case .form(let values, let errors, let problem):
+            model.form = SightingHandlers.formModel(pet: pet, values: values, errors: errors, texts: texts, language: language)
+            model.problem = problem.map { texts($0) }
+        case .sent(let mailed):
+            model.isSent = true
+            model.mailed = mailed
+            model.phoneText = pet.phone
+            model.phoneHref = pet.phoneLinkTarget
+        case .signIn(let problem):
+            model.isSignIn = true
+            model.problem = problem.map { texts($0) }
+            model.action = LayoutBuilder.withLanguage(Route.sightings(id: pet.id).path, language)
+        case .owner(let sightings):
+            model.isOwner = true
+            let now = site.days.date
+            model.sightings = sightings.map { SightingHandlers.itemModel($0, pet: pet, now: now, texts: texts, language: language) }
+            model.hasSightings = !sightings.isEmpty
+        }
+        return ReportHandlers.private(site.renderer.page(model, template: "sighting", language: language, status: status))
+    }
+
+    /// The form's model, for this page and for the details page (which shows it empty).
+    static func formModel(
+        pet: Announcement,
+        values: SightingFormValues,
+        errors: [SightingFieldError],
+        texts: Texts,
+        language: PageLanguage
+    ) -> SightingFormModel {
+        func error(_ field: SightingFieldError.Field) -> String? { errors.first { $0.field == field }.map { texts($0.key) } }
+        return SightingFormModel(
+            action: LayoutBuilder.withLanguage(Route.sighting(id: pet.id).path, language),
+            isFound: pet.status == .found,
+            note: values.note,
+            seenAt: values.seenAt,
+            latitude: values.latitude,
+            longitude: values.longitude,
+            place: values.place,
+            contact: values.contact,
+            hasLocation: !values.latitude.isEmpty && !values.longitude.isEmpty,
+            noteError: error(.note),
+            seenAtError: error(.seenAt),
+            placeError: error(.place),
+            contactError: error(.contact),
+            photoError: error(.photo),
+            errorCount: errors.isEmpty ? nil : texts.counted(.sightingErrorCount, errors.count)
+        )
+    }
+
+    /// One sighting on the owner's page: when (relative, and the time itself), where (its place, its distance from
+    /// where the pet was last seen, a link to OpenStreetMap), what, who, and the photo.
+    static func itemModel(_ sighting: Sighting, pet: Announcement, now: Date, texts: Texts, language: PageLanguage) -> SightingItemModel {
+        let point = Coordinate(latitude: sighting.latitude, longitude: sighting.longitude)
+        let minutes = max(0, Int(now.timeIntervalSince(sighting.seenAt) / 60))
+        let ago: String
+        switch minutes {
+        case ..<1: ago = texts(.sightingAgoNow)
+        case ..<60: ago = texts.counted(.sightingAgoMinutes, minutes)
+        case ..<(48 * 60): ago = texts.counted(.sightingAgoHours, minutes / 60)
+        default: ago = texts.counted(.sightingAgoDays, minutes / (24 * 60))
+        }
+        var distance: String?
+        if let point, let lastSeen = pet.place.coordinate,
+            let km = Format.oneDecimalKilometres(point.distanceKm(to: lastSeen), separator: texts(.formatDecimal))
+        {
+            distance = texts(.sightingDistance, ("km", km))
+        }
+        return SightingItemModel(
+            id: sighting.id,
+            ago: ago,
+            when: SightingCheck.localText(sighting.seenAt).replacingOccurrences(of: "T", with: " "),
+            whenISO: ISO8601DateFormatter().string(from: sighting.seenAt),
+            place: sighting.placeName,
+            distance: distance,
+            mapURL: point.map(Format.mapLink),
+            latitude: String(sighting.latitude),
+            longitude: String(sighting.longitude),
+            note: sighting.note,
+            contact: sighting.contact,
+            photoURL: sighting.photo == nil ? nil : Route.sightingPhoto(id: pet.id, sighting: sighting.id).path
+        )
+    }
+}
+
+/// The sighting form (`partials/sighting-form.mustache`): on the details page of every pet, and on its own page.
+@TemplateFields
+struct SightingFormModel: Sendable {
+    var action: String
+    /// A found pet's form says "I know whose pet this is".
+    var isFound: Bool
+    var note: String
+    var seenAt: String
+    var latitude: String
+    var longitude: String
+    var place: String
+    var contact: String
+    /// The page's location fills `lat`/`lng` (said on the form; a typed place wins).
+    var hasLocation: Bool
+    var noteError: String?
+    var seenAtError: String?
+    var placeError: String?
+    var contactError: String?
+    var photoError: String?
+    /// "2 problems to fix", above the form; nil without errors.
+    var errorCount: String?
+}
+
+/// One sighting on the owner's page.
+@TemplateFields
+struct SightingItemModel: Sendable {
+    var id: String
+    var ago: String
+    var when: String
+    var whenISO: String
+    var place: String?
+    var distance: String?
+    var mapURL: String?
+    var latitude: String
+    var longitude: String
+    var note: String
+    var contact: String?
+    var photoURL: String?
+}
+
+/// Every sighting page (`sighting.mustache`).
+@TemplateFields
+struct SightingPageModel: Sendable {
+    var layout: LayoutModel
+    var heading: String
+    var petName: String = ""
+    var detailsURL: String = ""
+    var problem: String? = nil
+    var form: SightingFormModel? = nil
+    var isSent = false
+    var mailed = false
+    var phoneText: String? = nil
+    var phoneHref: String? = nil
+    var isSignIn = false
+    var action: String = ""
+    var isOwner = false
+    var sightings: [SightingItemModel] = []
+    var hasSightings = false
+}
+
+extension SightingPageModel: ViewModel {}

@@ -1,0 +1,237 @@
+import Foundation
+import TestSupport
+import Testing
+import WebApp
+
+extension ServerIntegration {
+    /// "I've seen this pet" and the owner's private page (docs/sightings.md) against the embedded demo upstream,
+    /// whose photo endpoint tells a right management code from a wrong one as the backend does (product spec §10).
+    @Suite("Sightings and the owner's page")
+    struct SightingPagesTests {
+        /// A report made through the JSON API: its id and management code. Each has a name of its own: the same body
+        /// again from the same address would be the apps' "Try Again" and answer the first report (docs/replicas.md).
+        private func report(_ app: TestApp, email: String? = "owner@example.com") async throws -> (id: String, code: String) {
+            let emailJSON = email.map { #""\#($0)""# } ?? "null"
+            let json =
+                #"{"petName":"Burek \#(UInt32.random(in: 0...UInt32.max))","species":"DOG","breed":null,"sex":"MALE","age":3,"description":null,"#
+                + #""microchipNumber":null,"locationLatitude":51.0782,"locationLongitude":17.0157,"email":\#(emailJSON),"#
+                + #""phone":"+48 600 100 200","lastSeenDate":"2026-11-30","status":"MISSING","reward":null}"#
+            let created = try await post(try app.url("/api/v1/announcements"), body: Data(json.utf8), contentType: "application/json")
+            #expect(created.status == 201)
+            let object = try #require(try JSONSerialization.jsonObject(with: created.body) as? [String: Any])
+            return (try #require(object["id"] as? String), try #require(object["managementPassword"] as? String))
+        }
+
+        private func sighting(_ app: TestApp, id: String, _ fields: [String: String], photo: [UInt8]? = nil) async throws -> Fetched {
+            var form = Multipart()
+            for (name, value) in fields { form.field(name, value) }
+            if let photo { form.file("photo", fileName: "seen.jpg", contentType: "image/jpeg", bytes: photo) }
+            return try await post(try app.url("/pets/\(id)/sighting"), body: form.body, contentType: form.contentType)
+        }
+
+        private func signIn(_ app: TestApp, id: String, code: String) async throws -> Fetched {
+            try await post(try app.url("/pets/\(id)/sightings"), body: Data("code=\(code)".utf8), contentType: "application/x-www-form-urlencoded")
+        }
+
+        /// The cookie's `name=value` of a `Set-Cookie`.
+        private func cookie(_ answer: Fetched) -> String? {
+            answer.header("Set-Cookie")?.split(separator: ";").first.map(String.init)
+        }
+
+        @Test func a_sighting_reaches_the_owners_page_and_no_public_page() async throws {
+            try await withApp(configure: { $0.upstreamURL = nil }) { app in
+                let pet = try await report(app)
+                let details = try await app.get("/pets/\(pet.id)")
+                #expect(details.text.contains(#"data-testid="sighting-form""#))
+                #expect(details.text.contains(#"action="/pets/\#(pet.id)/sighting""#))
+
+                let marker = "seen-\(UInt32.random(in: 0...UInt32.max))"
+                let sent = try await sighting(
+                    app,
+                    id: pet.id,
+                    ["note": "<script>alert(1)</script> \(marker) ran east", "place": "Krzyki, Wrocław", "contact": "finder-\(marker)@example.com"],
+                    photo: try photoFixture("oriented-gps.jpg")
+                )
+                #expect(sent.status == 201)
+                #expect(sent.text.contains(#"data-testid="sighting-sent""#))
+                #expect(sent.header("Cache-Control")?.contains("no-store") == true)
+                #expect(!sent.text.contains(marker), "the answer does not echo the sighting")
+
+                // Without the code: the login form only.
+                let closed = try await app.get("/pets/\(pet.id)/sightings")
+                #expect(closed.status == 200)
+                #expect(closed.text.contains(#"data-testid="owner-login""#))
+                #expect(!closed.text.contains(marker))
+
+                let wrong = try await signIn(app, id: pet.id, code: pet.code == "000000" ? "111111" : "000000")
+                #expect(wrong.status == 403)
+                #expect(wrong.header("Set-Cookie") == nil)
+
+                let right = try await signIn(app, id: pet.id, code: pet.code)
+                #expect(right.status == 303)
+                #expect(right.header("Location")?.hasPrefix("/pets/\(pet.id)/sightings") == true)
+                let setCookie = try #require(right.header("Set-Cookie"))
+                #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && setCookie.contains("Secure"))
+                #expect(setCookie.contains("Path=/pets/\(pet.id)/sightings"))
+                #expect(!setCookie.contains(pet.code), "the code is never the cookie")
+                let session = try #require(cookie(right))
+
+                let open = try await app.get("/pets/\(pet.id)/sightings", headers: ["Cookie": session])
+                #expect(open.status == 200)
+                #expect(open.header("Cache-Control")?.contains("no-store") == true)
+                #expect(open.text.contains(#"data-testid="sighting""#))
+                #expect(open.text.contains(marker))
+                #expect(open.text.contains("finder-\(marker)@example.com"))
+                #expect(open.text.contains("Krzyki"), "the typed place is named")
+                #expect(!open.text.contains("<script>alert(1)</script>"), "the note is escaped")
+                #expect(open.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+                #expect(!open.text.contains(pet.code), "the code is never shown back")
+
+                // The photo: for the owner's page only.
+                let photoPath = try #require(
+                    open.text.components(separatedBy: #"src=""#).dropFirst().map { String($0.prefix { $0 != "\"" }) }
+                        .first { $0.hasPrefix("/pets/\(pet.id)/sightings/") }
+                )
+                let photo = try await app.get(photoPath, headers: ["Cookie": session])
+                #expect(photo.status == 200)
+                #expect(photo.header("Content-Type") == "image/jpeg")
+                #expect(Array(photo.body.prefix(2)) == [0xFF, 0xD8])
+                #expect(photo.header("Cache-Control")?.contains("no-store") == true)
+                #expect(try await app.get(photoPath).status == 404)
+
+                // Another pet's cookie opens nothing here.
+                let other = try await report(app)
+                #expect(other.id != pet.id)
+                let otherSession = try #require(cookie(try await signIn(app, id: other.id, code: other.code)))
+                // Over a raw socket: exactly this cookie, nothing a client library might add.
+                let crossed = await rawRequest(port: app.app.port, "/pets/\(pet.id)/sightings", headers: ["Cookie": otherSession])
+                let crossedText = String(decoding: crossed.body, as: UTF8.self)
+                #expect(crossedText.contains(#"data-testid="owner-login""#))
+                #expect(!crossedText.contains(marker))
+                #expect(await rawRequest(port: app.app.port, photoPath, headers: ["Cookie": otherSession]).status == 404)
+
+                // No public answer carries any of it.
+                for path in [
+                    "/pets/\(pet.id)", "/pets", "/pets?sort=newest", "/map", "/", "/pets.atom", "/pets/\(pet.id)/poster",
+                    "/api/v1/announcements", "/api/v1/announcements/\(pet.id)", "/api/v1/announcements.geojson",
+                ] {
+                    let page = try await app.get(path)
+                    #expect(!page.text.contains(marker), "\(path) shows nothing of a sighting")
+                }
+            }
+        }
+
+        @Test func a_refused_sighting_keeps_what_was_typed() async throws {
+            try await withApp(configure: { $0.upstreamURL = nil }) { app in
+                let pet = try await report(app)
+                let refused = try await sighting(
+                    app,
+                    id: pet.id,
+                    ["note": "  ", "seenAt": "2099-01-01T10:00", "place": "Zzyzx Nowhere Qq", "contact": "call me"]
+                )
+                #expect(refused.status == 422)
+                for field in ["note", "seenAt", "place", "contact"] {
+                    #expect(refused.text.contains(#"data-field="\#(field)""#), "\(field) is refused")
+                }
+                #expect(refused.text.contains(#"value="Zzyzx Nowhere Qq""#))
+                #expect(refused.text.contains(#"value="call me""#))
+                #expect(refused.text.contains(#"value="2099-01-01T10:00""#))
+
+                let old = try await sighting(app, id: pet.id, ["note": "by the river", "seenAt": "2020-01-01T10:00", "lat": "51.1", "lng": "17.03"])
+                #expect(old.status == 422)
+                #expect(old.text.contains(#"data-field="seenAt""#))
+                #expect(old.text.contains("by the river"))
+
+                let nowhere = try await sighting(app, id: pet.id, ["note": "by the river"])
+                #expect(nowhere.status == 422)
+                #expect(nowhere.text.contains(#"data-field="place""#))
+
+                let located = try await sighting(app, id: pet.id, ["note": "by the river", "lat": "51.1", "lng": "17.03"])
+                #expect(located.status == 201)
+                #expect(try await sighting(app, id: "no-such-pet", ["note": "x", "lat": "51.1", "lng": "17.03"]).status == 404)
+            }
+        }
+
+        @Test func wrong_codes_run_out_for_an_address_without_asking_the_backend() async throws {
+            try await withApp(configure: { $0.upstreamURL = nil }) { app in
+                let pet = try await report(app)
+                let wrong = pet.code == "000000" ? "111111" : "000000"
+                var statuses: [Int] = []
+                for _ in 0..<12 { statuses.append(try await signIn(app, id: pet.id, code: wrong).status) }
+                #expect(statuses.prefix(10).allSatisfy { $0 == 403 })
+                #expect(statuses.suffix(2).allSatisfy { $0 == 429 }, "past the address's limit: \(statuses)")
+                // Even the right code waits: the limit is taken before the backend is asked.
+                #expect(try await signIn(app, id: pet.id, code: pet.code).status == 429)
+                #expect(try await signIn(app, id: pet.id, code: "12ab").status == 422)
+            }
+        }
+
+        @Test func sightings_are_relayed_to_the_reports_email_once_each_and_stop_in_one_click() async throws {
+            let mailbox = AlertMailbox.make()
+            try await withApp(configure: {
+                $0.upstreamURL = nil
+                $0.mailDirectory = mailbox.folder.path
+            }) { app in
+                let pet = try await report(app, email: "owner-\(UInt16.random(in: 0...UInt16.max))@example.com")
+                let marker = "relay-\(UInt32.random(in: 0...UInt32.max))"
+                let sent = try await sighting(
+                    app,
+                    id: pet.id,
+                    ["note": "<b>\(marker)</b>\r\nConfirm: https://evil.example", "place": "Krzyki, Wrocław", "contact": "+48 601 000 111"]
+                )
+                #expect(sent.status == 201)
+                #expect(sent.text.contains("e-mailed"), "the finder is told the owner was mailed")
+                await app.app.deliverAlerts()
+                let mails = try mailbox.mails()
+                try #require(mails.count == 1)
+                let mail = mails[0]
+                #expect(mail.header("To")?.contains("owner-") == true)
+                #expect(mail.header("List-Unsubscribe")?.contains("/alerts/stop/") == true)
+                #expect(mail.header("List-Unsubscribe-Post") == "List-Unsubscribe=One-Click")
+                #expect(mail.html.contains("&lt;b&gt;\(marker)&lt;/b&gt;"), "the note is escaped in HTML")
+                #expect(!mail.html.contains("<b>\(marker)"))
+                #expect(!mail.text.contains("\nConfirm: https://evil.example"), "the note cannot forge a line of the text part")
+                #expect(mail.text.contains("+48 601 000 111"))
+                #expect(mail.text.contains("https://www.openstreetmap.org/?mlat="))
+                #expect(mail.link("mail-owner-link")?.hasSuffix("/pets/\(pet.id)/sightings?lang=en") == true)
+
+                // Two more within the instant gap: owed, and told together in the next mail after it.
+                for note in ["second \(marker)", "third \(marker)"] {
+                    #expect(try await sighting(app, id: pet.id, ["note": note, "lat": "51.1", "lng": "17.03"]).status == 201)
+                }
+                await app.app.deliverAlerts()
+                #expect(try mailbox.mails().count == 1, "nothing within 10 minutes of the last mail")
+                app.clock.advance(by: .seconds(11 * 60))
+                await app.app.deliverAlerts()
+                let later = try mailbox.mails()
+                try #require(later.count == 2)
+                #expect(later[1].text.contains("second \(marker)") && later[1].text.contains("third \(marker)"))
+
+                // One click (RFC 8058): no more relay mails for this pet; sightings are still kept for the owner.
+                let stop = try #require(later[1].header("List-Unsubscribe")?.trimmingCharacters(in: CharacterSet(charactersIn: "<>")))
+                let stopped = try await post(
+                    try app.url(ReceivedMail.pathAndQuery(stop)),
+                    body: Data("List-Unsubscribe=One-Click".utf8),
+                    contentType: "application/x-www-form-urlencoded"
+                )
+                #expect(stopped.status == 200)
+                let after = try await sighting(app, id: pet.id, ["note": "fourth \(marker)", "lat": "51.1", "lng": "17.03"])
+                #expect(after.status == 201)
+                #expect(!after.text.contains("e-mailed"))
+                app.clock.advance(by: .seconds(11 * 60))
+                await app.app.deliverAlerts()
+                #expect(try mailbox.mails().count == 2)
+            }
+        }
+
+        @Test func a_report_without_an_email_keeps_the_sighting_and_shows_the_phone() async throws {
+            try await withApp(configure: { $0.upstreamURL = nil }) { app in
+                let pet = try await report(app, email: nil)
+                let sent = try await sighting(app, id: pet.id, ["note": "under a car", "lat": "51.1", "lng": "17.03"])
+                #expect(sent.status == 201)
+                #expect(!sent.text.contains("e-mailed"))
+                #expect(sent.text.contains("tel:"))
+            }
+        }
+    }
+}
