@@ -37,8 +37,8 @@ struct PostgresStoreTests {
                 }
             }
         }
-        // Version 2 added the alert tables (PostgresSchema+Alerts.swift).
-        #expect(try cluster.sql("SELECT version FROM petspot_schema").trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+        // Version 2 added the alert tables (PostgresSchema+Alerts.swift), 3 the sightings' (PostgresSchema+Sightings.swift).
+        #expect(try cluster.sql("SELECT version FROM petspot_schema").trimmingCharacters(in: .whitespacesAndNewlines) == "3")
     }
 
     @Test("a copy of the database holds no management code in clear")

@@ -54,6 +54,7 @@ extension SightingHandlers {
             model.isSignIn = true
             model.problem = problem.map { texts($0) }
             model.action = LayoutBuilder.withLanguage(Route.sightings(id: pet.id).path, language)
+            model.lang = language.explicit ? language.language.rawValue : nil
         case .owner(let sightings):
             model.isOwner = true
             let now = site.days.date
@@ -74,6 +75,7 @@ extension SightingHandlers {
         func error(_ field: SightingFieldError.Field) -> String? { errors.first { $0.field == field }.map { texts($0.key) } }
         return SightingFormModel(
             action: LayoutBuilder.withLanguage(Route.sighting(id: pet.id).path, language),
+            lang: language.explicit ? language.language.rawValue : nil,
             isFound: pet.status == .found,
             note: values.note,
             seenAt: values.seenAt,
@@ -130,6 +132,8 @@ extension SightingHandlers {
 @TemplateFields
 struct SightingFormModel: Sendable {
     var action: String
+    /// The URL's `lang`, kept by the form as every form of the site keeps it (docs/languages.md).
+    var lang: String?
     /// A found pet's form says "I know whose pet this is".
     var isFound: Bool
     var note: String
@@ -181,6 +185,8 @@ struct SightingPageModel: Sendable {
     var phoneHref: String? = nil
     var isSignIn = false
     var action: String = ""
+    /// The URL's `lang`, kept by the code's form.
+    var lang: String? = nil
     var isOwner = false
     var sightings: [SightingItemModel] = []
     var hasSightings = false

@@ -111,6 +111,7 @@ package enum TemplateSamples {
             model.problem = "Too many sightings from here."
             model.form = SightingFormModel(
                 action: "/pets/a1b2c3d4-1001/sighting?lang=en",
+                lang: "en",
                 isFound: false,
                 note: "by the <river>",
                 seenAt: "2026-12-01T14:30",
