@@ -144,17 +144,22 @@ public final class PostgresWriteStore: WriteStore, Service {
         return false
     }
 
-    public func markSending(_ key: SubmissionKey, owner: String) async throws -> Bool {
+    public func startSending(_ key: SubmissionKey, owner: String, taking rule: LimitRule, for limitKey: String) async throws -> SendingStart {
         try ready()
-        let rows = try await client.query(
-            """
-            UPDATE petspot_submission SET phase = 'sending'
-              WHERE ref_hash = \(Data(key.hash)) AND owner = \(owner) AND phase = 'checking' RETURNING true
-            """,
-            logger: logger
+        let statement = StartSendingStatement(
+            hash: Data(key.hash),
+            owner: owner,
+            bucket: rule.bucket,
+            key: limitKey,
+            window: rule.windowSeconds,
+            limit: rule.limit
         )
-        for try await _ in rows { return true }
-        return false
+        for try await (owned, token, sending) in try await client.execute(statement) {
+            guard owned else { return .lost }
+            if sending, let token { return .sending(token: token) }
+            if token != nil { return .lost }
+        }
+        return .refused(retryAfter: try await retryAfter(rule, key: limitKey))
     }
 
     public func markCreated(_ key: SubmissionKey, owner: String, record: SubmissionRecord) async throws {
@@ -188,10 +193,24 @@ public final class PostgresWriteStore: WriteStore, Service {
         )
     }
 
-    public func markPhotoUploaded(_ key: SubmissionKey) async throws {
+    public func complete(petID: String, key: SubmissionKey?, keptPhoto: String?) async throws {
         try ready()
+        let submission = key.map { Data($0.hash) }
+        let photo = keptPhoto.map { Data(SubmissionSeal.fingerprint(Array($0.utf8))) }
+        // One statement: the data-modifying parts run whatever the final SELECT reads, and the notification
+        // is sent when it commits (docs/replicas.md "New data everywhere at once").
         try await client.query(
-            "UPDATE petspot_submission SET photo_uploaded = true, kept_photo = NULL WHERE ref_hash = \(Data(key.hash)) AND phase = 'created'",
+            """
+            WITH done AS (
+              UPDATE petspot_submission SET photo_uploaded = true, kept_photo = NULL
+                WHERE ref_hash = \(submission) AND phase = 'created' RETURNING 1
+            ), dropped AS (
+              DELETE FROM petspot_kept_photo WHERE ref_hash = \(photo) RETURNING 1
+            ), forgotten AS (
+              DELETE FROM petspot_submission WHERE is_retry AND pet_id = \(petID) RETURNING 1
+            )
+            SELECT pg_notify(\(PostgresWriteStore.channel), \(replica + " " + petID))
+            """,
             logger: logger
         )
     }
@@ -248,6 +267,12 @@ public final class PostgresWriteStore: WriteStore, Service {
         for try await token in try await client.execute(TakeStatement(bucket: rule.bucket, key: key, window: window, limit: rule.limit)) {
             return .granted(token: token)
         }
+        return .refused(retryAfter: try await retryAfter(rule, key: key))
+    }
+
+    /// Whole seconds until the oldest slot of `rule` for `key` leaves its window (at least 1).
+    private func retryAfter(_ rule: LimitRule, key: String) async throws -> Int {
+        let window = rule.windowSeconds
         let rows = try await client.query(
             """
             SELECT ceil(extract(epoch FROM min(h) + \(window) * interval '1 second' - clock_timestamp()))::int
@@ -256,8 +281,8 @@ public final class PostgresWriteStore: WriteStore, Service {
             """,
             logger: logger
         )
-        for try await seconds in rows.decode(Int?.self) { return .refused(retryAfter: max(1, seconds ?? 1)) }
-        return .refused(retryAfter: 1)
+        for try await seconds in rows.decode(Int?.self) { return max(1, seconds ?? 1) }
+        return 1
     }
 
     public func refund(_ rule: LimitRule, key: String, token: String) async throws {
@@ -336,4 +361,52 @@ struct TakeStatement: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
+}
+
+/// `startSending` in one statement (docs/replicas.md "Submissions"): the attempt's row is locked while it is still
+/// this owner's and `checking`; only then is a slot of the limit taken (as `TakeStatement` does, a limit of 0 taking
+/// none), and only with the slot is the row marked `sending` with a fresh lease. The row back says which held:
+/// owned, the slot's token (null when refused), sending.
+struct StartSendingStatement: PostgresPreparedStatement {
+    static let sql = """
+        WITH mine AS (
+          SELECT ref_hash FROM petspot_submission WHERE ref_hash = $1 AND owner = $2 AND phase = 'checking' FOR UPDATE
+        ), taken AS (
+          INSERT INTO petspot_rate AS r (bucket, key, hits, expires_at)
+          SELECT $3, $4, ARRAY[clock_timestamp()], clock_timestamp() + $5 * interval '1 second' FROM mine WHERE $6 > 0
+          ON CONFLICT (bucket, key) DO UPDATE
+            SET hits = ARRAY(SELECT h FROM unnest(r.hits) h WHERE h > clock_timestamp() - $5 * interval '1 second' ORDER BY h)
+                       || clock_timestamp(),
+                expires_at = clock_timestamp() + $5 * interval '1 second'
+            WHERE (SELECT count(*) FROM unnest(r.hits) h WHERE h > clock_timestamp() - $5 * interval '1 second') < $6
+          RETURNING hits[cardinality(hits)]::text AS token
+        ), slot AS (
+          SELECT token FROM taken UNION ALL SELECT ''::text FROM mine WHERE $6 <= 0
+        ), sent AS (
+          UPDATE petspot_submission SET phase = 'sending', lease_until = now() + interval '10 seconds'
+            WHERE ref_hash = $1 AND owner = $2 AND phase = 'checking' AND EXISTS (SELECT 1 FROM slot)
+          RETURNING true
+        )
+        SELECT EXISTS (SELECT 1 FROM mine), (SELECT token FROM slot), EXISTS (SELECT 1 FROM sent)
+        """
+    typealias Row = (Bool, String?, Bool)
+    let hash: Data
+    let owner: String
+    let bucket: String
+    let key: String
+    let window: Double
+    let limit: Int
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 6)
+        try bindings.append(hash)
+        bindings.append(owner)
+        bindings.append(bucket)
+        bindings.append(key)
+        bindings.append(window)
+        bindings.append(limit)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> (Bool, String?, Bool) { try row.decode((Bool, String?, Bool).self) }
 }

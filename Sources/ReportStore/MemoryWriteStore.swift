@@ -96,11 +96,19 @@ public final class MemoryWriteStore: WriteStore {
         }
     }
 
-    public func markSending(_ key: SubmissionKey, owner: String) async throws -> Bool {
-        submissions.modify(key.hash) { kept in
-            guard let entry = kept?.value, entry.owner == owner, entry.phase == .checking else { return false }
-            kept?.value.phase = .sending
-            return true
+    public func startSending(_ key: SubmissionKey, owner: String, taking rule: LimitRule, for limitKey: String) async throws -> SendingStart {
+        let instant = now()
+        // The submission's lock held across the take (the limits' lock is only ever taken inside it), so a lost
+        // attempt takes no slot and a slot is never taken for an attempt another one took over meanwhile.
+        return submissions.modify(key.hash) { kept -> SendingStart in
+            guard let entry = kept?.value, entry.owner == owner, entry.phase == .checking else { return .lost }
+            switch take(rule, key: limitKey, at: instant) {
+            case .refused(let seconds): return .refused(retryAfter: seconds)
+            case .granted(let token):
+                kept?.value.phase = .sending
+                kept?.value.leaseUntil = instant + lease
+                return .sending(token: token)
+            }
         }
     }
 
@@ -130,12 +138,16 @@ public final class MemoryWriteStore: WriteStore {
         }
     }
 
-    public func markPhotoUploaded(_ key: SubmissionKey) async throws {
-        submissions.modify(key.hash) { kept in
-            guard kept?.value.record != nil else { return }
-            kept?.value.record?.photoUploaded = true
-            kept?.value.record?.keptPhoto = nil
+    public func complete(petID: String, key: SubmissionKey?, keptPhoto: String?) async throws {
+        if let key {
+            submissions.modify(key.hash) { kept in
+                guard kept?.value.record != nil else { return }
+                kept?.value.record?.photoUploaded = true
+                kept?.value.record?.keptPhoto = nil
+            }
         }
+        if let keptPhoto { photos.remove(keptPhoto) }
+        try await forgetRetries(petID: petID)
     }
 
     public func forgetRetries(petID: String) async throws {
@@ -152,9 +164,10 @@ public final class MemoryWriteStore: WriteStore {
 
     public func dropPhoto(_ reference: String) async throws { photos.remove(reference) }
 
-    public func take(_ rule: LimitRule, key: String) async throws -> LimitTake {
+    public func take(_ rule: LimitRule, key: String) async throws -> LimitTake { take(rule, key: key, at: now()) }
+
+    private func take(_ rule: LimitRule, key: String, at instant: ContinuousClock.Instant) -> LimitTake {
         guard rule.limit > 0 else { return .granted(token: "") }
-        let instant = now()
         let name = rule.bucket + "\u{0}" + key
         return state.withLock { state in
             var recent = (state.hits[name] ?? []).filter { instant - $0.instant < rule.window }

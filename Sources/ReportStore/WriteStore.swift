@@ -13,13 +13,14 @@ public protocol WriteStore: Sendable {
     /// (no entry, or an expired one, or one whose attempt was refused and freed it), otherwise what the
     /// earlier attempt is or came to. `fingerprint` is remembered so a different body under the same key is seen.
     func claim(_ key: SubmissionKey, fingerprint: [UInt8]) async throws -> Claim
-    /// Extends the lease of an attempt still at work (`SubmissionLease.heartbeat`, every few seconds): a
-    /// replica that dies stops renewing, and a repeat learns within one lease that the attempt is gone.
+    /// Extends the lease of an attempt still at work (the renewal child of `GuardedWriteStore.attempt`, every few
+    /// seconds): a replica that dies stops renewing, and a repeat learns within one lease that the attempt is gone.
     /// False when `owner` no longer holds `key`.
     func renew(_ key: SubmissionKey, owner: String) async throws -> Bool
-    /// The recovery point just before the upstream create: false when this attempt no longer owns `key`
-    /// (its lease passed and another attempt took it), and must not create.
-    func markSending(_ key: SubmissionKey, owner: String) async throws -> Bool
+    /// The recovery point just before the upstream create, and the limit's slot for it, in one step: a slot of
+    /// `rule` is taken for `limitKey` and the attempt marked `sending` (its lease renewed). `.lost` when this attempt
+    /// no longer owns `key` (its lease passed and another attempt took it): no slot is taken, and it must not create.
+    func startSending(_ key: SubmissionKey, owner: String, taking rule: LimitRule, for limitKey: String) async throws -> SendingStart
     /// The upstream made the report: what a repeat of the submission is shown (the secret sealed).
     func markCreated(_ key: SubmissionKey, owner: String, record: SubmissionRecord) async throws
     /// The upstream create's outcome is unknown (it timed out): the entry stays, and every repeat is told
@@ -27,8 +28,11 @@ public protocol WriteStore: Sendable {
     func markUnknown(_ key: SubmissionKey, owner: String) async throws
     /// Nothing was made (refused, or the upstream failed before making anything): the key is free again.
     func release(_ key: SubmissionKey, owner: String) async throws
-    /// The report's photo went up after all (the retry form): repeats show the complete result.
-    func markPhotoUploaded(_ key: SubmissionKey) async throws
+    /// The announcement `petID` has its photo, in one step: repeats of `key` (the form's submission, when known)
+    /// show the complete result, the photo kept under `keptPhoto` is forgotten, so are the API's implicit retry
+    /// entries of `petID` (`SubmissionKey.apiRetry`: a repeat of its create is a new report again), and every
+    /// replica is told it was published (as `announce`).
+    func complete(petID: String, key: SubmissionKey?, keptPhoto: String?) async throws
     /// Forgets the API's implicit retry entries of `petID` (its photo arrived, `SubmissionKey.apiRetry`).
     func forgetRetries(petID: String) async throws
 
@@ -47,6 +51,17 @@ public protocol WriteStore: Sendable {
     /// Tells every replica that `petID` was published (they refresh their snapshot); the one that
     /// published refreshes itself. A store for one replica does nothing.
     func announce(petID: String) async throws
+
+    /// Runs one write attempt on this store: `body` makes its calls on the store it is given.
+    /// `GuardedWriteStore` runs it in one task under one deadline (docs/replicas.md "When the database is down
+    /// or hangs"); a plain store runs it as it is.
+    func attempt<T: Sendable>(_ body: @escaping @Sendable (any WriteStore) async throws -> T) async throws -> T
+}
+
+extension WriteStore {
+    public func attempt<T: Sendable>(_ body: @escaping @Sendable (any WriteStore) async throws -> T) async throws -> T {
+        try await body(self)
+    }
 }
 
 /// A submission's key: the SHA-256 of its reference, which is all a store keeps. The reference itself
@@ -154,6 +169,16 @@ public enum LimitTake: Sendable, Equatable {
     case refused(retryAfter: Int)
 }
 
+/// The answer to `WriteStore.startSending`.
+public enum SendingStart: Sendable, Equatable {
+    /// Marked `sending` with the limit's slot (`token` gives it back, `refund`): create now.
+    case sending(token: String)
+    /// The limit refused: whole seconds until a slot frees (at least 1). The attempt is still `checking`.
+    case refused(retryAfter: Int)
+    /// Another attempt owns the submission now: no slot was taken, and this one must not create.
+    case lost
+}
+
 /// The store is down, refused, or slower than its deadline: the write fails closed.
 public struct WriteStoreUnavailable: Error, Sendable, CustomStringConvertible {
     /// What was being done (`claim`, `take`, …): the metric's `operation` label.
@@ -169,30 +194,12 @@ public struct WriteStoreUnavailable: Error, Sendable, CustomStringConvertible {
     public var description: String { "write store unavailable during \(operation): \(detail)" }
 }
 
-/// The lease of an attempt: short, and renewed while the attempt works, so the death of its replica is
-/// seen by a repeat within `duration` instead of after the longest attempt could take.
+/// The lease of an attempt: short, and renewed while the attempt works (by the renewal child of
+/// `GuardedWriteStore.attempt`, and by `startSending`), so the death of its replica is seen by a repeat within
+/// `duration` instead of after the longest attempt could take.
 public enum SubmissionLease {
-    /// How long a claim or a renewal holds the submission.
+    /// How long a claim, `startSending` or a renewal holds the submission.
     public static let duration: Duration = .seconds(10)
     /// How often an attempt at work renews it.
     public static let renewEvery: Duration = .seconds(3)
-
-    /// Renews `key`'s lease every `renewEvery` until `work` ends, then returns its result.
-    public static func heartbeat<T: Sendable>(
-        _ store: any WriteStore,
-        key: SubmissionKey,
-        owner: String,
-        _ work: () async throws -> T
-    ) async rethrows -> T {
-        let beat = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: renewEvery)
-                guard !Task.isCancelled else { return }
-                // A failure (the store down for a moment) is retried at the next beat.
-                _ = try? await store.renew(key, owner: owner)
-            }
-        }
-        defer { beat.cancel() }
-        return try await work()
-    }
 }

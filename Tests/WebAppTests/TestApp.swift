@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import MicroHTTP
+import ReportStore
 import Synchronization
 import TestSupport
 import Testing
@@ -42,6 +43,7 @@ func withApp<T>(
     configure: (inout AppConfiguration) -> Void = { _ in },
     logs: LogCapture? = nil,
     startDate: Date = Date(),
+    writeStore: (any WriteStore)? = nil,
     _ body: (TestApp) async throws -> T
 ) async throws -> T {
     let stub = try StubUpstream.start()
@@ -72,6 +74,7 @@ func withApp<T>(
             files: TestSiteFiles.files(for: configuration),
             logger: logger,
             embeddedUpstream: DemoUpstream.embedded,
+            writeStore: writeStore,
             now: clock.reading,
             startDate: startDate
         )

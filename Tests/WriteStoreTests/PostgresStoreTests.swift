@@ -20,7 +20,7 @@ struct PostgresStoreTests {
                     return
                 }
                 #expect(try await b.claim(key, fingerprint: [1]) == .inProgress(fingerprint: [1]))
-                #expect(try await a.markSending(key, owner: owner))
+                #expect(try await a.startSending(key, owner: owner, taking: .unlimited, for: "k") == .sending(token: ""))
                 try await a.markCreated(key, owner: owner, record: SubmissionRecord(petID: "p", sealed: [9], photoUploaded: true, keptPhoto: nil))
                 guard case .created(let record, _) = try await b.claim(key, fingerprint: []) else {
                     Issue.record("B finds A's report")

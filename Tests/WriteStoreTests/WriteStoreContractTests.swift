@@ -4,6 +4,11 @@ import ReportStore
 import TestSupport
 import Testing
 
+extension LimitRule {
+    /// A limit of 0: every take is granted, with an empty token.
+    static let unlimited = LimitRule(bucket: "unlimited", limit: 0, window: .seconds(600))
+}
+
 /// One contract, both stores: what the report flow relies on when a submission, a kept photo or a limit
 /// may be touched by several replicas at once (docs/replicas.md).
 @Suite("Write store contract")
@@ -45,7 +50,7 @@ struct WriteStoreContractTests {
                 Issue.record("must own")
                 return
             }
-            #expect(try await store.markSending(key, owner: owner))
+            #expect(try await store.startSending(key, owner: owner, taking: .unlimited, for: "x") == .sending(token: ""))
             let sealed = SubmissionSeal.seal(Array("123456".utf8), for: key)
             let record = SubmissionRecord(petID: "pet-1", sealed: sealed, photoUploaded: false, keptPhoto: "ab")
             try await store.markCreated(key, owner: owner, record: record)
@@ -55,7 +60,7 @@ struct WriteStoreContractTests {
                 #expect(SubmissionSeal.open(found.sealed, for: key) == Array("123456".utf8))
                 #expect(SubmissionSeal.open(found.sealed, for: freshKey()) == nil)
             }
-            try await store.markPhotoUploaded(key)
+            try await store.complete(petID: "pet-1", key: key, keptPhoto: nil)
             guard case .created(let complete, _) = try await store.claim(key, fingerprint: []) else {
                 Issue.record("still created")
                 return
@@ -73,7 +78,7 @@ struct WriteStoreContractTests {
                 return
             }
             try await store.release(key, owner: "someone else")
-            #expect(try await store.markSending(key, owner: "someone else") == false)
+            #expect(try await store.startSending(key, owner: "someone else", taking: .unlimited, for: "x") == .lost)
             #expect(try await store.claim(key, fingerprint: []) == .inProgress(fingerprint: []))
             try await store.release(key, owner: owner)
             guard case .owned = try await store.claim(key, fingerprint: []) else {
@@ -91,7 +96,7 @@ struct WriteStoreContractTests {
                 Issue.record("must own")
                 return
             }
-            #expect(try await store.markSending(key, owner: owner))
+            #expect(try await store.startSending(key, owner: owner, taking: .unlimited, for: "x") == .sending(token: ""))
             try await store.markUnknown(key, owner: owner)
             #expect(try await store.claim(key, fingerprint: [3]) == .unknownOutcome(fingerprint: [3]))
             // Releasing does not free a submission that may have been made... only a refusal before sending does.
@@ -182,6 +187,112 @@ struct WriteStoreContractTests {
 }
 
 extension WriteStoreContractTests {
+    @Test("startSending takes the limit's slot and marks the attempt sending in one step", arguments: StoreKind.allCases)
+    func startSendingTakesAndMarks(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let rule = LimitRule(bucket: "send-\(UUID())", limit: 1, window: .seconds(600))
+            let key = freshKey()
+            guard case .owned(let owner) = try await store.claim(key, fingerprint: [4]) else {
+                Issue.record("must own")
+                return
+            }
+            guard case .sending(let token) = try await store.startSending(key, owner: owner, taking: rule, for: "192.0.2.20") else {
+                Issue.record("the first attempt gets the slot and sends")
+                return
+            }
+            #expect(!token.isEmpty)
+            // Sending: a repeat waits, and the attempt cannot start a second time.
+            #expect(try await store.claim(key, fingerprint: [4]) == .inProgress(fingerprint: [4]))
+            #expect(try await store.startSending(key, owner: owner, taking: rule, for: "192.0.2.20") == .lost)
+            // The slot was taken: the limit of 1 is reached for that address.
+            guard case .refused = try await store.take(rule, key: "192.0.2.20") else {
+                Issue.record("startSending took the limit's slot")
+                return
+            }
+            try await store.refund(rule, key: "192.0.2.20", token: token)
+            guard case .granted = try await store.take(rule, key: "192.0.2.20") else {
+                Issue.record("its token gives the slot back")
+                return
+            }
+        }
+    }
+
+    @Test("startSending refused by the limit leaves the attempt checking; a lost attempt takes no slot", arguments: StoreKind.allCases)
+    func startSendingRefusedOrLost(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let rule = LimitRule(bucket: "full-\(UUID())", limit: 1, window: .seconds(600))
+            guard case .granted = try await store.take(rule, key: "192.0.2.21") else {
+                Issue.record("the first take is granted")
+                return
+            }
+            let key = freshKey()
+            guard case .owned(let owner) = try await store.claim(key, fingerprint: []) else {
+                Issue.record("must own")
+                return
+            }
+            guard case .refused(let seconds) = try await store.startSending(key, owner: owner, taking: rule, for: "192.0.2.21") else {
+                Issue.record("the limit is reached")
+                return
+            }
+            #expect((1...600).contains(seconds))
+            // Still checking: released, the key is free again (nothing was sent).
+            try await store.release(key, owner: owner)
+            guard case .owned = try await store.claim(key, fingerprint: []) else {
+                Issue.record("a refused attempt frees its key")
+                return
+            }
+            let other = LimitRule(bucket: "lost-\(UUID())", limit: 1, window: .seconds(600))
+            #expect(try await store.startSending(key, owner: "someone else", taking: other, for: "192.0.2.22") == .lost)
+            guard case .granted = try await store.take(other, key: "192.0.2.22") else {
+                Issue.record("a lost attempt took no slot")
+                return
+            }
+        }
+    }
+
+    @Test("complete records the photo, forgets the kept photo and the API's retry entries, in one step", arguments: StoreKind.allCases)
+    func completeDoesItAll(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let petID = "pet-\(UUID())"
+            let key = freshKey()
+            guard case .owned(let owner) = try await store.claim(key, fingerprint: []) else {
+                Issue.record("must own")
+                return
+            }
+            let reference = UUID().uuidString
+            try await store.keepPhoto(StoredPhoto(jpeg: [0xFF, 0xD8, 9], width: 1, height: 1, name: "a.jpg"), reference: reference)
+            try await store.markCreated(
+                key,
+                owner: owner,
+                record: SubmissionRecord(petID: petID, sealed: [1], photoUploaded: false, keptPhoto: reference)
+            )
+            let retry = SubmissionKey.apiRetry(address: "192.0.2.23", body: Array(petID.utf8))
+            guard case .owned(let retryOwner) = try await store.claim(retry, fingerprint: []) else {
+                Issue.record("must own the retry entry")
+                return
+            }
+            try await store.markCreated(
+                retry,
+                owner: retryOwner,
+                record: SubmissionRecord(petID: petID, sealed: [2], photoUploaded: false, keptPhoto: nil)
+            )
+
+            try await store.complete(petID: petID, key: key, keptPhoto: reference)
+            guard case .created(let record, _) = try await store.claim(key, fingerprint: []) else {
+                Issue.record("still created")
+                return
+            }
+            #expect(record.photoUploaded && record.keptPhoto == nil)
+            #expect(try await store.keptPhoto(reference) == nil)
+            guard case .owned = try await store.claim(retry, fingerprint: []) else {
+                Issue.record("the retry entry is forgotten")
+                return
+            }
+            // Without a submission (the API's photo), it is the retry entries and the announcement only.
+            try await store.complete(petID: "pet-\(UUID())", key: nil, keptPhoto: nil)
+        }
+    }
+
     @Test("only the owner renews a lease, and not once the report is made", arguments: StoreKind.allCases)
     func renewals(kind: StoreKind) async throws {
         try await withStore(kind) { store in
@@ -214,8 +325,12 @@ extension WriteStoreContractTests {
             return
         }
         #expect(second != first)
-        #expect(try await store.markSending(key, owner: first) == false, "the first attempt lost it and must not create")
-        #expect(try await store.markSending(key, owner: second))
+        let rule = LimitRule(bucket: "lease-\(UUID())", limit: 5, window: .seconds(600))
+        #expect(try await store.startSending(key, owner: first, taking: rule, for: "a") == .lost, "the first attempt lost it and must not create")
+        guard case .sending = try await store.startSending(key, owner: second, taking: rule, for: "a") else {
+            Issue.record("the second attempt sends")
+            return
+        }
         clock.advance(by: SubmissionLease.duration + .seconds(1))
         #expect(try await store.claim(key, fingerprint: []) == .unknownOutcome(fingerprint: []), "a lapsed lease while sending")
     }

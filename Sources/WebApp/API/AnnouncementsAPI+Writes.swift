@@ -47,36 +47,17 @@ struct AnnouncementWrites: Sendable {
         case .given(let text): key = .idempotency(text)
         }
         let fingerprint = SubmissionSeal.fingerprint(body)
+        // The upstream's 201 once it came: what the app gets even if the store hangs after it.
+        let answer = MadeSoFar<[UInt8]>()
         do {
-            switch try await reports.store.claim(key, fingerprint: fingerprint) {
-            case .owned(let owner):
-                return try await SubmissionLease.heartbeat(reports.store, key: key, owner: owner) {
-                    try await made(valid, key: key, owner: owner, address: address, requestID: requestID)
-                }
-            case .created(let record, let saved):
-                guard saved == fingerprint else { throw AnnouncementWrites.otherBody }
-                guard let body = SubmissionSeal.open(record.sealed, for: key) else {
-                    throw HTTPError.api(409, code: "CONFLICT", message: "This request was already made.")
-                }
-                return Response.json(body, status: .created)
-            case .inProgress(let saved):
-                guard saved == fingerprint else { throw AnnouncementWrites.otherBody }
-                throw HTTPError.api(
-                    409,
-                    code: "REQUEST_IN_PROGRESS",
-                    message: "The same request is still being processed. Please retry later."
-                )
-            case .unknownOutcome(let saved):
-                guard saved == fingerprint else { throw AnnouncementWrites.otherBody }
-                throw HTTPError.api(
-                    409,
-                    code: "OUTCOME_UNKNOWN",
-                    message: "The first request timed out upstream: it may have been made. Look at the newest announcements before sending again."
-                )
+            // One attempt, one task, one deadline (`GuardedWriteStore.attempt`), as the form's.
+            return try await reports.store.attempt { store in
+                try await attempt(store, valid: valid, key: key, fingerprint: fingerprint, address: address, requestID: requestID, answer: answer)
             }
         } catch let error as HTTPError {
             throw error
         } catch let error as WriteStoreUnavailable {
+            if let body = answer.value { return Response.json(body, status: .created) }
             throw AnnouncementWrites.storeDown(error, logger: reports.logger, requestID: requestID)
         } catch {
             throw AnnouncementWrites.storeDown(
@@ -87,25 +68,67 @@ struct AnnouncementWrites: Sendable {
         }
     }
 
+    /// The claim and what follows from it, on the attempt's `store`.
+    private func attempt(
+        _ store: any WriteStore,
+        valid: ValidReport,
+        key: SubmissionKey,
+        fingerprint: [UInt8],
+        address: String,
+        requestID: String,
+        answer: MadeSoFar<[UInt8]>
+    ) async throws -> Response {
+        switch try await store.claim(key, fingerprint: fingerprint) {
+        case .owned(let owner):
+            return try await self.made(valid, store: store, key: key, owner: owner, address: address, requestID: requestID, answer: answer)
+        case .created(let record, let saved):
+            guard saved == fingerprint else { throw AnnouncementWrites.otherBody }
+            guard let body = SubmissionSeal.open(record.sealed, for: key) else {
+                throw HTTPError.api(409, code: "CONFLICT", message: "This request was already made.")
+            }
+            return Response.json(body, status: .created)
+        case .inProgress(let saved):
+            guard saved == fingerprint else { throw AnnouncementWrites.otherBody }
+            throw HTTPError.api(
+                409,
+                code: "REQUEST_IN_PROGRESS",
+                message: "The same request is still being processed. Please retry later."
+            )
+        case .unknownOutcome(let saved):
+            guard saved == fingerprint else { throw AnnouncementWrites.otherBody }
+            throw HTTPError.api(
+                409,
+                code: "OUTCOME_UNKNOWN",
+                message: "The first request timed out upstream: it may have been made. Look at the newest announcements before sending again."
+            )
+        }
+    }
+
     /// The create itself, owning `key`: a refusal (an `HTTPError`) frees the key and gives the limit's
     /// slot back; the store's own errors are thrown as they come.
-    private func made(_ valid: ValidReport, key: SubmissionKey, owner: String, address: String, requestID: String) async throws -> Response {
-        let store = reports.store
+    private func made(
+        _ valid: ValidReport,
+        store: any WriteStore,
+        key: SubmissionKey,
+        owner: String,
+        address: String,
+        requestID: String,
+        answer: MadeSoFar<[UInt8]>
+    ) async throws -> Response {
         let token: String
         // The API's own limit (`--api-report-limit`), apart from the form's: phones behind one carrier
-        // address share it (docs/report-flow.md "Abuse").
-        switch try await store.take(reports.rules.apiReports, key: address) {
+        // address share it (docs/report-flow.md "Abuse"); its slot and the recovery point in one statement.
+        switch try await store.startSending(key, owner: owner, taking: reports.rules.apiReports, for: address) {
         case .refused(let seconds):
             try await store.release(key, owner: owner)
             throw AnnouncementWrites.tooMany(seconds, message: "Too many reports from this address. Please try again later.")
-        case .granted(let granted): token = granted
-        }
-        guard try await store.markSending(key, owner: owner) else {
-            try await store.refund(reports.rules.apiReports, key: address, token: token)
+        case .lost:
             throw HTTPError.api(409, code: "REQUEST_IN_PROGRESS", message: "The same request is being processed.")
+        case .sending(let granted): token = granted
         }
         switch await reports.service.create(json: valid.upstreamJSON(), requestID: requestID) {
         case .created(let id, _, let upstreamBody):
+            answer.set(upstreamBody)
             let record = SubmissionRecord(petID: id, sealed: SubmissionSeal.seal(upstreamBody, for: key), photoUploaded: false, keptPhoto: nil)
             // Made upstream whatever the store says now: the app gets its 201 either way.
             do { try await store.markCreated(key, owner: owner, record: record) } catch {
@@ -210,9 +233,8 @@ struct AnnouncementWrites: Sendable {
         }
         switch await reports.service.upload(id: id, authorization: authorization, photo: safe, requestID: requestID) {
         case .uploaded:
-            // The announcement is complete: a repeat of its create is a new report again.
-            try? await reports.store.forgetRetries(petID: id)
-            await reports.publish(id, requestID: requestID)
+            // The announcement is complete: a repeat of its create is a new report again (`WriteStore.complete`).
+            await reports.publish(id, key: nil, keptPhoto: nil, requestID: requestID)
             return Response.json(Array("{}".utf8), status: .created)
         case .refused(let status, let error):
             wrongCode = status == .forbidden

@@ -75,11 +75,8 @@ extension ReportHandlers {
         let authorization = AnnouncementGateway.basicAuthorization(id: id, password: code)
         switch await service.upload(id: id, authorization: authorization, photo: photo, requestID: requestID) {
         case .uploaded:
-            if let kept = state.keptPhoto { try? await store.dropPhoto(kept.reference) }
-            if let submission = form["submission"], FormReference.isWellFormed(submission) {
-                try? await store.markPhotoUploaded(.form(submission))
-            }
-            await publish(id, requestID: requestID)
+            let submission = form["submission"].flatMap { FormReference.isWellFormed($0) ? SubmissionKey.form($0) : nil }
+            await publish(id, key: submission, keptPhoto: state.keptPhoto?.reference, requestID: requestID)
             return resultPage(ReportRecord(id: id, managementPassword: code, photoUploaded: true), language: language, status: .ok)
         case .refused(let status, let error) where status == .forbidden || error.code == "UNAUTHORIZED":
             wrongCode = true

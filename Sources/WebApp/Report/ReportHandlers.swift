@@ -6,6 +6,7 @@ import MicroHTTP
 import PetAPIClient
 import PetDomain
 import ReportStore
+import Synchronization
 
 /// The report flow's pages (docs/report-flow.md): `GET /report` (the form), `POST /report` (it
 /// is checked, its photo made safe, the report made upstream, the result shown), and
@@ -20,10 +21,13 @@ struct ReportHandlers: Sendable {
     let service: ReportService
     let photos: ReportPhotos
     let identity: ClientIdentity
-    /// Submissions, kept photos and limits, shared by the replicas when a database is configured.
-    let store: any WriteStore
+    /// Submissions, kept photos and limits, shared by the replicas when a database is configured; within an
+    /// attempt (`on(_:)`), the attempt's own view of it.
+    var store: any WriteStore
     let rules: ReportRules
     let logger: Logger
+    /// The store outside the attempt this copy runs in, for work that outlives the attempt.
+    var outer: (any WriteStore)? = nil
 
     /// How often a repeat of a submission still at work asks the store again, and for how long at most.
     static let pollEvery: Duration = .milliseconds(250)
@@ -64,29 +68,40 @@ struct ReportHandlers: Sendable {
         let address = identity.address(peer: request.clientAddress, headers: request.headers)
         // The app's clock (`DayClock`), which tests move by hand, not the process's.
         let started = site.days.now()
+        // What the visitor is shown if the store hangs after the report was made upstream (a fail-closed 503
+        // would hide a report that exists, and its code).
+        let made = MadeSoFar<ReportAttempt>()
         do {
             while true {
-                switch try await store.claim(key, fingerprint: []) {
-                case .owned(let owner):
-                    // Unstructured: the attempt finishes even when this visitor's connection goes away,
-                    // so a repeat finds its outcome rather than a half-made report.
-                    let attempt = Task {
-                        await self.attempt(
+                // One attempt, one task, one deadline (`GuardedWriteStore.attempt`): the claim and, when this
+                // submission is new, the whole attempt.
+                let step = try await store.attempt { store -> ReportStep in
+                    let handlers = self.on(store)
+                    switch try await store.claim(key, fingerprint: []) {
+                    case .owned(let owner):
+                        let outcome = await handlers.attempt(
                             form: form,
                             key: key,
                             owner: owner,
                             submission: submission,
                             address: address,
                             language: language,
-                            requestID: requestID
+                            requestID: requestID,
+                            made: made
                         )
+                        return .answer(handlers.render(outcome, language: language, firstTime: true))
+                    case .created(let record, _):
+                        return .answer(handlers.resultPage(handlers.opened(record, key: key, form: form), language: language, status: .ok))
+                    case .unknownOutcome:
+                        return .answer(handlers.unknownOutcomePage(form: form, submission: submission, language: language))
+                    case .inProgress:
+                        return .wait
                     }
-                    return render(await attempt.value, language: language, firstTime: true)
-                case .created(let record, _):
-                    return resultPage(opened(record, key: key, form: form), language: language, status: .ok)
-                case .unknownOutcome:
-                    return unknownOutcomePage(form: form, submission: submission, language: language)
-                case .inProgress:
+                }
+                switch step {
+                case .answer(let response):
+                    return response
+                case .wait:
                     guard site.days.now() - started < ReportHandlers.pollFor else {
                         return problemPage(form: form, submission: submission, language: language, key: .reportProblemInProgress, status: .conflict)
                     }
@@ -94,9 +109,16 @@ struct ReportHandlers: Sendable {
                 }
             }
         } catch let error as WriteStoreUnavailable {
+            if let outcome = made.value {
+                logger.error(
+                    "write store unavailable after the report was made",
+                    metadata: ["operation": "\(error.operation)", "detail": "\(error.detail)", "request_id": "\(requestID)"]
+                )
+                return render(outcome, language: language, firstTime: true)
+            }
             return storeDown(error, form: form, submission: submission, language: language, requestID: requestID)
         } catch {
-            // Only the sleep throws otherwise: the visitor went away.
+            // Only the sleep and the wait throw otherwise: the visitor went away.
             return storeDown(
                 WriteStoreUnavailable(operation: "wait", detail: "\(error)"),
                 form: form,
@@ -105,6 +127,20 @@ struct ReportHandlers: Sendable {
                 requestID: requestID
             )
         }
+    }
+
+    /// One look at the store: the page to answer, or a repeat waits for an earlier attempt still at work.
+    private enum ReportStep: Sendable {
+        case answer(Response)
+        case wait
+    }
+
+    /// This flow on `store` (an attempt's view of the shared store).
+    func on(_ store: any WriteStore) -> ReportHandlers {
+        var handlers = self
+        handlers.outer = outer ?? self.store
+        handlers.store = store
+        return handlers
     }
 
     private func render(_ outcome: ReportAttempt, language: PageLanguage, firstTime: Bool) -> Response {
@@ -127,38 +163,41 @@ struct ReportHandlers: Sendable {
         submission: String,
         address: String,
         language: PageLanguage,
-        requestID: String
+        requestID: String,
+        made: MadeSoFar<ReportAttempt>
     ) async -> ReportAttempt {
         let texts = site.renderer.texts(language)
         var state = ReportFormState(draft: ReportDraft(fields: form.fields), submission: submission)
         state.matchAlerts = form["matchAlerts"] != nil
         var slot: String?
+        // Set while the upstream create may have made the report: the key is then never freed.
+        var mayBeMade = false
+        // The lease is renewed by the attempt's renewal child while it works (`GuardedWriteStore.attempt`).
         do {
-            // The lease is renewed while the attempt works: a repeat learns within seconds that its replica died.
-            let outcome = try await SubmissionLease.heartbeat(store, key: key, owner: owner) {
-                try await checkAndCreate(
-                    form: form,
-                    key: key,
-                    owner: owner,
-                    address: address,
-                    texts: texts,
-                    state: &state,
-                    slot: &slot,
-                    requestID: requestID
-                )
-            }
-            if case .refused = outcome { try await giveBack(key: key, owner: owner, address: address, slot: slot) }
+            let outcome = try await checkAndCreate(
+                form: form,
+                key: key,
+                owner: owner,
+                address: address,
+                texts: texts,
+                state: &state,
+                slot: &slot,
+                mayBeMade: &mayBeMade,
+                requestID: requestID,
+                made: made
+            )
+            if case .refused = outcome, !mayBeMade { try await giveBack(key: key, owner: owner, address: address, slot: slot) }
             return outcome
         } catch let error as WriteStoreUnavailable {
             logger.error(
                 "write store unavailable",
                 metadata: ["operation": "\(error.operation)", "detail": "\(error.detail)", "request_id": "\(requestID)"]
             )
-            try? await giveBack(key: key, owner: owner, address: address, slot: slot)
+            if !mayBeMade { try? await giveBack(key: key, owner: owner, address: address, slot: slot) }
             state.problem = texts(.reportProblemStore)
             return .refused(HTTPError.storeDown.status, state, retryAfter: HTTPError.storeDown.retryAfter)
         } catch {
-            try? await giveBack(key: key, owner: owner, address: address, slot: slot)
+            if !mayBeMade { try? await giveBack(key: key, owner: owner, address: address, slot: slot) }
             state.problem = texts(.reportProblemUpstream)
             return .refused(.badGateway, state, retryAfter: nil)
         }
@@ -178,7 +217,9 @@ struct ReportHandlers: Sendable {
         texts: Texts,
         state: inout ReportFormState,
         slot: inout String?,
-        requestID: String
+        mayBeMade: inout Bool,
+        requestID: String,
+        made: MadeSoFar<ReportAttempt>
     ) async throws -> ReportAttempt {
         let photo = try await self.photo(from: form, texts: texts, state: &state)
         let today = site.days.reportToday
@@ -194,34 +235,37 @@ struct ReportHandlers: Sendable {
         // Field order as the form shows them, the photo last.
         state.errors.sort { ReportHandlers.order($0.field) < ReportHandlers.order($1.field) }
         guard let valid, let photo, state.errors.isEmpty else { return .refused(.unprocessableContent, state, retryAfter: nil) }
-        switch try await store.take(rules.reports, key: address) {
+        // The limit's slot and the recovery point in one statement (`WriteStore.startSending`).
+        switch try await store.startSending(key, owner: owner, taking: rules.reports, for: address) {
         case .refused(let seconds):
             state.problem = texts.counted(.reportProblemThrottled, max(1, (seconds + 59) / 60))
             return .refused(.tooManyRequests, state, retryAfter: seconds)
-        case .granted(let token):
-            slot = token
-        }
-        guard try await store.markSending(key, owner: owner) else {
+        case .lost:
             // The lease passed and another attempt took the submission over: it decides.
             state.problem = texts(.reportProblemInProgress)
             return .refused(.conflict, state, retryAfter: nil)
+        case .sending(let token):
+            slot = token
         }
+        mayBeMade = true
         switch await service.create(json: valid.upstreamJSON(), requestID: requestID) {
         case .created(let id, let password, _):
             slot = nil
             var record = ReportRecord(id: id, managementPassword: password, photoUploaded: false, keptPhoto: state.keptPhoto?.reference)
             record.pet = valid.announcement(id: id, createdAt: site.days.date)
+            made.set(.made(record))
             await recordMade(record, key: key, owner: owner, requestID: requestID)
             let authorization = AnnouncementGateway.basicAuthorization(id: id, password: password)
             if case .uploaded = await service.upload(id: id, authorization: authorization, photo: photo, requestID: requestID) {
+                let kept = record.keptPhoto
                 record.photoUploaded = true
-                if let kept = record.keptPhoto { try? await store.dropPhoto(kept) }
                 record.keptPhoto = nil
-                try? await store.markPhotoUploaded(key)
-                await publish(id, requestID: requestID)
+                made.set(.made(record))
+                await publish(id, key: key, keptPhoto: kept, requestID: requestID)
             }
             return .made(record)
         case .refused(let status, let error):
+            mayBeMade = false
             if error.code == "CONFLICT" || status == .conflict {
                 state.errors.append(("microchipNumber", texts(.reportErrorChipTaken)))
                 return .refused(.conflict, state, retryAfter: nil)
@@ -231,13 +275,15 @@ struct ReportHandlers: Sendable {
             if let field { state.errors.append((field, message)) } else { state.problem = message }
             return .refused(.unprocessableContent, state, retryAfter: nil)
         case .failed(let failure) where failure == .timeout:
-            // It may have been made: never again automatically. The key stays, its outcome unknown; the slot stays taken.
+            // It may have been made: never again automatically. The key stays, its outcome unknown (when even that
+            // cannot be recorded, the lease passes while `sending`, which repeats read the same way); the slot stays taken.
             slot = nil
-            try await store.markUnknown(key, owner: owner)
+            try? await store.markUnknown(key, owner: owner)
             logger.warning("report create timed out: outcome unknown", metadata: ["request_id": "\(requestID)"])
             state.problem = texts(.reportProblemUnknown)
             return .refused(.gatewayTimeout, state, retryAfter: nil)
         case .failed(let failure):
+            mayBeMade = false
             state.problem = texts(.reportProblemUpstream)
             return .refused(failure.visitorStatus == 404 ? .badGateway : failure.visitorStatus, state, retryAfter: nil)
         }
@@ -260,7 +306,8 @@ struct ReportHandlers: Sendable {
                 "report made but not recorded; retrying in the background",
                 metadata: ["pet_id": "\(record.id)", "request_id": "\(requestID)"]
             )
-            let store = self.store
+            // The attempt's own store stops watching once the visitor has the answer: the shared one, with its deadline.
+            let store = outer ?? self.store
             let logger = self.logger
             Task {
                 for pause in [1, 2, 5, 10, 30, 60, 120] {
@@ -274,14 +321,15 @@ struct ReportHandlers: Sendable {
         }
     }
 
-    /// The report is complete: this replica's snapshot and kept answers are renewed now, and every other
-    /// replica is told (a failure to tell leaves them the TTL, and is logged).
-    func publish(_ petID: String, requestID: String) async {
+    /// The report is complete (its photo is up): this replica's snapshot and kept answers are renewed now, then
+    /// one statement records it (`WriteStore.complete`: the submission complete, the kept photo and the API's retry
+    /// entries forgotten, every other replica told). A failure leaves the other replicas the TTL, and is logged.
+    func publish(_ petID: String, key: SubmissionKey?, keptPhoto: String?, requestID: String) async {
         await service.publish(requestID: requestID)
         do {
-            try await store.announce(petID: petID)
+            try await store.complete(petID: petID, key: key, keptPhoto: keptPhoto)
         } catch {
-            logger.notice("could not announce a publish to the other replicas", metadata: ["pet_id": "\(petID)", "error": "\(error)"])
+            logger.notice("could not record a complete report or announce it", metadata: ["pet_id": "\(petID)", "error": "\(error)"])
         }
     }
 
@@ -332,6 +380,15 @@ struct ReportHandlers: Sendable {
         ]
         return onForm.firstIndex(of: field) ?? onForm.count
     }
+}
+
+/// What an attempt has made so far, for the request waiting on it: when the store hangs after the upstream made
+/// the report, the wait ends (`GuardedWriteStore.attempt`) and the visitor is shown this rather than a 503.
+final class MadeSoFar<Value: Sendable>: Sendable {
+    private let state = Mutex<Value?>(nil)
+
+    func set(_ value: Value) { state.withLock { $0 = value } }
+    var value: Value? { state.withLock { $0 } }
 }
 
 /// The write path's limits, as the store counts them (docs/report-flow.md "Abuse").
