@@ -26,7 +26,7 @@ MAIL_MODE = Path(__import__("os").environ["SCALE_MAIL_MODE"])
 ADDRESSES: set[str] = set()
 # One point per row, 0.4 degrees apart (over 40 km: more than a 5 km search plus the 25 km of a match).
 POINTS = {name: (53.2 + 0.4 * (i // 5), 15.4 + 1.6 * (i % 5)) for i, name in enumerate(
-    ["once", "upstream", "retry", "refused", "hang", "database", "matches", "digest"])}
+    ["once", "upstream", "retry", "refused", "hang", "database", "matches", "digest", "sighting"])}
 
 
 def new_email(row: str) -> str:
@@ -303,6 +303,79 @@ def test_a_followed_report_is_mailed_its_possible_matches_with_reasons(stack: St
     assert alert.pets() == [found]
     assert "km" in alert.text  # a reason: how far apart
     assert lost not in alert.pets()
+
+
+def test_a_sighting_is_mailed_once_and_read_on_the_other_replica_and_a_reunion_leaves_both_replicas_lists(stack: Stack):
+    """docs/sightings.md: a sighting sent on A owes the owner one relay mail; the owner's page on B shows it after
+    the management code; "We are reunited" on B takes the pet out of A's lists within a second; the undo brings
+    it back."""
+    lat, lng = POINTS["sighting"]
+    owner = new_email("sighting")
+    client = new_address()
+    made = stack.api_create(stack.a, {"species": "DOG", "sex": "MALE", "petName": "Azor", "locationLatitude": lat,
+                                      "locationLongitude": lng, "email": owner, "lastSeenDate": YESTERDAY,
+                                      "status": "MISSING", "description": "Sighting row " + uuid.uuid4().hex[:8]}, client)
+    assert made.status == 201, made
+    pet_id, code = json.loads(made.text)["id"], json.loads(made.text)["managementPassword"]
+    photo = requests.post(stack.a + f"/api/v1/announcements/{pet_id}/photos", auth=(pet_id, code),
+                          files={"photo": ("dog.jpg", PHOTO.read_bytes(), "image/jpeg")},
+                          headers={"X-Forwarded-For": client}, timeout=TIMEOUT)
+    assert photo.status_code == 201, photo.text
+    wait_for(lambda: pet_id in requests.get(stack.b + "/pets", timeout=TIMEOUT).text, 5, "the new pet on B")
+
+    marker = "seen-" + uuid.uuid4().hex[:10]
+    sent = requests.post(stack.a + f"/pets/{pet_id}/sighting", files={"photo": ("", b"", "application/octet-stream")},
+                         data={"note": f"{marker} <b>ran</b> east", "lat": f"{lat + 0.01:.4f}", "lng": f"{lng:.4f}"},
+                         headers={"Origin": stack.a, "X-Forwarded-For": new_address()}, timeout=TIMEOUT)
+    assert sent.status_code == 201 and 'data-testid="sighting-sent"' in sent.text, sent.text[:500]
+    relayed = wait_for(lambda: [mail for mail in mails_to(owner) if mail.kind == "sighting"], 15, "the relay mail")
+    assert len(relayed) == 1 and marker in relayed[0].text and "<b>ran</b>" not in relayed[0].html
+    for base in stack.replicas.values():
+        for path in ("/pets", "/map", "/pets.atom", "/api/v1/announcements", f"/pets/{pet_id}", "/api/v1/announcements.geojson"):
+            assert marker not in requests.get(base + path, timeout=TIMEOUT).text, path
+
+    signed = requests.post(stack.b + f"/pets/{pet_id}/sightings", data={"code": code}, allow_redirects=False,
+                           headers={"Origin": stack.b, "X-Forwarded-For": new_address()}, timeout=TIMEOUT)
+    assert signed.status_code == 303, signed.text[:500]
+    cookie = signed.headers["Set-Cookie"].split(";")[0]
+    page = requests.get(stack.b + f"/pets/{pet_id}/sightings", headers={"Cookie": cookie}, timeout=TIMEOUT)
+    assert 'data-testid="sighting"' in page.text and marker in page.text and 'data-testid="reunited-form"' in page.text
+    assert 'data-testid="sighting"' not in requests.get(stack.b + f"/pets/{pet_id}/sightings", timeout=TIMEOUT).text
+
+    lists = ("/pets", "/map", "/pets.atom", "/api/v1/announcements")
+    reunited = requests.post(stack.b + f"/pets/{pet_id}/sightings/reunited", data={"reunited": "1"}, allow_redirects=False,
+                             headers={"Origin": stack.b, "Cookie": cookie}, timeout=TIMEOUT)
+    marked = time.monotonic()
+    assert reunited.status_code == 303, reunited.text[:500]
+    # Poll A every 20 ms; the bound only ends the loop, the delay is recorded and then judged.
+    gone: dict[str, float] = {}
+    while len(gone) < len(lists) and time.monotonic() < marked + 35:
+        for path in lists:
+            if path not in gone and pet_id not in requests.get(stack.a + path, timeout=TIMEOUT).text:
+                gone[path] = time.monotonic() - marked
+        time.sleep(0.02)
+    (stack.work / "reunited.txt").write_text("reunited on B, gone from A after: "
+                                             + ", ".join(f"{path} {gone[path]:.3f} s" for path in gone) + "\n")
+    assert set(gone) == set(lists), f"still listed on A: {set(lists) - set(gone)}"
+    assert max(gone.values()) <= 1.0, gone
+    details = requests.get(stack.a + f"/pets/{pet_id}", timeout=TIMEOUT)
+    assert details.status_code == 200 and 'data-testid="reunited-banner"' in details.text
+    assert pet_id in requests.get(stack.a + "/pets?status=reunited", timeout=TIMEOUT).text
+    assert json.loads(requests.get(stack.a + f"/api/v1/announcements/{pet_id}", timeout=TIMEOUT).text).get("reunitedAt")
+
+    # A sighting now is refused, and no relay mail is owed any more.
+    late = requests.post(stack.a + f"/pets/{pet_id}/sighting", files={"photo": ("", b"", "application/octet-stream")},
+                         data={"note": "later", "lat": f"{lat:.4f}", "lng": f"{lng:.4f}"},
+                         headers={"Origin": stack.a, "X-Forwarded-For": new_address()}, timeout=TIMEOUT)
+    assert late.status_code == 409
+
+    undone = requests.post(stack.a + f"/pets/{pet_id}/sightings/reunited", data={"undo": "1"}, allow_redirects=False,
+                           headers={"Origin": stack.a, "Cookie": cookie}, timeout=TIMEOUT)
+    # The cookie is the store's, for every replica: A takes it too.
+    assert undone.status_code == 303, undone.text[:500]
+    wait_for(lambda: pet_id in requests.get(stack.b + "/pets", timeout=TIMEOUT).text, 5, "the pet back on B's list")
+    assert 'data-testid="reunited-banner"' not in requests.get(stack.b + f"/pets/{pet_id}", timeout=TIMEOUT).text
+    assert len([mail for mail in mails_to(owner) if mail.kind == "sighting"]) == 1
 
 
 def test_no_address_reaches_a_log_line_or_a_metric(stack: Stack):

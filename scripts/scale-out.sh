@@ -194,6 +194,7 @@ if [ "$status" -ne 0 ]; then
   done
 fi
 [ -f "$work/freshness.txt" ] && cat "$work/freshness.txt"
+[ -f "$work/reunited.txt" ] && cat "$work/reunited.txt"
 cleanup
 trap - EXIT
 echo "${summary:-scale-out: pytest ended with status $status and no summary}"

@@ -63,24 +63,64 @@ public enum GatewayEvent: Sendable {
     case snapshot(items: Int)
 }
 
+/// The pets our shared store says are home (docs/sightings.md "Reunited"), by id, with the time; `version`
+/// changes whenever the set does, so a snapshot knows whether it was built with the current one.
+public struct ReunitedPets: Sendable, Equatable {
+    public var at: [String: Date]
+    public var version: Int
+
+    public init(at: [String: Date] = [:], version: Int = 0) {
+        self.at = at
+        self.version = version
+    }
+
+    /// No pet reunited (no store, or none yet).
+    public static let none = ReunitedPets()
+}
+
 /// One upstream list, validated and indexed: what every list page, located or not, is answered
 /// from (docs/scaling.md). Immutable; a refresh makes a new one with a new `generation`.
 public struct Snapshot: Sendable {
-    /// The valid items with their orders and spatial index.
+    /// The valid items that are listed, with their orders and spatial index: every page, feed, map, match and
+    /// alert reads this one, so a reunited pet leaves them all at once.
     public let index: AnnouncementIndex
+    /// The reunited pets of the list, each with its `reunitedAt` (`/pets?status=reunited`, their details pages).
+    public let reunited: AnnouncementIndex
     /// Number of upstream items left out by validation.
     public let skippedCount: Int
     /// Distinguishes snapshots: rendered pages are valid for one generation only. A 304
     /// revalidation keeps the generation (same data, same pages).
     public let generation: Int
+    /// The `ReunitedPets.version` the snapshot was split by.
+    public let reunitedVersion: Int
 
     private static let counter = Atomic<Int>(0)
 
-    /// Indexes `outcome` under a new generation number, each item with its nearest place in `places`.
-    public init(_ outcome: ListOutcome, places: PlaceFinder? = nil) {
-        index = AnnouncementIndex(items: places == nil ? outcome.items : outcome.items.map { $0.withNearestPlace(places) })
+    /// Indexes `outcome` under a new generation number, each item with its nearest place in `places`, the pets of
+    /// `reunited` apart.
+    public init(_ outcome: ListOutcome, places: PlaceFinder? = nil, reunited: ReunitedPets = .none) {
+        let items = places == nil ? outcome.items : outcome.items.map { $0.withNearestPlace(places) }
+        var listed: [Announcement] = []
+        var home: [Announcement] = []
+        listed.reserveCapacity(items.count)
+        for var item in items {
+            if let at = reunited.at[item.id] {
+                item.reunitedAt = at
+                home.append(item)
+            } else {
+                listed.append(item)
+            }
+        }
+        index = AnnouncementIndex(items: listed)
+        self.reunited = AnnouncementIndex(items: home)
         skippedCount = outcome.skipped.count
+        reunitedVersion = reunited.version
         generation = Snapshot.counter.add(1, ordering: .relaxed).newValue
+    }
+
+    /// The announcement `id`, listed or reunited.
+    public func announcement(id: String) -> Announcement? {
+        index.announcement(id: id) ?? reunited.announcement(id: id)
     }
 }
 
@@ -105,6 +145,9 @@ public final class AnnouncementGateway: Sendable {
     /// Told the generation of each new snapshot as it replaces the one before (`whenReplaced`).
     private let replacedListeners = Mutex<[@Sendable (Int) -> Void]>([])
     private let snapshotListeners = Mutex<[@Sendable (Snapshot) -> Void]>([])
+    /// Where the reunited pets come from (`readReunitedPets`), and the version the held snapshot was split by.
+    private let reunitedSource = Mutex<(@Sendable () -> ReunitedPets)?>(nil)
+    private let heldReunitedVersion = Atomic<Int>(0)
 
     /// The cache key of the one snapshot.
     static let snapshotKey = "list"
@@ -160,6 +203,14 @@ public final class AnnouncementGateway: Sendable {
         snapshotListeners.withLock { $0.append(listen) }
     }
 
+    /// Every snapshot from now on puts the pets `source` names apart (`Snapshot.reunited`); `source` answers from
+    /// memory (it is asked on every fetch, and a list must not wait for a database). When its version
+    /// differs from the held snapshot's, the next fetch asks for the whole list again (no `If-None-Match`), since
+    /// a 304 would keep the old split.
+    public func readReunitedPets(from source: @escaping @Sendable () -> ReunitedPets) {
+        reunitedSource.withLock { $0 = source }
+    }
+
     /// How long ago the upstream last confirmed the snapshot held (fresh or stale); nil before the first.
     public func snapshotAge() -> Duration? {
         snapshots.age(of: AnnouncementGateway.snapshotKey)
@@ -176,7 +227,10 @@ public final class AnnouncementGateway: Sendable {
     /// `refreshing`: a new call now, whatever the cache holds (after a write upstream).
     public func snapshot(requestID: String, refreshing: Bool = false) async throws(UpstreamFailure) -> Fetched<Snapshot> {
         let path = UpstreamPaths.list
-        return try await snapshots.value(for: AnnouncementGateway.snapshotKey, refreshing: refreshing) { etag throws(UpstreamFailure) in
+        return try await snapshots.value(for: AnnouncementGateway.snapshotKey, refreshing: refreshing) { held throws(UpstreamFailure) in
+            let source = self.reunitedSource.withLock { $0 }
+            let reunited = source?() ?? .none
+            let etag = reunited.version == self.heldReunitedVersion.load(ordering: .acquiring) ? held : nil
             var response = try await self.call(path, endpoint: "list", etag: etag, requestID: requestID, maxBytes: self.settings.maxJSONBytes)
             if response.status == 304, etag != nil { return .notModified }
             guard response.status == 200 else {
@@ -197,7 +251,8 @@ public final class AnnouncementGateway: Sendable {
             let cost = response.body.count
             response.body = []
             self.report(outcome, requestID: requestID)
-            let snapshot = Snapshot(outcome)  // places already given while decoding
+            let snapshot = Snapshot(outcome, reunited: reunited)  // places already given while decoding
+            self.heldReunitedVersion.store(reunited.version, ordering: .releasing)
             self.onEvent(.snapshot(items: snapshot.index.count))
             for retire in self.replacedListeners.withLock({ $0 }) { retire(snapshot.generation) }
             for listen in self.snapshotListeners.withLock({ $0 }) { listen(snapshot) }
@@ -210,12 +265,15 @@ public final class AnnouncementGateway: Sendable {
     /// for one TTL), `.invalidAnnouncement` when it fails validation, `.busy` when too many
     /// details calls are in flight.
     public func announcement(id: String, requestID: String) async throws(UpstreamFailure) -> Fetched<Announcement> {
-        if let snapshot = try? await snapshot(requestID: requestID), let item = snapshot.value.index.announcement(id: id) {
+        if let snapshot = try? await snapshot(requestID: requestID), let item = snapshot.value.announcement(id: id) {
             return Fetched(value: item, fetchedAt: snapshot.fetchedAt, confirmedAt: snapshot.confirmedAt, staleBecause: snapshot.staleBecause)
         }
         if isRememberedUnknown(id) { throw .notFound }
         do {
-            return try await fetchDetails(id: id, requestID: requestID)
+            // Not listed (the backend lists only reports with a photo): still marked when it is home.
+            var fetched = try await fetchDetails(id: id, requestID: requestID)
+            if let at = reunitedSource.withLock({ $0 })?().at[id] { fetched.value.reunitedAt = at }
+            return fetched
         } catch .notFound {
             remember(unknown: id)
             throw .notFound

@@ -45,6 +45,9 @@ public struct Announcement: Sendable, Hashable, Identifiable {
     /// The populated place nearest the coordinates, found once per snapshot (`PlaceFinder`,
     /// docs/place-names.md); nil without coordinates, without place data, or far from any place.
     public var nearestPlace: NearestPlace?
+    /// When its owner (or, for a found report, its finder) said the pet is home: set by the snapshot from
+    /// our own shared store, never by the upstream, which has no such state (docs/sightings.md "Reunited").
+    public var reunitedAt: Date?
 
     /// Creates an announcement from already-validated values (the demo data set and tests use this).
     public init(

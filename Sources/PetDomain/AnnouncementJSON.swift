@@ -117,6 +117,11 @@ public enum AnnouncementJSON {
         writer.string(Timestamp.isoString(item.createdAt))
         writer.key("updatedAt")
         writer.string(Timestamp.isoString(item.updatedAt))
+        // Only on a reunited pet (docs/sightings.md "Reunited"): the apps' decoders know no key they do not use.
+        if let reunitedAt = item.reunitedAt {
+            writer.key("reunitedAt")
+            writer.string(Timestamp.isoString(reunitedAt))
+        }
         writeExtras(item, origin: origin, into: &writer)
         writer.raw("}")
     }

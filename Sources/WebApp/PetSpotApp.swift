@@ -27,6 +27,8 @@ public final class PetSpotApp: Sendable {
     let served: ServerAssembly
     /// E-mail alerts: their store, sender and fan-out (docs/alerts.md).
     let alerts: AlertAssembly
+    /// The reunited pets the snapshot puts apart (docs/sightings.md "Reunited").
+    let reunions: ReunionBook
 
     /// The upstream base URL in use (the embedded demo's when none was configured).
     package var upstreamURL: URL { upstream.baseURL }
@@ -42,7 +44,8 @@ public final class PetSpotApp: Sendable {
         photos: PhotoAssembly,
         responses: ResponseCache,
         served: ServerAssembly,
-        alerts: AlertAssembly
+        alerts: AlertAssembly,
+        reunions: ReunionBook
     ) {
         self.configuration = configuration
         self.logger = logger
@@ -52,6 +55,7 @@ public final class PetSpotApp: Sendable {
         self.responses = responses
         self.served = served
         self.alerts = alerts
+        self.reunions = reunions
     }
 
     /// Checks static files and templates, starts the embedded demo upstream when no upstream is
@@ -206,7 +210,8 @@ public final class PetSpotApp: Sendable {
             photos: photos,
             responses: responses,
             served: served,
-            alerts: alerts
+            alerts: alerts,
+            reunions: sightings.reunions
         )
     }
 
@@ -227,7 +232,10 @@ public final class PetSpotApp: Sendable {
     /// Another replica published a report (or the change feed reconnected and may have missed some):
     /// the snapshot is fetched again, as after a publish here; a new one empties the kept answers
     /// (`ServerAssembly`'s listener of `AnnouncementGateway.whenReplaced`).
+    /// The reunions are read again first: a pet reunited or taken back on another replica leaves or rejoins the
+    /// lists with this same fetch.
     public func dataChanged() async {
+        await reunions.reload()
         await gateway.refreshAfterWrite(requestID: RequestID.choose(from: nil))
     }
 

@@ -1,5 +1,7 @@
+import Foundation
 import HTTPTypes
 import Logging
+import PetDomain
 import Synchronization
 import TestSupport
 import Testing
@@ -189,6 +191,51 @@ final class FakeTransport: Sendable {
         let second = try await gateway.snapshot(requestID: "req-3")
         #expect(second.value.generation > first.value.generation)
         #expect(told.withLock { $0 } == [first.value.generation, second.value.generation])
+    }
+
+    @Test func reunited_pets_are_put_apart_and_a_changed_set_fetches_the_whole_list_instead_of_a_304() async throws {
+        func item(_ id: String) -> String {
+            #"{"id":"\#(id)","petName":"Pet \#(id)","species":"DOG","sex":"MALE","locationLatitude":52.2,"locationLongitude":21.0,"#
+                + #""lastSeenDate":"2025-11-17","photoUrl":"/images/\#(id).jpg","status":"MISSING","#
+                + #""createdAt":"2025-11-18T10:00:00.000Z","updatedAt":"2025-11-18T10:00:00.000Z"}"#
+        }
+        let list = UpstreamResponse(
+            status: 200,
+            headers: [.contentType: "application/json", .eTag: "\"two\""],
+            body: Array(#"{"data":[\#(item("home-1")),\#(item("lost-2"))]}"#.utf8)
+        )
+        let fake = FakeTransport { request in
+            request.headers[.ifNoneMatch] == "\"two\"" ? UpstreamResponse(status: 304, headers: [:], body: []) : list
+        }
+        let gateway = gateway(fake)
+        let reunited = Mutex(ReunitedPets.none)
+        gateway.readReunitedPets { reunited.withLock { $0 } }
+
+        let first = try await gateway.snapshot(requestID: "req-1").value
+        #expect(first.index.items.map(\.id) == ["home-1", "lost-2"])
+        #expect(first.reunited.count == 0)
+
+        // The same set: a 304 keeps the snapshot.
+        clock.advance(by: .seconds(30))
+        #expect(try await gateway.snapshot(requestID: "req-2").value.generation == first.generation)
+        #expect(fake.requests.last?.headers[.ifNoneMatch] == "\"two\"")
+
+        // A pet at home: the next fetch asks without If-None-Match (a 304 would keep the old split) and splits.
+        let at = Date(timeIntervalSince1970: 1_764_000_000)
+        reunited.withLock { $0 = ReunitedPets(at: ["home-1": at], version: 1) }
+        let split = try await gateway.snapshot(requestID: "req-3", refreshing: true).value
+        #expect(fake.requests.last?.headers[.ifNoneMatch] == nil)
+        #expect(split.generation > first.generation)
+        #expect(split.index.items.map(\.id) == ["lost-2"])
+        #expect(split.reunited.items.map(\.id) == ["home-1"])
+        #expect(split.announcement(id: "home-1")?.reunitedAt == at)
+        #expect(split.index.announcement(id: "home-1") == nil, "every list reads the index: the pet is out of them all")
+        #expect(try await gateway.announcement(id: "home-1", requestID: "req-4").value.reunitedAt == at)
+
+        // Unchanged again: back to revalidating.
+        clock.advance(by: .seconds(30))
+        #expect(try await gateway.snapshot(requestID: "req-5").value.generation == split.generation)
+        #expect(fake.requests.last?.headers[.ifNoneMatch] == "\"two\"")
     }
 
     @Test func a_failing_list_within_staleMax_serves_the_old_snapshot_marked_stale() async throws {

@@ -39,6 +39,7 @@ struct RouteTableTests {
         // Pinned here, not read from the table: a route that turned public by mistake fails.
         let privateKinds: Set<RouteKind> = [
             .report, .reportPhoto, .apiPhotos, .alerts, .alertConfirm, .alertManage, .alertStop, .alertNever, .sighting, .sightings, .sightingPhoto,
+            .reunited,
         ]
         #expect(Set(RouteTable.entries.filter { $0.privacy == .private }.map(\.kind)) == privateKinds)
         #expect(Set(RouteTable.entries.filter { $0.privacy == .noStore }.map(\.kind)) == [.healthz, .readyz, .metrics])
@@ -84,6 +85,7 @@ extension ServerIntegration {
             case .sighting: ("GET", "/pets/land-01/sighting", nil)
             case .sightings: ("GET", "/pets/land-01/sightings", nil)
             case .sightingPhoto: ("GET", "/pets/land-01/sightings/0123456789abcdef0123456789abcdef/photo", nil)
+            case .reunited: ("POST", "/pets/land-01/sightings/reunited", "undo=1")
             case .healthz: ("GET", "/healthz", nil)
             case .readyz: ("GET", "/readyz", nil)
             case .metrics: ("GET", "/metrics", nil)

@@ -233,5 +233,87 @@ extension ServerIntegration {
                 #expect(sent.text.contains("tel:"))
             }
         }
+
+        /// A report with its photo, so that it is listed (the backend lists only reports with a photo).
+        private func listedReport(_ app: TestApp, status: String = "MISSING") async throws -> (id: String, code: String) {
+            let name = "Reksio \(UInt32.random(in: 0...UInt32.max))"
+            let json =
+                #"{"petName":"\#(name)","species":"DOG","breed":null,"sex":"MALE","age":3,"description":null,"microchipNumber":null,"#
+                + #""locationLatitude":51.0782,"locationLongitude":17.0157,"email":"owner@example.com","phone":null,"#
+                + #""lastSeenDate":"2026-11-30","status":"\#(status)","reward":null}"#
+            let created = try await post(try app.url("/api/v1/announcements"), body: Data(json.utf8), contentType: "application/json")
+            #expect(created.status == 201)
+            let object = try #require(try JSONSerialization.jsonObject(with: created.body) as? [String: Any])
+            let id = try #require(object["id"] as? String)
+            let code = try #require(object["managementPassword"] as? String)
+            var photo = Multipart()
+            photo.file("photo", fileName: "dog.jpg", contentType: "image/jpeg", bytes: try photoFixture("oriented-gps.jpg"))
+            let uploaded = try await post(
+                try app.url("/api/v1/announcements/\(id)/photos"),
+                body: photo.body,
+                contentType: photo.contentType,
+                headers: ["Authorization": "Basic " + Data("\(id):\(code)".utf8).base64EncodedString()]
+            )
+            #expect(uploaded.status == 201)
+            return (id, code)
+        }
+
+        private func reunite(_ app: TestApp, id: String, session: String?, undo: Bool = false) async throws -> Fetched {
+            try await post(
+                try app.url("/pets/\(id)/sightings/reunited"),
+                body: Data((undo ? "undo=1" : "reunited=1").utf8),
+                contentType: "application/x-www-form-urlencoded",
+                headers: session.map { ["Cookie": $0] } ?? [:]
+            )
+        }
+
+        @Test(arguments: ["MISSING", "FOUND"])
+        func reunited_pets_leave_every_list_keep_their_page_with_a_banner_and_come_back_on_undo(status: String) async throws {
+            try await withApp(configure: { $0.upstreamURL = nil }) { app in
+                let pet = try await listedReport(app, status: status)
+                let listed = ["/pets", "/map", "/pets.atom", "/api/v1/announcements", "/api/v1/announcements.geojson"]
+                for path in listed { #expect(try await app.get(path).text.contains(pet.id), "\(path) lists the new pet") }
+
+                // Not without the owner's cookie: refused, nothing changes.
+                let refused = try await reunite(app, id: pet.id, session: nil)
+                #expect(refused.status == 403)
+                #expect(try await app.get("/pets").text.contains(pet.id))
+
+                let session = try #require(cookie(try await signIn(app, id: pet.id, code: pet.code)))
+                let owner = try await app.get("/pets/\(pet.id)/sightings", headers: ["Cookie": session])
+                #expect(owner.text.contains(#"data-testid="reunited-form""#))
+                #expect(owner.text.contains(status == "FOUND" ? "Returned to its owner" : "We are reunited"))
+                #expect(owner.text.contains("cannot delete a report"), "the page says the report cannot be taken down")
+
+                let marked = try await reunite(app, id: pet.id, session: session)
+                #expect(marked.status == 303)
+                #expect(marked.header("Location") == "/pets/\(pet.id)/sightings")
+                for path in listed { #expect(!(try await app.get(path).text.contains(pet.id)), "\(path) leaves the reunited pet out") }
+                let home = try await app.get("/pets?status=reunited")
+                #expect(home.status == 200)
+                #expect(home.text.contains(pet.id), "status=reunited lists it")
+
+                let details = try await app.get("/pets/\(pet.id)")
+                #expect(details.status == 200, "a shared link keeps working")
+                #expect(details.text.contains(#"data-testid="reunited-banner""#))
+                #expect(!details.text.contains(#"data-testid="sighting-form""#), "no sighting is asked for a pet at home")
+                let api = try #require(try JSONSerialization.jsonObject(with: try await app.get("/api/v1/announcements/\(pet.id)").body) as? [String: Any])
+                let reunitedAt = try #require(api["reunitedAt"] as? String)
+                #expect(reunitedAt.hasPrefix("20"))
+                let late = try await sighting(app, id: pet.id, ["note": "saw it", "lat": "51.1", "lng": "17.03"])
+                #expect(late.status == 409)
+                #expect(!late.text.contains(#"data-testid="sighting-form""#))
+
+                let afterMark = try await app.get("/pets/\(pet.id)/sightings", headers: ["Cookie": session])
+                #expect(afterMark.text.contains(#"data-testid="reunited-banner""#))
+                #expect(afterMark.text.contains(#"name="undo""#), "within a day it may be taken back")
+
+                let undone = try await reunite(app, id: pet.id, session: session, undo: true)
+                #expect(undone.status == 303)
+                for path in listed { #expect(try await app.get(path).text.contains(pet.id), "\(path) lists it again after the undo") }
+                #expect(!(try await app.get("/pets/\(pet.id)").text.contains(#"data-testid="reunited-banner""#)))
+                #expect(!(try await app.get("/pets?status=reunited").text.contains(pet.id)))
+            }
+        }
     }
 }

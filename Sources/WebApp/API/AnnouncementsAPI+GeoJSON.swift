@@ -20,7 +20,7 @@ extension AnnouncementsAPI {
         let key = filters.url(.apiGeoJSON, location: location)
         let render: @Sendable (Fetched<Snapshot>) -> Reply = { [site] snapshot in
             var reply = site.caches.cachedPage(request, key: key, snapshot: snapshot) {
-                let found = snapshot.value.index.page(filters.query(location: location), offset: 0, limit: .max)
+                let found = filters.index(of: snapshot.value).page(filters.query(location: location), offset: 0, limit: .max)
                 let body = AnnouncementGeoJSON.encode(found.items, origin: location.origin, links: AnnouncementsAPI.geoJSONLinks)
                 return Response(status: .ok, headers: [.contentType: AnnouncementsAPI.geoJSONType], body: Array(body))
             }

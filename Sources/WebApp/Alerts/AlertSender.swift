@@ -231,6 +231,8 @@ final class AlertSender: Sendable {
         case .sighting:
             // Stopped (one click, a refused address, a reunion) or swept: nothing to tell.
             guard subscription.state == .active, case .sightings(let petID) = subscription.target else { return .nothing }
+            // Home again: the owner needs no more sightings (docs/sightings.md "Reunited").
+            guard try await sightings.reunion(petID: petID) == nil else { return .nothing }
             let told = try await sightings.sightings(ids: mail.petIDs)
             guard !told.isEmpty else { return .nothing }
             let pet = gateway.freshSnapshot()?.value.index.announcement(id: petID) ?? latestIndex()?.announcement(id: petID)

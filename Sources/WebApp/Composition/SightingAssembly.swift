@@ -10,6 +10,8 @@ import Sightings
 struct SightingAssembly: Sendable {
     let store: any SightingStore
     let handlers: SightingHandlers
+    /// The reunited pets every snapshot puts apart (`AnnouncementGateway.readReunitedPets`).
+    let reunions: ReunionBook
 
     init(
         site: SiteContext,
@@ -23,6 +25,9 @@ struct SightingAssembly: Sendable {
         let logger = logger.with(label: "sightings")
         let store = sightingStore
         self.store = store
+        let reunions = ReunionBook(store: store, logger: logger)
+        self.reunions = reunions
+        gateway.readReunitedPets { reunions.current }
         handlers = SightingHandlers(
             site: site,
             store: store,
@@ -39,6 +44,7 @@ struct SightingAssembly: Sendable {
             relay: { sighting, pet, language, requestID in
                 await alerts.relay(sighting, pet: pet, language: language.language.rawValue, requestID: requestID)
             },
+            reunions: reunions,
             places: places,
             logger: logger
         )

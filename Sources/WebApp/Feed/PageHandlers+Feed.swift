@@ -32,7 +32,7 @@ extension PageHandlers {
         let language = search.location.language.language
         let texts = site.renderer.texts(search.location.language)
         let authority = site.caches.feedEntries.authority
-        let index = snapshot.value.index
+        let index = search.filters.index(of: snapshot.value)
         let found = index.page(search.filters.query(location: search.location), offset: 0, limit: FeedSearch.maxEntries)
         let (addresses, markup, owner) = site.caches.feedEntries.fragments(
             generation: snapshot.value.generation,

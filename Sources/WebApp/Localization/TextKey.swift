@@ -294,6 +294,16 @@ enum TextKey: String, CaseIterable, Sendable {
     case sightingAgoHours = "sighting.ago.hours"
     case sightingAgoDays = "sighting.ago.days"
     case sightingErrorCount = "sighting.error.count"
+    case sightingProblemReunited = "sighting.problem.reunited"
+    // Reunited (docs/sightings.md "Reunited")
+    case reunitedBanner = "reunited.banner"
+    case reunitedBannerFound = "reunited.banner.found"
+    case reunitedLead = "reunited.lead"
+    case reunitedLeadFound = "reunited.lead.found"
+    case reunitedButton = "reunited.button"
+    case reunitedButtonFound = "reunited.button.found"
+    case optionReunited = "option.reunited"
+    case listTitleReunited = "list.title.reunited"
 
     /// Keys whose text is counted (`key[one] = …`): looked up with a number.
     static let countedKeys: Set<TextKey> = [

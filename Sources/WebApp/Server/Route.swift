@@ -70,6 +70,8 @@ extension Route {
     static func sightings(id: String) -> Route { Route(.sightings, [id]) }
     /// A sighting's photo, for the owner's page only.
     static func sightingPhoto(id: String, sighting: String) -> Route { Route(.sightingPhoto, [id, sighting]) }
+    /// `/pets/{id}/sightings/reunited`: the owner's "We are reunited" and its undo (POST; GET goes back to the page).
+    static func reunited(id: String) -> Route { Route(.reunited, [id]) }
     /// `/pets/{id}/matches`: every possible match of a report (docs/matching.md).
     static func matches(id: String) -> Route { Route(.matches, [id]) }
     /// `/pets/{id}/matches.atom`: a report's possible matches as an Atom feed.

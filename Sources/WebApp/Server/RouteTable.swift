@@ -6,7 +6,7 @@ enum RouteKind: Int, Sendable, CaseIterable {
     case landing, list, map, details, feed, poster, matches, matchesFeed, legacyList, legacyDetails
     case image, staticFile, apiList, apiDetails, apiGeoJSON, apiDocument, tile, report, reportPhoto
     case apiPhotos, apiMatches, alerts, alertConfirm, alertManage, alertStop, alertNever
-    case sighting, sightings, sightingPhoto
+    case sighting, sightings, sightingPhoto, reunited
     case healthz, readyz, metrics, favicon
 }
 
@@ -162,6 +162,8 @@ extension RouteTable {
         .route(.sighting, "/pets/{id}/sighting", rule: .pageWrite, metric: "sighting", privacy: .private),
         .route(.sightings, "/pets/{id}/sightings", rule: .pageWrite, metric: "sightings", privacy: .private),
         .page(.sightingPhoto, "/pets/{id}/sightings/{sighting}/photo", metric: "sighting_photo", privacy: .private),
+        // Under the owner's page's path, so that its cookie (Path=/pets/{id}/sightings) comes along.
+        .route(.reunited, "/pets/{id}/sightings/reunited", rule: .pageWrite, metric: "reunited", privacy: .private),
         // A mail's links: GET shows a page with a button, POST acts; each its link holder's only.
         alertLink(.confirm), alertLink(.manage), alertLink(.stop), alertLink(.never),
         .page(.healthz, "/healthz", metric: "healthz", privacy: .noStore),

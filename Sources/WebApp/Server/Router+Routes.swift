@@ -60,6 +60,7 @@ extension Router {
         case .sightingPhoto:
             let photo = route.parameters.count > 1 ? route.parameters[1] : ""
             return .work { [sightings] in await sightings.photo(request, id: route.id, sighting: photo, requestID: id) }
+        case .reunited: return .work { [sightings] in await sightings.reunite(request, id: route.id, requestID: id) }
         case .healthz: return .answer(.text("ok\n"))
         case .readyz: return .work { await readiness(requestID: id) }
         case .metrics: return .answer(metricsEndpoint.scrape())

@@ -14,8 +14,8 @@ enum SightingPage: Sendable {
     case sent(mailed: Bool)
     /// The management code's form.
     case signIn(problem: TextKey?)
-    /// The owner's sightings.
-    case owner([Sighting])
+    /// The owner's sightings, and the pet's reunion if it is home.
+    case owner([Sighting], reunion: Reunion?)
 }
 
 extension SightingHandlers {
@@ -37,14 +37,18 @@ extension SightingHandlers {
         )
         var styled = layout
         styled.hasForm = true
-        if case .owner(let sightings) = kind { styled.hasOwnerMap = !sightings.isEmpty }
+        if case .owner(let sightings, _) = kind { styled.hasOwnerMap = !sightings.isEmpty }
         var model = SightingPageModel(layout: styled, heading: heading)
         model.petName = pet.displayName
         model.detailsURL = LayoutBuilder.withLanguage(Route.details(id: pet.id).path, language)
         switch kind {
         case .form(let values, let errors, let problem):
-            model.form = SightingHandlers.formModel(pet: pet, values: values, errors: errors, texts: texts, language: language)
-            model.problem = problem.map { texts($0) }
+            if pet.reunitedAt == nil {
+                model.form = SightingHandlers.formModel(pet: pet, values: values, errors: errors, texts: texts, language: language)
+                model.problem = problem.map { texts($0) }
+            } else {
+                model.problem = texts(.sightingProblemReunited, ("name", pet.displayName))
+            }
         case .sent(let mailed):
             model.isSent = true
             model.mailed = mailed
@@ -55,9 +59,10 @@ extension SightingHandlers {
             model.problem = problem.map { texts($0) }
             model.action = LayoutBuilder.withLanguage(Route.sightings(id: pet.id).path, language)
             model.lang = language.explicit ? language.language.rawValue : nil
-        case .owner(let sightings):
+        case .owner(let sightings, let reunion):
             model.isOwner = true
             let now = site.days.date
+            model.reunited = SightingHandlers.reunitedModel(pet: pet, reunion: reunion, now: now, texts: texts, language: language)
             model.sightings = sightings.map { SightingHandlers.itemModel($0, pet: pet, now: now, texts: texts, language: language) }
             model.hasSightings = !sightings.isEmpty
         }
@@ -91,6 +96,23 @@ extension SightingHandlers {
             photoError: error(.photo),
             errorCount: errors.isEmpty ? nil : texts.counted(.sightingErrorCount, errors.count)
         )
+    }
+
+    /// The owner's "We are reunited" (a found report's "Returned to its owner"), or, once said, since when and its undo.
+    static func reunitedModel(pet: Announcement, reunion: Reunion?, now: Date, texts: Texts, language: PageLanguage) -> ReunitedFormModel {
+        let found = pet.status == .found
+        var model = ReunitedFormModel(
+            action: LayoutBuilder.withLanguage(Route.reunited(id: pet.id).path, language),
+            lang: language.explicit ? language.language.rawValue : nil,
+            lead: texts(found ? .reunitedLeadFound : .reunitedLead),
+            button: texts(found ? .reunitedButtonFound : .reunitedButton)
+        )
+        if let reunion {
+            let day = texts.date(CalendarDate(localDay: LocalDay.number(of: reunion.at, in: DayClock.zone)))
+            model.homeText = texts(found ? .reunitedBannerFound : .reunitedBanner, ("name", pet.displayName), ("date", day))
+            model.mayUndo = reunion.mayUndo(now: now)
+        }
+        return model
     }
 
     /// One sighting on the owner's page: when (relative, and the time itself), where (its place, its distance from
@@ -153,6 +175,18 @@ struct SightingFormModel: Sendable {
     var errorCount: String?
 }
 
+/// "We are reunited" on the owner's page (`reunited-form`).
+@TemplateFields
+struct ReunitedFormModel: Sendable {
+    var action: String
+    var lang: String?
+    var lead: String
+    var button: String
+    /// Set once the pet is home: the form then offers the undo only, while `mayUndo`.
+    var homeText: String? = nil
+    var mayUndo = false
+}
+
 /// One sighting on the owner's page.
 @TemplateFields
 struct SightingItemModel: Sendable {
@@ -190,6 +224,7 @@ struct SightingPageModel: Sendable {
     var isOwner = false
     var sightings: [SightingItemModel] = []
     var hasSightings = false
+    var reunited: ReunitedFormModel? = nil
 }
 
 extension SightingPageModel: ViewModel {}

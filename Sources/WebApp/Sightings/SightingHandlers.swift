@@ -31,6 +31,8 @@ struct SightingHandlers: Sendable {
     let checkCode: @Sendable (_ petID: String, _ code: String, _ requestID: String) async -> OwnerCheck
     /// Owes the owner a mail of the sighting through the alerts' outbox (`AlertAssembly.relay`): false when it is not mailed.
     let relay: @Sendable (_ sighting: Sighting, _ pet: Announcement, _ language: PageLanguage, _ requestID: String) async -> Bool
+    /// The reunited pets the snapshot puts apart: read again after "We are reunited" here (`reunite`).
+    let reunions: ReunionBook
     let places: PlaceFinder?
     let logger: Logger
 
@@ -62,6 +64,10 @@ struct SightingHandlers: Sendable {
         let language = (try? PageLanguage.of(request)) ?? PageLanguage.fromHeader(request)
         let values = SightingFormValues(form)
         guard let pet = await announcement(id, requestID: requestID) else { return notFound(request, requestID: requestID) }
+        // Home already: nothing is kept or mailed (docs/sightings.md "Reunited"); the page says so.
+        guard pet.reunitedAt == nil else {
+            return page(.form(values: values, errors: [], problem: nil), pet: pet, language: language, status: .conflict)
+        }
         let now = site.days.date
         var checked: CheckedSighting?
         var errors: [SightingFieldError] = []
@@ -146,7 +152,8 @@ struct SightingHandlers: Sendable {
                 return page(.signIn(problem: nil), pet: pet, language: language, status: .ok)
             }
             let sightings = try await store.sightings(petID: id, limit: SightingHandlers.listLimit)
-            return page(.owner(sightings), pet: pet, language: language, status: .ok)
+            let reunion = try await store.reunion(petID: id)
+            return page(.owner(sightings, reunion: reunion), pet: pet, language: language, status: .ok)
         } catch {
             logger.error("sighting store unavailable", metadata: ["request_id": "\(requestID)", "error": "\(error)"])
             return page(.signIn(problem: .sightingProblemStore), pet: pet, language: language, status: .serviceUnavailable)
@@ -203,6 +210,44 @@ struct SightingHandlers: Sendable {
         }
     }
 
+    // MARK: - /pets/{id}/sightings/reunited
+
+    /// "We are reunited" (a found report's "Returned to its owner"), or its undo (`undo=1`, within
+    /// `SightingRules.undoWithin`), from the owner's page with a live cookie: kept in the shared store, which tells
+    /// every replica (`NOTIFY`); this one reads the reunions and the list again at once, so the pet leaves (or
+    /// rejoins) `/pets`, `/map`, the feeds, the matches and the alerts here before the redirect (303) answers.
+    func reunite(_ request: Request, id: String, requestID: String) async -> Response {
+        let language = (try? PageLanguage.of(request)) ?? PageLanguage.fromHeader(request)
+        let owner = LayoutBuilder.withLanguage(Route.sightings(id: id).path, language)
+        guard request.method == .post else { return SightingHandlers.seeOther(owner) }
+        guard let pet = await announcement(id, requestID: requestID) else { return notFound(request, requestID: requestID) }
+        let undo = request.body.form?["undo"] == "1"
+        do {
+            guard try await hasAccess(request, petID: id) else {
+                return page(.signIn(problem: nil), pet: pet, language: language, status: .forbidden)
+            }
+            let now = site.days.date
+            if undo {
+                let undone = try await store.undoReunited(petID: id, now: now)
+                logger.info("reunion undone", metadata: ["request_id": "\(requestID)", "pet_id": "\(id)", "undone": "\(undone)"])
+            } else {
+                let reunion = try await store.markReunited(petID: id, now: now)
+                logger.info("pet reunited", metadata: ["request_id": "\(requestID)", "pet_id": "\(id)", "at": "\(reunion.at)"])
+            }
+        } catch {
+            logger.error("sighting store unavailable", metadata: ["request_id": "\(requestID)", "error": "\(error)"])
+            return page(.signIn(problem: .sightingProblemStore), pet: pet, language: language, status: .serviceUnavailable)
+        }
+        if await reunions.reload() { await gateway.refreshAfterWrite(requestID: requestID) }
+        return SightingHandlers.seeOther(owner)
+    }
+
+    static func seeOther(_ location: String) -> Response {
+        var response = Response(status: .seeOther)
+        response.headers[.location] = location
+        return response
+    }
+
     /// A sighting's photo, for the owner's page with a live cookie only.
     func photo(_ request: Request, id: String, sighting: String, requestID: String) async -> Response {
         do {
@@ -243,7 +288,7 @@ struct SightingHandlers: Sendable {
 
     /// The announcement, from the snapshot or the details endpoint; nil when unknown or unavailable.
     private func announcement(_ id: String, requestID: String) async -> Announcement? {
-        if let listed = gateway.freshSnapshot()?.value.index.announcement(id: id) { return listed }
+        if let known = gateway.freshSnapshot()?.value.announcement(id: id) { return known }
         do throws(UpstreamFailure) {
             return try await gateway.announcement(id: id, requestID: requestID).value
         } catch {

@@ -107,6 +107,14 @@ package enum TemplateSamples {
                     photoURL: "/pets/a1b2c3d4-1001/sightings/0123456789abcdef0123456789abcdef/photo"
                 )
             ]
+            model.reunited = ReunitedFormModel(
+                action: "/pets/a1b2c3d4-1001/sightings/reunited?lang=en",
+                lang: "en",
+                lead: "Is your pet home?",
+                button: "We are reunited",
+                homeText: "Reunited: Max & <Rex> has been home since Dec 01, 2026.",
+                mayUndo: true
+            )
         } else {
             model.problem = "Too many sightings from here."
             model.form = SightingFormModel(

@@ -49,6 +49,8 @@ struct DetailsPageModel: Sendable {
     /// Possible matches of the other status (docs/matching.md); nil when there is none.
     var matches: MatchSectionModel?
     /// "I've seen this pet" (docs/sightings.md), empty; nil for a closed report.
+    /// "Home again since …" on a reunited pet (its banner, `reunited-banner`).
+    var reunitedText: String?
     var sightingForm: SightingFormModel?
     /// The owner's page: the management code, then the sightings.
     var sightingsURL: String = ""

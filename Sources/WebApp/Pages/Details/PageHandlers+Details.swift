@@ -109,7 +109,7 @@ extension PageHandlers {
             hasMap: pet.place.coordinate != nil
         )
         // The sighting form's field styles (docs/sightings.md).
-        layout.hasForm = pet.status != .closed
+        layout.hasForm = pet.status != .closed && pet.reunitedAt == nil
         return DetailsPageModel(
             layout: layout,
             staleNotice: staleNotice,
@@ -140,7 +140,12 @@ extension PageHandlers {
             outdatedNotice: ReportAge.isOutdated(createdAt: pet.createdAt, today: day, zone: DayClock.zone) ? texts(.detailsOutdated) : nil,
             posterURL: QueryString.url(Route.poster(id: pet.id).path, location.language.linkItems),
             // The same for every visitor (no location in it), so the page stays one kept answer; a closed report has none.
-            sightingForm: pet.status == .closed
+            // A reunited pet's page says so instead (docs/sightings.md "Reunited"): no sighting is owed for it.
+            reunitedText: pet.reunitedAt.map { at in
+                let day = texts.date(CalendarDate(localDay: LocalDay.number(of: at, in: DayClock.zone)))
+                return texts(pet.status == .found ? .reunitedBannerFound : .reunitedBanner, ("name", name), ("date", day))
+            },
+            sightingForm: pet.status == .closed || pet.reunitedAt != nil
                 ? nil
                 : SightingHandlers.formModel(pet: pet, values: SightingFormValues(), errors: [], texts: texts, language: location.language),
             sightingsURL: LayoutBuilder.withLanguage(Route.sightings(id: pet.id).path, location.language)

@@ -36,7 +36,7 @@ extension PageHandlers {
             origin: location.origin,
             rangeKm: location.rangeKm.map(Double.init)
         )
-        let found = snapshot.value.index.page(query, offset: (filters.page - 1) * PageHandlers.pageSize, limit: PageHandlers.pageSize)
+        let found = filters.index(of: snapshot.value).page(query, offset: (filters.page - 1) * PageHandlers.pageSize, limit: PageHandlers.pageSize)
         let pageCount = max(1, (found.total + PageHandlers.pageSize - 1) / PageHandlers.pageSize)
         let texts = site.renderer.texts(location.language)
         guard filters.page <= pageCount else {

@@ -27,7 +27,7 @@ extension PageHandlers {
 
     private func mapModel(_ snapshot: Fetched<Snapshot>, filters: ListFilters, location: VisitorLocation, day: Int) -> MapPageModel {
         let texts = site.renderer.texts(location.language)
-        let found = snapshot.value.index.page(filters.query(location: location), offset: 0, limit: .max)
+        let found = filters.index(of: snapshot.value).page(filters.query(location: location), offset: 0, limit: .max)
         let places = found.items.map { $0.mapPlace(location: location, texts: texts, day: day) }
         let pinned = places.filter { $0.latitude != nil }.count
         let title = filters.title(texts)

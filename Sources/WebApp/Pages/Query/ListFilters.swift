@@ -1,5 +1,6 @@
 import HTTPTypes
 import MicroHTTP
+import PetAPIClient
 import PetDomain
 
 /// The list page's filters, sort and page from the query string (docs/upstream.md §4 `/pets`).
@@ -8,11 +9,16 @@ struct ListFilters: Equatable, Sendable {
     var species: Species?
     var sort: SortOrder
     var page: Int
+    /// `status=reunited`: the pets that are home (`Snapshot.reunited`, docs/sightings.md "Reunited") instead of
+    /// the listed ones; every other page leaves them out.
+    var reunited = false
 
     /// Parses `status`, `species`, `sort` and `page`; throws naming the first bad one.
     static func parse(_ query: QueryItems, located: Bool) throws(QueryProblem) -> ListFilters {
         var filters = ListFilters(status: nil, species: nil, sort: .newest, page: 1)
-        if let text = try VisitorLocation.single("status", in: query) {
+        if let text = try VisitorLocation.single("status", in: query), text.lowercased() == "reunited" {
+            filters.reunited = true
+        } else if let text = try VisitorLocation.single("status", in: query) {
             guard let status = AnnouncementStatus(rawValue: text.lowercased()) else {
                 throw QueryProblem(parameter: "status", reason: .queryStatus)
             }
@@ -61,7 +67,10 @@ struct ListFilters: Equatable, Sendable {
     }
 
     /// True when status or species narrows the list.
-    var isFiltered: Bool { status != nil || species != nil }
+    var isFiltered: Bool { status != nil || species != nil || reunited }
+
+    /// The index these filters read: the reunited pets, or the listed ones.
+    func index(of snapshot: Snapshot) -> AnnouncementIndex { reunited ? snapshot.reunited : snapshot.index }
 
     /// The list URL for another page with the same filters and location.
     func url(page: Int, location: VisitorLocation) -> String {
@@ -83,7 +92,7 @@ struct ListFilters: Equatable, Sendable {
     /// `path` with the filters, then the location's link items.
     private func builder(_ path: String, location: VisitorLocation) -> QueryString.Builder {
         var builder = QueryString.Builder(path)
-        builder.add("status", status?.rawValue)
+        builder.add("status", reunited ? "reunited" : status?.rawValue)
         builder.add("species", species?.rawValue)
         if sort != .newest { builder.add("sort", sort.rawValue) }
         builder.add(location)
@@ -106,6 +115,7 @@ struct ListFilters: Equatable, Sendable {
         case .other?: noun = texts(.listNounOther)
         case nil: noun = texts(.listNounAll)
         }
+        if reunited { return texts(.listTitleReunited, ("noun", noun)) }
         switch status {
         case .missing?: return texts(.listTitleMissing, ("noun", noun))
         case .found?: return texts(.listTitleFound, ("noun", noun))
@@ -123,10 +133,11 @@ struct ListFilters: Equatable, Sendable {
 
     /// The status `<select>` options, "Any status" first.
     func statusOptions(_ texts: Texts) -> [OptionModel] {
-        [OptionModel(value: "", label: texts(.optionAnyStatus), selected: status == nil)]
+        [OptionModel(value: "", label: texts(.optionAnyStatus), selected: status == nil && !reunited)]
             + [(AnnouncementStatus.missing, TextKey.optionMissing), (.found, .optionFound), (.closed, .optionClosed)].map {
                 OptionModel(value: $0.0.rawValue, label: texts($0.1), selected: status == $0.0)
             }
+            + [OptionModel(value: "reunited", label: texts(.optionReunited), selected: reunited)]
     }
 
     /// The species `<select>` options, "Any species" first.
