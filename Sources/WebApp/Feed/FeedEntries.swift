@@ -270,18 +270,23 @@ final class FeedEntries: Sendable {
         language: Language,
         all: [Announcement],
         positions: [Int],
+        keep: Bool = true,
         make: (Announcement, SharedMarkup) -> Fragment
     ) -> (addresses: [Int], markup: MarkupPieces, owner: FragmentArena) {
-        let kept: Kept? = self.kept.withValue(for: generation, make: { [:] }) { state, isKept in
-            guard isKept else { return nil }
-            if let current = state[language] { return current }
-            let fresh = Kept(count: all.count)
-            state[language] = fresh
-            return fresh
-        }
+        // Kept entries are by position in the listed index; another index's (the reunited pets') are made alone.
+        let kept: Kept? =
+            !keep
+            ? nil
+            : self.kept.withValue(for: generation, make: { [:] }) { state, isKept in
+                guard isKept else { return nil }
+                if let current = state[language] { return current }
+                let fresh = Kept(count: all.count)
+                state[language] = fresh
+                return fresh
+            }
         guard let kept else {
-            // A request still on an older or replaced snapshot: its entries are made for it alone,
-            // in an arena of its own.
+            // A request still on an older or replaced snapshot, or of another index: its entries are made for
+            // it alone, in an arena of its own.
             let markup = SharedMarkup()
             let arena = FragmentArena()
             let addresses = positions.map { make(all[$0], markup).keptPrefixed(in: arena) }

@@ -38,7 +38,8 @@ extension PageHandlers {
             generation: snapshot.value.generation,
             language: language,
             all: found.all,
-            positions: found.positions
+            positions: found.positions,
+            keep: !search.filters.reunited
         ) {
             entryFragment($0, texts: texts, authority: authority, markup: $1)
         }

@@ -110,7 +110,7 @@ extension Need where Data == PetSource {
     static func announcement(id: String, _ gateway: AnnouncementGateway, requestID: String) -> Self {
         Need(
             inMemory: {
-                guard let snapshot = gateway.freshSnapshot(), let pet = snapshot.value.index.announcement(id: id) else { return nil }
+                guard let snapshot = gateway.freshSnapshot(), let pet = snapshot.value.announcement(id: id) else { return nil }
                 return .listed(pet, snapshot)
             },
             fetch: {

@@ -46,7 +46,14 @@ extension PageHandlers {
         }
         let summary = filters.summary(count: found.total, location: location, texts: texts)
         let pageSummary = texts(.paginationSummary, ("page", String(filters.page)), ("count", String(pageCount)))
-        let cards = site.caches.cardHTML(found, location: location, generation: snapshot.value.generation, day: day, renderer: site.renderer)
+        let cards = site.caches.cardHTML(
+            found,
+            location: location,
+            generation: snapshot.value.generation,
+            day: day,
+            renderer: site.renderer,
+            keep: !filters.reunited
+        )
         guard location.origin != nil, !snapshot.isStale else {
             let model = listModel(
                 filters: filters,

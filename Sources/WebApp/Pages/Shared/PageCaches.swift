@@ -149,12 +149,17 @@ final class PageCaches: Sendable {
         location: VisitorLocation,
         generation snapshotGeneration: Int,
         day: Int,
-        renderer: PageRenderer
+        renderer: PageRenderer,
+        keep: Bool = true
     ) -> CardSet {
         let generation = DayClock.reuseKey(generation: snapshotGeneration, day: day)
         let texts = renderer.texts(location.language)
         let language = location.language.language
         let render: (CardModel) -> [UInt8] = { renderer.render($0, template: "partials/card", language: language) ?? [] }
+        // Kept cards are by position in the listed index; another index's page (the reunited pets) is made whole.
+        guard keep else {
+            return CardSet(whole: found.items.map { render($0.card(origin: location.origin, location: location, texts: texts, day: day)) })
+        }
         let cards = fragments.keptValue(for: generation) { CardFragments(generation: generation, day: day, count: found.all.count) }
         guard let cards else {
             // A request still on an older or replaced snapshot than the kept cards: render its cards whole.
