@@ -1,6 +1,5 @@
 import HTTPTypes
 import MicroHTTP
-import PetAPIClient
 import PetDomain
 
 /// The list page's filters, sort and page from the query string (docs/upstream.md §4 `/pets`).
@@ -68,9 +67,6 @@ struct ListFilters: Equatable, Sendable {
 
     /// True when status or species narrows the list.
     var isFiltered: Bool { status != nil || species != nil || reunited }
-
-    /// The index these filters read: the reunited pets, or the listed ones.
-    func index(of snapshot: Snapshot) -> AnnouncementIndex { reunited ? snapshot.reunited : snapshot.index }
 
     /// The list URL for another page with the same filters and location.
     func url(page: Int, location: VisitorLocation) -> String {
