@@ -117,6 +117,8 @@ final class AlertSender: Sendable {
                 if ContinuousClock.now - lastSweep > .seconds(3600) {
                     lastSweep = .now
                     try? await store.sweep(now: now())
+                    // Sightings go 180 days after they were made, 90 after their pet came home (docs/sightings.md).
+                    try? await sightings.sweep(now: now())
                 }
             }
             group.cancelAll()
