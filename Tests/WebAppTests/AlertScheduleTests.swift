@@ -110,4 +110,54 @@ struct AlertScheduleTests {
             #expect(mails[1].header("List-Unsubscribe") != nil)
         }
     }
+
+    /// "We are reunited" stops what was owed for the pet (docs/sightings.md "Reunited"): the digest due the next morning
+    /// leaves it out, and it is no longer a possible match of a found report; the other pets of the day still go out.
+    @Test func a_pet_reunited_before_its_digest_is_left_out_of_it_and_of_the_matches() async throws {
+        try await AlertScheduleTests.withSubscription([("search", AlertScheduleTests.search), ("email", "rano@example.com"), ("frequency", "daily")])
+        { app, mailbox in
+            let home = AlertFlowTests.pet("home-1", name: "Domowy", latitude: 52.25, longitude: 21.03)
+            let stays = AlertFlowTests.pet("day-1", name: "Łatka", latitude: 52.25, longitude: 21.03)
+            let found = AlertFlowTests.pet("found-1", name: "Znaleziony", latitude: 52.25, longitude: 21.03, status: "FOUND")
+            app.stub.setList(PageJSON.list([AlertFlowTests.near, home, stays, found]))
+            await app.app.dataChanged()
+            await app.app.deliverAlerts()
+            #expect(try mailbox.mails().count == 1, "a daily subscription waits for 08:00")
+            let matchesBefore = try await app.get("/pets/found-1/matches").text
+            #expect(matchesBefore.contains("/pets/home-1") && matchesBefore.contains("/pets/day-1"))
+
+            // The owner proves the code as the backend answers a right one (product spec §10) and marks the pet home.
+            app.stub.setWrite(
+                path: "/api/v1/announcements/home-1/photos",
+                status: 400,
+                body: #"{"error":{"code":"MISSING_FILE","message":"No file uploaded"}}"#
+            )
+            let signedIn = try await post(
+                try app.url("/pets/home-1/sightings"),
+                body: Data("code=123456".utf8),
+                contentType: "application/x-www-form-urlencoded"
+            )
+            #expect(signedIn.status == 303)
+            let session = try #require(signedIn.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
+            let reunited = try await post(
+                try app.url("/pets/home-1/sightings/reunited"),
+                body: Data("reunited=1".utf8),
+                contentType: "application/x-www-form-urlencoded",
+                headers: ["Cookie": session]
+            )
+            #expect(reunited.status == 303)
+            let matchesAfter = try await app.get("/pets/found-1/matches").text
+            #expect(!matchesAfter.contains("/pets/home-1"), "a pet at home is no possible match")
+            #expect(matchesAfter.contains("/pets/day-1"))
+
+            // 08:05 the next morning in Warsaw: the digest, without the pet at home.
+            app.clock.advance(by: .seconds(21 * 3600 + 5 * 60))
+            await app.app.deliverAlerts()
+            let mails = try mailbox.mails()
+            try #require(mails.count == 2)
+            #expect(mails[1].html.contains("data-pet-id=\"day-1\""))
+            #expect(mails[1].html.contains("data-pet-id=\"found-1\""))
+            #expect(!mails[1].html.contains("home-1"), "no alert is owed for a reunited pet")
+        }
+    }
 }

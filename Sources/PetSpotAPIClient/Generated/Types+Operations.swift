@@ -1332,7 +1332,7 @@ public enum Operations {
     /// `multipart/form-data` with the file in the field `photo` (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC or
     /// HEIF, at most 20 MB), HTTP Basic with any user name and the management password. The photo is made
     /// safe before it is sent on: turned upright, metadata (the GPS position) removed, re-encoded as JPEG.
-    /// Then the announcement is listed at once. Wrong passwords are limited (10 per address per 10 minutes,
+    /// Then the announcement is listed at once. Wrong passwords are limited (4 per address per 10 minutes,
     /// 20 per announcement per hour), then `429`.
     ///
     ///

@@ -21,8 +21,9 @@ enum Limits {
 
     /// The window `--report-limit` counts accepted reports in, per client address.
     static let reportWindow: Duration = .seconds(600)
-    /// Wrong management codes allowed per client address per `addressGuessWindow`.
-    static let guessesPerAddress = 10
+    /// Wrong management codes allowed per client address per `addressGuessWindow`: the fifth is refused without asking
+    /// the backend, on the photo page and the owner's sightings page alike (docs/report-flow.md "Abuse").
+    static let guessesPerAddress = 4
     static let addressGuessWindow: Duration = .seconds(600)
     /// Wrong management codes allowed per announcement per `petGuessWindow`, whoever guesses.
     static let guessesPerPet = 20
