@@ -299,7 +299,7 @@ let package = Package(
             name: "WebAppTests",
             dependencies: [
                 "WebApp", "CompiledTemplates", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer", "QRCode",
-                "ContentCompression", "ReportStore", "PetSpotPostgres", "PetSpotAPIClient",
+                "ContentCompression", "ReportStore", "PetSpotPostgres", "PetSpotAPIClient", "Sightings",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -120,15 +120,18 @@ public struct GuardedWriteStore: WriteStore {
 }
 
 /// What a waiting request gets from its attempt: the first of the attempt's result, the timer's
-/// `WriteStoreUnavailable`, or the visitor's going away.
-final class AttemptOutcome<T: Sendable>: Sendable {
+/// `WriteStoreUnavailable`, or the visitor's going away. Also the sighting store's guard
+/// (`Sources/WebApp/Sightings/GuardedSightingStore.swift`): the first answer wins, later ones are dropped.
+package final class AttemptOutcome<T: Sendable>: Sendable {
     private struct State {
         var result: Result<T, any Error>?
         var waiter: CheckedContinuation<Result<T, any Error>, Never>?
     }
     private let state = Mutex(State())
 
-    func resolve(_ result: Result<T, any Error>) {
+    package init() {}
+
+    package func resolve(_ result: Result<T, any Error>) {
         let waiter = state.withLock { state -> CheckedContinuation<Result<T, any Error>, Never>? in
             guard state.result == nil else { return nil }
             state.result = result
@@ -138,7 +141,7 @@ final class AttemptOutcome<T: Sendable>: Sendable {
         waiter?.resume(returning: result)
     }
 
-    func value() async -> Result<T, any Error> {
+    package func value() async -> Result<T, any Error> {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> Result<T, any Error>? in
                 if state.result == nil { state.waiter = continuation }

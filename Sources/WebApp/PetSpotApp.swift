@@ -167,7 +167,12 @@ public final class PetSpotApp: Sendable {
             days: days
         )
         // Made first: the alerts' sender reads the sightings it relays (docs/sightings.md "The relay").
-        let sightingStore = sightingStore ?? MemorySightingStore()
+        // Behind the stores' deadline: a hung PostgreSQL fails the sighting pages closed in about two seconds.
+        let sightingStore = GuardedSightingStore(
+            sightingStore ?? MemorySightingStore(),
+            deadline: Limits.storeDeadline,
+            logger: logger.with(label: "sighting-store")
+        )
         let alerts = try AlertAssembly(
             configuration: configuration,
             site: site,

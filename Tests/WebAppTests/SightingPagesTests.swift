@@ -1,4 +1,6 @@
 import Foundation
+import Sightings
+import Synchronization
 import TestSupport
 import Testing
 import WebApp
@@ -224,6 +226,24 @@ extension ServerIntegration {
             }
         }
 
+        @Test func a_hung_sighting_store_fails_the_pages_closed_and_keeps_what_was_typed() async throws {
+            let store = HangingSightingStore()
+            try await withApp(configure: { $0.upstreamURL = nil }, sightingStore: store) { app in
+                let pet = try await report(app)
+                let session = try #require(cookie(try await signIn(app, id: pet.id, code: pet.code)))
+                store.hang(true)
+                let sent = try await sighting(app, id: pet.id, ["note": "by the bakery", "lat": "51.1", "lng": "17.03"])
+                #expect(sent.status == 503, "the sighting is refused when the store does not answer")
+                #expect(sent.header("Retry-After") != nil)
+                #expect(sent.text.contains("by the bakery"), "what the finder typed is kept")
+                let owner = try await app.get("/pets/\(pet.id)/sightings", headers: ["Cookie": session])
+                #expect(owner.status == 503)
+                #expect(!owner.text.contains(#"data-testid="sighting""#))
+                store.hang(false)
+                #expect(try await app.get("/pets/\(pet.id)/sightings", headers: ["Cookie": session]).status == 200)
+            }
+        }
+
         @Test func a_report_without_an_email_keeps_the_sighting_and_shows_the_phone() async throws {
             try await withApp(configure: { $0.upstreamURL = nil }) { app in
                 let pet = try await report(app, email: nil)
@@ -316,5 +336,67 @@ extension ServerIntegration {
                 #expect(!(try await app.get("/pets?status=reunited").text.contains(pet.id)))
             }
         }
+    }
+}
+
+/// A memory sighting store whose calls, while `hang(true)`, do not answer until `hang(false)`: PostgreSQL
+/// stopped under a connection (what `GuardedSightingStore` guards the pages against).
+final class HangingSightingStore: SightingStore {
+    private let base = MemorySightingStore()
+    private let hung = Mutex(false)
+
+    func hang(_ value: Bool) { hung.withLock { $0 = value } }
+
+    private func wait() async {
+        while hung.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    func add(_ sighting: Sighting, photo: SightingPhoto?) async throws {
+        await wait()
+        try await base.add(sighting, photo: photo)
+    }
+    func sightings(petID: String, limit: Int) async throws -> [Sighting] {
+        await wait()
+        return try await base.sightings(petID: petID, limit: limit)
+    }
+    func sightings(ids: [String]) async throws -> [Sighting] {
+        await wait()
+        return try await base.sightings(ids: ids)
+    }
+    func photo(sightingID: String, petID: String) async throws -> SightingPhoto? {
+        await wait()
+        return try await base.photo(sightingID: sightingID, petID: petID)
+    }
+    func openAccess(petID: String, now: Date) async throws -> String {
+        await wait()
+        return try await base.openAccess(petID: petID, now: now)
+    }
+    func hasAccess(token: String, petID: String, now: Date) async throws -> Bool {
+        await wait()
+        return try await base.hasAccess(token: token, petID: petID, now: now)
+    }
+    func closeAccess(token: String) async throws {
+        await wait()
+        try await base.closeAccess(token: token)
+    }
+    func markReunited(petID: String, now: Date) async throws -> Reunion {
+        await wait()
+        return try await base.markReunited(petID: petID, now: now)
+    }
+    func undoReunited(petID: String, now: Date) async throws -> Bool {
+        await wait()
+        return try await base.undoReunited(petID: petID, now: now)
+    }
+    func reunion(petID: String) async throws -> Reunion? {
+        await wait()
+        return try await base.reunion(petID: petID)
+    }
+    func reunions() async throws -> [Reunion] {
+        await wait()
+        return try await base.reunions()
+    }
+    func sweep(now: Date) async throws -> Int {
+        await wait()
+        return try await base.sweep(now: now)
     }
 }

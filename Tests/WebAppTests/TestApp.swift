@@ -4,6 +4,7 @@ import HTTPTypes
 import Logging
 import MicroHTTP
 import ReportStore
+import Sightings
 import Synchronization
 import TestSupport
 import Testing
@@ -44,6 +45,7 @@ func withApp<T>(
     logs: LogCapture? = nil,
     startDate: Date = Date(),
     writeStore: (any WriteStore)? = nil,
+    sightingStore: (any SightingStore)? = nil,
     _ body: (TestApp) async throws -> T
 ) async throws -> T {
     let stub = try StubUpstream.start()
@@ -75,6 +77,7 @@ func withApp<T>(
             logger: logger,
             embeddedUpstream: DemoUpstream.embedded,
             writeStore: writeStore,
+            sightingStore: sightingStore,
             now: clock.reading,
             startDate: startDate
         )

@@ -26,15 +26,8 @@ final class ReunionBook: Sendable {
     func reload() async -> Bool {
         let reunions: [Reunion]
         do {
-            reunions = try await withThrowingTaskGroup(of: [Reunion].self) { group in
-                group.addTask { try await self.store.reunions() }
-                group.addTask {
-                    try await Task.sleep(for: Limits.storeDeadline)
-                    throw SightingStoreUnavailable(operation: "reunions", detail: "no answer within \(Limits.storeDeadline)")
-                }
-                defer { group.cancelAll() }
-                return try await group.next() ?? []
-            }
+            // Within the store's deadline (`GuardedSightingStore`, which PetSpotApp puts around every sighting store).
+            reunions = try await store.reunions()
         } catch {
             logger.error("reunions not read; the pages keep the ones in hand", metadata: ["error": "\(error)"])
             return false
