@@ -169,6 +169,30 @@ public enum LimitTake: Sendable, Equatable {
     case refused(retryAfter: Int)
 }
 
+/// What `WriteStore.take(_:key:and:key:)` answers: a slot of both limits, or of neither.
+public enum PairTake: Sendable, Equatable {
+    case granted(first: String, second: String)
+    case refused(retryAfter: Int)
+}
+
+extension WriteStore {
+    /// A slot of `first` for `firstKey` and of `second` for `secondKey` (an address and a pet, say), or neither:
+    /// the first one's slot is given back when the second refuses.
+    public func take(_ first: LimitRule, key firstKey: String, and second: LimitRule, key secondKey: String) async throws -> PairTake {
+        let firstToken: String
+        switch try await take(first, key: firstKey) {
+        case .refused(let seconds): return .refused(retryAfter: seconds)
+        case .granted(let token): firstToken = token
+        }
+        switch try await take(second, key: secondKey) {
+        case .refused(let seconds):
+            try await refund(first, key: firstKey, token: firstToken)
+            return .refused(retryAfter: seconds)
+        case .granted(let token): return .granted(first: firstToken, second: token)
+        }
+    }
+}
+
 /// The answer to `WriteStore.startSending`.
 public enum SendingStart: Sendable, Equatable {
     /// Marked `sending` with the limit's slot (`token` gives it back, `refund`): create now.

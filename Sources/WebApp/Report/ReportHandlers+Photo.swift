@@ -117,16 +117,9 @@ extension ReportHandlers {
 
     /// Takes a slot of the per-address and the per-announcement wrong-code limits, or neither.
     func takeGuessSlots(address: String, id: String) async throws -> GuessTake {
-        let byAddress: String
-        switch try await store.take(rules.guessesByAddress, key: address) {
-        case .refused(let seconds): return .refused(retryAfter: seconds)
-        case .granted(let token): byAddress = token
-        }
-        switch try await store.take(rules.guessesByPet, key: id) {
-        case .refused(let seconds):
-            try await store.refund(rules.guessesByAddress, key: address, token: byAddress)
-            return .refused(retryAfter: seconds)
-        case .granted(let token): return .granted(GuessSlots(address: byAddress, pet: token))
+        switch try await store.take(rules.guessesByAddress, key: address, and: rules.guessesByPet, key: id) {
+        case .refused(let seconds): .refused(retryAfter: seconds)
+        case .granted(let byAddress, let byPet): .granted(GuessSlots(address: byAddress, pet: byPet))
         }
     }
 

@@ -128,17 +128,9 @@ struct SightingHandlers: Sendable {
         }
     }
 
-    /// A slot of both sighting limits, or neither (the first one's slot is given back when the second refuses).
-    private func takeSlots(address: String, petID: String) async throws -> LimitTake {
-        let limits = reports.store
-        let byAddress: String
-        switch try await limits.take(SightingHandlers.perAddress, key: address) {
-        case .refused(let seconds): return .refused(retryAfter: seconds)
-        case .granted(let token): byAddress = token
-        }
-        let byPet = try await limits.take(SightingHandlers.perPet, key: petID)
-        if case .refused = byPet { try await limits.refund(SightingHandlers.perAddress, key: address, token: byAddress) }
-        return byPet
+    /// A slot of both sighting limits, or neither.
+    private func takeSlots(address: String, petID: String) async throws -> PairTake {
+        try await reports.store.take(SightingHandlers.perAddress, key: address, and: SightingHandlers.perPet, key: petID)
     }
 
     // MARK: - /pets/{id}/sightings
