@@ -198,6 +198,13 @@ def alert_pages(alert_server):
 
 
 @pytest.fixture(scope="session")
+def owner_pages(alert_server):
+    """name → (status, path, body) of the owner's pages of a sighting (sighting_support.collect_owner_pages)."""
+    from sighting_support import collect_owner_pages  # imported here, as alert_support above
+    return collect_owner_pages(alert_server)
+
+
+@pytest.fixture(scope="session")
 def playwright_instance():
     with sync_playwright() as p:
         yield p

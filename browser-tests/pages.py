@@ -50,3 +50,7 @@ ALERT_PAGES = ["alert-pending", "pl-alert-pending", "alert-needs-place", "alert-
                "alert-manage-saved", "alert-stop-form", "alert-stopped", "alert-unknown"]
 # The HTML parts of the mails, validated as the documents they are (`<!doctype html>`).
 ALERT_MAILS = ["mail-confirm-html", "mail-alert-html"]
+
+# The owner's pages of a sighting (docs/sightings.md): behind the management code and its cookie, walked once over
+# HTTP by the `owner_pages` fixture (sighting_support.collect_owner_pages).
+OWNER_PAGES = ["owner-page", "pl-owner-page", "owner-wrong-code", "owner-reunited", "details-reunited"]

