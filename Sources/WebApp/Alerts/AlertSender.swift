@@ -116,12 +116,21 @@ final class AlertSender: Sendable {
                 await drain()
                 if ContinuousClock.now - lastSweep > .seconds(3600) {
                     lastSweep = .now
-                    try? await store.sweep(now: now())
-                    // Sightings go 180 days after they were made, 90 after their pet came home (docs/sightings.md).
-                    try? await sightings.sweep(now: now())
+                    await sweep()
                 }
             }
             group.cancelAll()
+        }
+    }
+
+    /// The hourly sweep: the outbox's old rows, and sightings 180 days after they were made, 90 after their pet came
+    /// home (docs/sightings.md). A store that is down is swept at the next hour.
+    private func sweep() async {
+        do { try await store.sweep(now: now()) } catch {
+            logger.notice("alert outbox not swept; the next hour tries again", metadata: ["error": "\(error)"])
+        }
+        do { _ = try await sightings.sweep(now: now()) } catch {
+            logger.notice("sightings not swept; the next hour tries again", metadata: ["error": "\(error)"])
         }
     }
 

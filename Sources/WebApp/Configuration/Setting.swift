@@ -32,7 +32,7 @@ public struct Setting: Sendable {
     init<Value>(
         _ flag: String,
         _ environment: String,
-        _ property: WritableKeyPath<AppConfiguration, Value> & Sendable,
+        _ property: any WritableKeyPath<AppConfiguration, Value> & Sendable,
         _ kind: SettingKind<Value>,
         help: String,
         about: String = "",
