@@ -253,8 +253,33 @@ database_rows() {
   store_ops=$(curl -s --max-time 10 "http://127.0.0.1:$port/metrics" \
     | awk '/^petspot_store_duration_seconds_count/ { n += $NF } END { print n + 0 }')
   row "$items" "write-store operations during those reads (petspot_store_duration_seconds_count): $store_ops" - - - - - - - - -
+  reunited_row
   stop_pid "$server"
   port=$plain_port server=$plain_server
+}
+
+# Every tenth pet of the upstream marked reunited in the shared store, as the owner's page does
+# (docs/sightings.md "Reunited"), and announced with the NOTIFY the replicas listen to: then the located row
+# again, on the list with those pets hidden, against the same nginx page.
+reunited_row() {
+  local ids hidden bin
+  bin=$(pg_bin)
+  ids=$(curl -fs --max-time 60 "http://127.0.0.1:$up_port/api/v1/announcements" | grep -o '"id":"[^"]*"' | cut -d'"' -f4 \
+    | awk 'NR % 10 == 1')
+  hidden=$(wc -l <<<"$ids")
+  { echo "INSERT INTO petspot_reunion (pet_id, at) VALUES"
+    awk '{ printf "%s(\x27%s\x27, now())", (NR > 1 ? ",\n" : ""), $0 } END { print " ON CONFLICT DO NOTHING;" }' <<<"$ids"
+    echo "SELECT pg_notify('petspot_changes', 'bench reunited');"
+  } | "$bin/psql" -h "$PG_FOLDER" -U postgres -d petspot -qAt >/dev/null
+  local first seen=""
+  first=$(head -1 <<<"$ids")
+  for _ in $(seq 1 200); do
+    curl -fs --max-time 5 "http://127.0.0.1:$port/pets/$first" | grep -q 'data-testid="reunited-banner"' && { seen=1; break; }
+    sleep 0.05
+  done
+  [ -n "$seen" ] || { row "$items" "reunited row: the reunions were not seen within 10 s" - - - - - - - - -; return 0; }
+  curl -s -o /dev/null --max-time 60 "http://127.0.0.1:$port/pets" || true   # warm
+  measure located "/pets random location, $hidden of $items pets reunited (hidden), write store in PostgreSQL" /pets lua
 }
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
