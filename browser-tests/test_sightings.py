@@ -47,7 +47,19 @@ def test_a_sighting_reaches_the_owners_page_and_we_are_reunited_closes_it_on_a_p
     no_horizontal_scroll(page)
     marker = f"seen by the bakery {uuid.uuid4().hex[:6]}"
     page.fill("#sighting-note", marker)
-    page.fill("#sighting-place", "Krzyki")
+    pick = page.locator("[data-sighting-pick]")
+    if js:
+        # The small map: a tap is the place (the hidden lat/lng), without typing one.
+        pick.wait_for(state="visible")
+        no_horizontal_scroll(page)
+        pick.click(position={"x": 60, "y": 50})
+        picked = page.evaluate("[document.querySelector('[data-sighting-lat]').value, "
+                               "document.querySelector('[data-sighting-lng]').value]")
+        assert all(value and abs(float(value)) > 0 for value in picked), picked
+        assert page.locator("[data-sighting-pick] .leaflet-marker-icon").count() == 1
+    else:
+        assert not pick.is_visible()
+        page.fill("#sighting-place", "Krzyki")
     with page.expect_navigation():
         form.locator('button[type="submit"]').click()
     page.wait_for_selector('[data-testid="sighting-sent"]')

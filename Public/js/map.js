@@ -55,27 +55,8 @@
     });
   }
 
-  /* Leaflet cancels a tile by pointing it at a data: URL, which our Content-Security-Policy
-     (img-src 'self') refuses and reports as an error: this layer drops such a tile instead. */
-  var TileLayer = L.TileLayer.extend({
-    _abortLoading: function () {
-      var key, tile;
-      for (key in this._tiles) {
-        if (this._tiles[key].coords.z !== this._tileZoom) {
-          tile = this._tiles[key].el;
-          tile.onload = L.Util.falseFn;
-          tile.onerror = L.Util.falseFn;
-          if (!tile.complete) {
-            L.DomUtil.remove(tile);
-            delete this._tiles[key];
-          }
-        }
-      }
-    },
-    _removeTile: function (key) {
-      return L.GridLayer.prototype._removeTile.call(this, key);
-    }
-  });
+  // Public/js/tiles.js: the layer that drops a cancelled tile instead of a CSP report.
+  var TileLayer = window.PetSpot.TileLayer;
 
   /* A Leaflet map in `container` with our tile layer; a short notice when no tile can be loaded. */
   function baseMap(container, notice) {

@@ -9,24 +9,6 @@
     return String(text).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
   }
 
-  /* As in map.js: Leaflet cancels a tile by pointing it at a data: URL, which our Content-Security-
-     Policy (img-src) refuses and reports as a console error; this layer drops such a tile instead. */
-  function quietTileLayer() {
-    var L = window.L;
-    return L.TileLayer.extend({
-      _abortLoading: function () {
-        for (var key in this._tiles) {
-          if (this._tiles[key].coords.z === this._tileZoom) continue;
-          var tile = this._tiles[key].el;
-          tile.onload = L.Util.falseFn;
-          tile.onerror = L.Util.falseFn;
-          if (!tile.complete) { L.DomUtil.remove(tile); delete this._tiles[key]; }
-        }
-      },
-      _removeTile: function (key) { return L.GridLayer.prototype._removeTile.call(this, key); }
-    });
-  }
-
   function setupLocation(picker) {
     var latitude = document.querySelector("[data-latitude]");
     var longitude = document.querySelector("[data-longitude]");
@@ -48,7 +30,8 @@
     }
 
     if (window.L && container) {
-      var QuietTileLayer = quietTileLayer();
+      // Public/js/tiles.js: the layer that drops a cancelled tile instead of a CSP report.
+      var QuietTileLayer = window.PetSpot.TileLayer;
       container.hidden = false;
       var start = [parseFloat(latitude.value), parseFloat(longitude.value)];
       var known = isFinite(start[0]) && isFinite(start[1]);

@@ -37,7 +37,11 @@ extension SightingHandlers {
         )
         var styled = layout
         styled.hasForm = true
-        if case .owner(let sightings, _) = kind { styled.hasOwnerMap = !sightings.isEmpty }
+        switch kind {
+        case .owner(let sightings, _): styled.hasSightingMap = !sightings.isEmpty
+        case .form: styled.hasSightingMap = pet.reunitedAt == nil
+        case .sent, .signIn: break
+        }
         var model = SightingPageModel(layout: styled, heading: heading)
         model.petName = pet.displayName
         model.detailsURL = LayoutBuilder.withLanguage(Route.details(id: pet.id).path, language)
@@ -89,6 +93,8 @@ extension SightingHandlers {
             place: values.place,
             contact: values.contact,
             hasLocation: !values.latitude.isEmpty && !values.longitude.isEmpty,
+            centerLatitude: pet.place.coordinate.map { String($0.latitude) },
+            centerLongitude: pet.place.coordinate.map { String($0.longitude) },
             noteError: error(.note),
             seenAtError: error(.seenAt),
             placeError: error(.place),
@@ -166,6 +172,10 @@ struct SightingFormModel: Sendable {
     var contact: String
     /// The page's location fills `lat`/`lng` (said on the form; a typed place wins).
     var hasLocation: Bool
+    /// Where the small map to tap the place starts (`Public/js/sighting.js`): the pet's last-seen point, or
+    /// nil for a city-only place (the map then shows the country).
+    var centerLatitude: String?
+    var centerLongitude: String?
     var noteError: String?
     var seenAtError: String?
     var placeError: String?

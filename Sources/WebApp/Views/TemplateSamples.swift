@@ -128,6 +128,8 @@ package enum TemplateSamples {
                 place: "Krzyki",
                 contact: "",
                 hasLocation: false,
+                centerLatitude: "51.1079",
+                centerLongitude: "17.0385",
                 noteError: nil,
                 seenAtError: "That time is in the future.",
                 placeError: nil,

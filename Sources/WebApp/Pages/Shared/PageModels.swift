@@ -53,8 +53,9 @@ struct LayoutModel: Sendable {
     var isReport: Bool = false
     /// A page with a form outside the report flow (the sighting form, the owner's page): the form styles only.
     var hasForm: Bool = false
-    /// The owner's page with sightings to show on a map: Leaflet, without the list map's script.
-    var hasOwnerMap: Bool = false
+    /// The sighting form's map to tap the place, or the owner's page with sightings to show on a map: Leaflet,
+    /// without the list map's script (`Public/js/sighting.js`).
+    var hasSightingMap: Bool = false
     /// The Atom feed of the page's search (`<link rel="alternate" type="application/atom+xml">`,
     /// and "Follow this search" on the list) and its title; nil on pages without a search.
     var feedURL: String?
