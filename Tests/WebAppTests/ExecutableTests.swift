@@ -164,7 +164,9 @@ private func launchServer(_ arguments: [String]) async throws -> (Process, URL) 
     var collected = ""
     var port: Int?
     let clock = ContinuousClock()
-    let deadline = clock.now + .seconds(20)
+    // A bound on a hang, not a speed check: under ThreadSanitizer on a busy machine loading the place
+    // names alone took 17 s (scripts/sanitizers.sh).
+    let deadline = clock.now + .seconds(60)
     while port == nil && clock.now < deadline && process.isRunning {
         let chunk = pipe.fileHandleForReading.availableData
         collected += String(decoding: chunk, as: UTF8.self)
