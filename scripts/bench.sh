@@ -38,9 +38,11 @@
 #   FIRST_PAGE_TIMEOUT=30      seconds to wait for the first 200 from /pets
 #   BENCH_DOMAIN=0             skip the domain benchmark at the end
 #   PHOTOS=0                   skip the photo rows
-#   STEADY=1                   add the steady row: random-location /pets in 12 windows of 5 s while the list
-#                              changes every 20 s, faults per answer and RSS per window (docs/performance.md);
-#                              STEADY=only runs that row alone
+#   STEADY=1                   add the steady row: random-location /pets in 12 windows of 5 s while a new report
+#                              arrives upstream every 20 s, faults per answer and RSS per window, with the data's
+#                              density (docs/performance.md "Steady speed"); STEADY=only runs that row alone
+#   LAYOUT=even                where the generated pets are: even (uniform over Poland's box) or clustered
+#                              (around a dozen cities; scripts/bench/upstream.py --layout)
 #   REFRESH=0                  skip the refresh row (located load for TTL + 5 s while a new snapshot
 #                              of the same size is fetched and indexed; its RSS is the refresh's peak)
 #   COMPRESSION=0              skip the compression rows
@@ -289,7 +291,8 @@ for items in $SIZES; do
   echo "== $items items"
   # Upstream (generation of 50,000 items takes a few seconds).
   up_port=$(free_port)
-  python3 scripts/bench/upstream.py --items "$items" --port "$up_port" --seed "$SEED" 2>"$work/upstream.log" &
+  python3 scripts/bench/upstream.py --items "$items" --port "$up_port" --seed "$SEED" --layout "${LAYOUT:-even}" \
+    2>"$work/upstream.log" &
   upstream=$!
   for _ in $(seq 1 600); do
     curl -fs --max-time 2 "http://127.0.0.1:$up_port/api/health" >/dev/null 2>&1 && break
@@ -433,16 +436,21 @@ for items in $SIZES; do
     row "$items" "$label" "$ours" "$(wrk_pct "$work/ours.txt" 50%)" "$(wrk_pct "$work/ours.txt" 99%)" \
       "$ng_rps" "$ng_p99" "$ratio" "$(calls_between "$before" "$after")" "$bad" "$rss"
   }
-  # STEADY=1: an average hides stalls. The located load for 60 s in 5 s windows while the upstream's list
-  # changes every 20 s (/__bump: a new body, so a new snapshot is decoded and indexed under load), with the
-  # default TTL of the run; per window: answers/s, the server's minor page faults per answer (field 10 of
+  # STEADY=1: an average hides stalls. The located load for 60 s in 5 s windows while a new report arrives
+  # upstream every 20 s (/__add: the list's bytes change by one item, so a new snapshot is made under load),
+  # with the TTL of the run; per window: answers/s, the server's minor page faults per answer (field 10 of
   # /proc/PID/stat) and RSS; then the slowest window over the median, and nginx's median window on the same
-  # located page. Random points of scripts/bench/random-location.lua: the generated data's density.
+  # located page. The density of the data: items within 15 km of the random points of
+  # scripts/bench/random-location.lua (upstream.py's /__density), which decides how much a located page holds.
   steady_rows() {
-    local i f0 f1 n rps rates="" faults="" rss="" ng_rates="" bumper
+    local i f0 f1 n rps rates="" faults="" rss="" ng_rates="" bumper density
+    density=$(curl -fs --max-time 120 "http://127.0.0.1:$up_port/__density?range=15&samples=2000" \
+      | grep -o '"text":"[^"]*"' | cut -d'"' -f4 || true)
+    density="${LAYOUT:-even} layout, items within 15 km of a random point: ${density:-unknown}"
+    echo "   steady: $density"
     touch "$work/steady"
     ( while [ -e "$work/steady" ]; do sleep 20; [ -e "$work/steady" ] && curl -fs --max-time 10 -o /dev/null \
-        "http://127.0.0.1:$up_port/__bump"; done ) &
+        "http://127.0.0.1:$up_port/__add"; done ) &
     bumper=$!
     for i in $(seq 1 12); do
       f0=$(awk '{print $10}' "/proc/$server/stat")
@@ -465,7 +473,7 @@ for items in $SIZES; do
     echo "   steady, list changing every 20 s: answers/s per 5 s window:$rates; faults/answer:$faults; RSS MB:$rss"
     echo "   steady: slowest/median $(awk -v a="$slowest" -v b="$median" 'BEGIN { printf "%.2f", a / b }'), median/nginx" \
       "$(awk -v a="$median" -v b="$ng_median" 'BEGIN { printf "%.2f", a / b }') (nginx windows:$ng_rates)"
-    row "$items" "steady random location, 12 × 5 s, list changing every 20 s: windows$rates; faults/answer$faults" \
+    row "$items" "steady random location, 12 × 5 s, a new report every 20 s ($density): windows$rates; faults/answer$faults" \
       "$median" - - "$ng_median" - "$(awk -v a="$median" -v b="$ng_median" 'BEGIN { printf "%.2f", a / b }')" - - \
       "slowest/median $(awk -v a="$slowest" -v b="$median" 'BEGIN { printf "%.2f", a / b }'); RSS$rss"
   }

@@ -12,6 +12,12 @@ Python 3 standard library only. Deterministic for a given --items/--seed.
   GET /__bump                                    a new list ETag for the same items, so the next revalidation
                                                  is a 200 with the whole body: our server indexes a new
                                                  snapshot (bench.sh's refresh row)
+  GET /__add                                     one new announcement (a report made upstream): the list's bytes
+                                                 change by one item, every other item's bytes stay as they were
+                                                 (bench.sh's steady row: what a refresh of a changed list costs)
+  GET /__density[?range=15&samples=2000]         items within range km of uniformly random points of Poland's box
+                                                 (the points of scripts/bench/random-location.lua):
+                                                 {"median":n,"p10":n,"p90":n,"empty":fraction,"text":...}
   GET /__stats                                   {"list_calls":n,"details_calls":n,"not_modified":n,"image_calls":n}
                                                  (requests to the list/details endpoints since start;
                                                  /__stats itself is not counted)
@@ -25,7 +31,12 @@ With --phases "ok:60,slow:30,fail:30" (seconds each, repeated from the start) th
 routes misbehave by phase: `slow` answers after --slow-seconds (default 3), `fail` answers 503
 {"error":{...}}; /__stats adds {"phase": name}. /api/health and /__stats always answer.
 
+With --layout clustered the pets are placed around a dozen Polish cities (normal spread, sigma 10-30 km by
+the city's size) instead of evenly over the country: most random points then have no pet within 15 km and
+a few have a crowded page, as a real service's data does.
+
 Usage: upstream.py --items 5000 --port 3001 [--seed 1] [--host 127.0.0.1] [--photos DIR] [--phases SPEC]
+                   [--layout even|clustered]
 """
 import argparse
 import base64
@@ -79,18 +90,41 @@ SENTENCES_PL = [
     "Uciekł przez balkon, ostatnio widziany przy: {p}. Ważna nagroda za pomoc!",
     "Bardzo łagodny, reaguje na imię. Widziany wieczorem — {p}.",
 ]
+# (latitude, longitude, weight, sigma km) of the clustered layout: the largest cities, weighted roughly by size.
+# Spread chosen so that, as in the data the steady-speed measurements were first made on, about two random
+# points in three have no pet within 15 km and one in ten has 28 or more at 5,000 items (285 at 50,000).
+CITIES = [
+    (52.2297, 21.0122, 18, 30), (50.0647, 19.9450, 8, 20), (51.7592, 19.4560, 6, 18), (51.1079, 17.0385, 6, 18),
+    (52.4064, 16.9252, 5, 18), (54.3520, 18.6466, 5, 20), (53.1235, 18.0084, 3, 12), (51.2465, 22.5684, 3, 12),
+    (53.1325, 23.1688, 3, 12), (50.2649, 19.0238, 6, 25), (54.5189, 18.5305, 2, 10), (50.0412, 21.9991, 2, 10),
+]
+KM_PER_DEGREE = EARTH_RADIUS_KM * math.pi / 180.0
+
+
+def location(rng, layout):
+    """(latitude, longitude) of one pet: uniform over the box, or around one of CITIES."""
+    if layout != "clustered":
+        return round(rng.uniform(*LAT_RANGE), 6), round(rng.uniform(*LNG_RANGE), 6)
+    lat, lng, _, sigma = rng.choices(CITIES, [city[2] for city in CITIES])[0]
+    dlat = rng.gauss(0, sigma) / KM_PER_DEGREE
+    dlng = rng.gauss(0, sigma) / (KM_PER_DEGREE * math.cos(math.radians(lat)))
+    return (round(min(max(lat + dlat, LAT_RANGE[0]), LAT_RANGE[1]), 6),
+            round(min(max(lng + dlng, LNG_RANGE[0]), LNG_RANGE[1]), 6))
+
+
 SPECIES_WORD = {"DOG": "dog", "CAT": "cat", "BIRD": "bird", "RABBIT": "rabbit", "OTHER": "pet"}
 ASCII_FOLD = str.maketrans("ąćęłńóśźżĄĆĘŁŃÓŚŹŻ", "acelnoszzACELNOSZZ")
 REQUEST_ID_ALPHABET = string.ascii_letters + string.digits
 
 
-def generate(count, seed):
-    """The announcements, as dicts with all 18 keys in the backend's order (nulls explicit)."""
+def generate(count, seed, layout="even", first=0):
+    """The announcements, as dicts with all 18 keys in the backend's order (nulls explicit); numbered from
+    `first` (photo URLs, e-mail addresses). The even layout draws exactly what it drew before layouts existed."""
     rng = random.Random(seed)
     year_start = datetime.datetime(2025, 1, 1, tzinfo=datetime.timezone.utc)
     used_created = set()
     items = []
-    for n in range(count):
+    for n in range(first, first + count):
         species = rng.choices(SPECIES, SPECIES_WEIGHTS)[0]
         name = rng.choice(PET_NAMES) if rng.random() < 0.85 else None
         seen_day = rng.randrange(0, 362)  # lastSeenDate within 2025, leaves room for createdAt
@@ -121,8 +155,8 @@ def generate(count, seed):
             "age": rng.randrange(0, 16) if rng.random() < 0.8 else None,
             "description": desc,
             "microchipNumber": "".join(rng.choice(string.digits) for _ in range(15)) if rng.random() < 0.4 else None,
-            "locationLatitude": round(rng.uniform(*LAT_RANGE), 6),
-            "locationLongitude": round(rng.uniform(*LNG_RANGE), 6),
+            "locationLatitude": (spot := location(rng, layout))[0],
+            "locationLongitude": spot[1],
             "lastSeenDate": seen.strftime("%Y-%m-%d"),
             "email": email,
             "phone": phone,
@@ -169,20 +203,63 @@ def parse_number(raw, name):
 
 
 class Store:
-    def __init__(self, items):
-        self.items = items
-        self.item_bodies = [encode(item) for item in items]
-        self.by_id = {item["id"]: i for i, item in enumerate(items)}
-        self.list_body = b'{"data":[' + b",".join(self.item_bodies) + b"]}"
-        self.list_etag = weak_etag(self.list_body)
-        order = sorted(range(len(items)), key=lambda i: items[i]["locationLatitude"])
-        self.lat_sorted_idx = order
-        self.lat_sorted = [items[i]["locationLatitude"] for i in order]
-        self.located_cache = {}
-        self.cache_lock = threading.Lock()
+    def __init__(self, items, seed=1, layout="even"):
+        self.seed, self.layout = seed, layout
         self.stats = {"list_calls": 0, "details_calls": 0, "not_modified": 0, "image_calls": 0}
         self.stats_lock = threading.Lock()
+        self.cache_lock = threading.Lock()
         self.bumps = 0
+        self.index(items, [encode(item) for item in items])
+
+    def index(self, items, item_bodies):
+        """Makes items (and their encoded bodies) the list: built aside, then swapped in one step."""
+        by_id = {item["id"]: i for i, item in enumerate(items)}
+        list_body = b'{"data":[' + b",".join(item_bodies) + b"]}"
+        order = sorted(range(len(items)), key=lambda i: items[i]["locationLatitude"])
+        lat_sorted = [items[i]["locationLatitude"] for i in order]
+        with self.cache_lock:
+            self.items, self.item_bodies, self.by_id = items, item_bodies, by_id
+            self.list_body, self.list_etag = list_body, weak_etag(list_body)
+            self.lat_sorted_idx, self.lat_sorted = order, lat_sorted
+            self.located_cache = {}
+
+    def add(self):
+        """One new announcement at the head of the list (newest first, as the backend sends them)."""
+        with self.stats_lock:
+            self.bumps += 1
+            number = len(self.items)
+            created = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+            item = generate(1, self.seed * 1_000_003 + self.bumps, self.layout, first=number)[0]
+            item["createdAt"] = item["updatedAt"] = created
+            self.index([item] + self.items, [encode(item)] + self.item_bodies)
+        return item["id"]
+
+    def density(self, range_km, samples):
+        """Items within range_km of `samples` uniformly random points of the box (seeded: repeatable)."""
+        rng = random.Random(7)
+        counts = []
+        for _ in range(samples):
+            lat, lng = rng.uniform(*LAT_RANGE), rng.uniform(*LNG_RANGE)
+            counts.append(len(self.within(lat, lng, range_km)))
+        counts.sort()
+        at = lambda q: counts[min(len(counts) - 1, int(q * len(counts)))]
+        empty = sum(1 for c in counts if c == 0) / len(counts)
+        return {"median": at(0.5), "p10": at(0.1), "p90": at(0.9), "empty": round(empty, 3), "samples": samples,
+                "range": range_km,
+                "text": f"median {at(0.5)}, 10th percentile {at(0.1)}, 90th {at(0.9)}, none in {empty:.0%} of points"}
+
+    def within(self, lat, lng, range_km):
+        """Indexes of the items strictly closer than range_km, in insertion order."""
+        with self.cache_lock:
+            items, order, lat_sorted = self.items, self.lat_sorted_idx, self.lat_sorted
+        # Great-circle distance >= R * |dlat| (radians): outside the band means outside the range.
+        band = range_km / KM_PER_DEGREE * (1 + 1e-9) + 1e-9
+        lo = bisect.bisect_left(lat_sorted, lat - band)
+        hi = bisect.bisect_right(lat_sorted, lat + band)
+        hits = [i for i in order[lo:hi]
+                if haversine_km(lat, lng, items[i]["locationLatitude"], items[i]["locationLongitude"]) < range_km]
+        hits.sort()
+        return hits
 
     def count(self, key):
         with self.stats_lock:
@@ -195,17 +272,8 @@ class Store:
             hit = self.located_cache.get(key)
         if hit:
             return hit
-        # Great-circle distance >= R * |dlat| (radians): outside the band means outside the range.
-        band = range_km / (EARTH_RADIUS_KM * math.pi / 180.0) * (1 + 1e-9) + 1e-9
-        lo = bisect.bisect_left(self.lat_sorted, lat - band)
-        hi = bisect.bisect_right(self.lat_sorted, lat + band)
-        hits = []
-        for i in self.lat_sorted_idx[lo:hi]:
-            item = self.items[i]
-            if haversine_km(lat, lng, item["locationLatitude"], item["locationLongitude"]) < range_km:
-                hits.append(i)
-        hits.sort()
-        body = b'{"data":[' + b",".join(self.item_bodies[i] for i in hits) + b"]}"
+        bodies = self.item_bodies
+        body = b'{"data":[' + b",".join(bodies[i] for i in self.within(lat, lng, range_km)) + b"]}"
         result = (body, weak_etag(body))
         with self.cache_lock:
             if len(self.located_cache) >= 4096:
@@ -306,6 +374,15 @@ class Handler(BaseHTTPRequestHandler):
                 store.list_etag = weak_etag(store.list_body + b" " + str(store.bumps).encode())
             self.send_body(200, b'{"status":"bumped"}')
             return
+        if path == "/__add":
+            self.send_body(200, encode({"status": "added", "id": store.add()}))
+            return
+        if path == "/__density":
+            query = parse_qs(parts.query)
+            range_km = float(query.get("range", ["15"])[0])
+            samples = int(query.get("samples", ["2000"])[0])
+            self.send_body(200, encode(store.density(range_km, samples)))
+            return
         if path == "/api/health":
             self.send_body(200, b'{"status":"ok"}')
             return
@@ -399,12 +476,13 @@ def main():
     parser.add_argument("--photos", help="folder of photo-N.jpg files served as /images/pet-K.jpg")
     parser.add_argument("--phases", default="", help='e.g. "ok:60,slow:30,fail:30" (seconds each, cycled)')
     parser.add_argument("--slow-seconds", type=float, default=3.0)
+    parser.add_argument("--layout", choices=["even", "clustered"], default="even")
     args = parser.parse_args()
     Handler.phases = [(name, float(seconds)) for name, seconds in
                       (part.split(":") for part in args.phases.split(",") if part)]
     Handler.slow_seconds = args.slow_seconds
     Handler.started = time.monotonic()
-    Handler.store = Store(generate(args.items, args.seed))
+    Handler.store = Store(generate(args.items, args.seed, args.layout), args.seed, args.layout)
     if args.photos:
         import os
         names = sorted((n for n in os.listdir(args.photos) if n.startswith("photo-") and n.endswith(".jpg")),
