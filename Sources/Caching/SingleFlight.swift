@@ -18,8 +18,8 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable, Failu
         /// Tells runs of one key apart, so a run ending forgets only itself (see `restart`).
         let number: Int
         let task: Task<Result<Value, Failure>, Never>
-        /// Callers that asked for this run (its starter included).
-        var callers = 1
+        /// Callers that asked for this run (its starter included, unless it was started in the background).
+        var callers: Int
     }
 
     private struct State {
@@ -41,10 +41,28 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable, Failu
         restart: Bool = false,
         _ operation: @escaping @Sendable () async throws(Failure) -> Value
     ) async throws(Failure) -> Value {
-        let task = state.withLock { state -> Task<Result<Value, Failure>, Never> in
+        try await run(key, restart: restart, operation).task.value.get()
+    }
+
+    /// Starts `operation` for `key` unless a run is in flight, without waiting for its outcome (a refresh
+    /// in the background, while the caller answers from what it holds); returns whether it started one.
+    /// Callers of `value(for:)` from now on share that run as any other.
+    @discardableResult
+    public func start(for key: Key, _ operation: @escaping @Sendable () async throws(Failure) -> Value) -> Bool {
+        run(key, restart: false, operation, joining: false).started
+    }
+
+    /// The run in flight for `key` (joined: one more caller) or a new one; `started` when it is new.
+    private func run(
+        _ key: Key,
+        restart: Bool,
+        _ operation: @escaping @Sendable () async throws(Failure) -> Value,
+        joining: Bool = true
+    ) -> (task: Task<Result<Value, Failure>, Never>, started: Bool) {
+        state.withLock { state -> (task: Task<Result<Value, Failure>, Never>, started: Bool) in
             if !restart, let running = state.flights[key] {
-                state.flights[key]?.callers += 1
-                return running.task
+                if joining { state.flights[key]?.callers += 1 }
+                return (running.task, false)
             }
             state.started += 1
             let number = state.started
@@ -61,10 +79,9 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable, Failu
                     return .failure(error)
                 }
             }
-            state.flights[key] = Flight(number: number, task: task)
-            return task
+            state.flights[key] = Flight(number: number, task: task, callers: joining ? 1 : 0)
+            return (task, true)
         }
-        return try await task.value.get()
     }
 
     /// Whether a run for `key` is in flight.

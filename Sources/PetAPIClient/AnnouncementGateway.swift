@@ -16,6 +16,10 @@ public struct GatewaySettings: Sendable {
     public var ttl: Duration = .seconds(30)
     /// How old a copy may be when served because the upstream fails.
     public var staleMax: Duration = .seconds(600)
+    /// How long past its TTL the held snapshot still answers at once while one call fetches and indexes the
+    /// next in the background; `.zero`: the first request after the TTL waits for that call (and so does
+    /// every request meanwhile): docs/performance.md "Steady speed".
+    public var refreshWindow: Duration = .zero
     /// Largest JSON body accepted (the whole list arrives in one body: 50,000 items are about 35 MB).
     public var maxJSONBytes: Int = 64 * 1024 * 1024
     /// The setting that sets `maxJSONBytes`, named in the log line when a body is over it.
@@ -111,6 +115,7 @@ public final class AnnouncementGateway: Sendable {
         snapshots = ResultCache(
             ttl: settings.ttl,
             staleMax: settings.staleMax,
+            refreshWindow: settings.refreshWindow,
             maxEntries: 1,
             maxCost: .max,
             now: now,

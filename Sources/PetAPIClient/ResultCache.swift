@@ -59,6 +59,10 @@ final class ResultCache<Value: Sendable>: Sendable {
     private let date: @Sendable () -> Date
     private let ttl: Duration
     private let staleMax: Duration
+    /// How long past its TTL a held value is still answered at once while one call refreshes it in the
+    /// background (the snapshot: every request waited seconds for a 50,000-item list's fetch and decode,
+    /// docs/performance.md "Steady speed"); `.zero` (the details cache): the request after the TTL waits.
+    private let refreshWindow: Duration
     private let onEvent: @Sendable (CacheEvent) -> Void
 
     /// Creates an empty cache; `now` tells the time for TTL, stale-if-error and LRU, `date` the
@@ -66,6 +70,7 @@ final class ResultCache<Value: Sendable>: Sendable {
     init(
         ttl: Duration,
         staleMax: Duration,
+        refreshWindow: Duration = .zero,
         maxEntries: Int,
         maxCost: Int,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
@@ -77,6 +82,7 @@ final class ResultCache<Value: Sendable>: Sendable {
         self.date = date
         self.ttl = ttl
         self.staleMax = staleMax
+        self.refreshWindow = refreshWindow
         self.onEvent = onEvent
     }
 
@@ -93,16 +99,46 @@ final class ResultCache<Value: Sendable>: Sendable {
             onEvent(.hit)
             return hit.fetched
         }
-        return try await flights.value(for: key, restart: refreshing) { () async throws(UpstreamFailure) -> Fetched<Value> in
-            // A caller that missed just before the previous call stored its value, and asked just
-            // after that call ended, finds the value here instead of calling again.
-            if !refreshing, let hit = self.entries.value(for: key) {
-                self.onEvent(.hit)
-                return hit.fetched
-            }
-            let etag = refreshing ? nil : self.entries.entry(for: key)?.value.etag
-            return try await self.refresh(key: key, etag: etag, fetch: fetch)
+        if !refreshing, let held = heldWhileRefreshing(key, fetch: fetch) {
+            return held
         }
+        return try await flights.value(for: key, restart: refreshing) { () async throws(UpstreamFailure) -> Fetched<Value> in
+            try await self.call(key, refreshing: refreshing, fetch: fetch)
+        }
+    }
+
+    /// The held value of `key` when its TTL has passed less than `refreshWindow` ago, with one call refreshing
+    /// it in the background (started here unless one runs); nil otherwise, and the caller waits for the call.
+    /// The answer is at most TTL + refresh window old and is not marked stale: a refresh that fails leaves the
+    /// value held, and once the window has passed the next callers wait and get stale-if-error's marking.
+    private func heldWhileRefreshing(
+        _ key: String,
+        fetch: @escaping @Sendable (_ etag: String?) async throws(UpstreamFailure) -> FetchOutcome<Value>
+    ) -> Fetched<Value>? {
+        guard refreshWindow > .zero, let held = entries.entry(for: key)?.value, clock() - held.confirmedAt < ttl + refreshWindow else {
+            return nil
+        }
+        flights.start(for: key) { () async throws(UpstreamFailure) -> Fetched<Value> in
+            try await self.call(key, refreshing: false, fetch: fetch)
+        }
+        onEvent(.hit)
+        return held.fetched
+    }
+
+    /// One upstream call for `key` (inside its single flight), sent the held ETag unless `refreshing`.
+    private func call(
+        _ key: String,
+        refreshing: Bool,
+        fetch: @Sendable (_ etag: String?) async throws(UpstreamFailure) -> FetchOutcome<Value>
+    ) async throws(UpstreamFailure) -> Fetched<Value> {
+        // A caller that missed just before the previous call stored its value, and asked just
+        // after that call ended, finds the value here instead of calling again.
+        if !refreshing, let hit = entries.value(for: key) {
+            onEvent(.hit)
+            return hit.fetched
+        }
+        let etag = refreshing ? nil : entries.entry(for: key)?.value.etag
+        return try await refresh(key: key, etag: etag, fetch: fetch)
     }
 
     /// How long ago the upstream last confirmed the copy of `key` (fresh or not); nil when none is held.

@@ -73,6 +73,30 @@ func until(_ condition: () -> Bool) async {
         #expect(flights.runningCount == 0)
     }
 
+    @Test func a_run_started_in_the_background_is_shared_by_the_callers_that_come_while_it_runs() async {
+        let flights = SingleFlight<String, Int, Never>()
+        let gate = Gate()
+        let runs = Counter()
+        let operation: @Sendable () async -> Int = {
+            await gate.pass()
+            return runs.next() * 10
+        }
+
+        #expect(flights.start(for: "list", operation))
+        #expect(!flights.start(for: "list", operation))  // one runs already
+        #expect(flights.isRunning("list"))
+        #expect(flights.callers(of: "list") == 0)  // the starter does not wait for it
+        let joined = Task { await flights.value(for: "list", operation) }
+        await until { flights.callers(of: "list") == 1 }
+        gate.open()
+
+        #expect(await joined.value == 10)
+        #expect(runs.value == 1)
+        await until { flights.runningCount == 0 }
+        #expect(flights.start(for: "list", operation))  // ended: the next start runs again
+        await until { runs.value == 2 }
+    }
+
     @Test func an_error_reaches_every_waiting_caller_and_the_next_call_runs_again() async {
         let flights = SingleFlight<String, Int, Failed>()
         let gate = Gate()

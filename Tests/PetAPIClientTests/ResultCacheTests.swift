@@ -13,12 +13,14 @@ import Testing
     private func cache(
         ttl: Duration = .seconds(30),
         staleMax: Duration = .seconds(600),
+        refreshWindow: Duration = .zero,
         maxEntries: Int = 16,
         maxCost: Int = 1_000
     ) -> ResultCache<String> {
         ResultCache(
             ttl: ttl,
             staleMax: staleMax,
+            refreshWindow: refreshWindow,
             maxEntries: maxEntries,
             maxCost: maxCost,
             now: clock.reading,
@@ -202,6 +204,83 @@ import Testing
             try await cache.value(for: "list", fetch: upstream.fetch)
         }
         #expect(events.count(.stale) == 0)
+    }
+
+    // MARK: - Refreshing in the background
+
+    /// Yields until `condition` holds; false after 100,000 turns (a bound on a hang, not a time).
+    private func eventually(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<100_000 {
+            if condition() { return true }
+            await Task.yield()
+        }
+        return condition()
+    }
+
+    @Test func within_the_refresh_window_the_held_value_answers_at_once_while_one_call_refreshes_it() async throws {
+        let cache = cache(refreshWindow: .seconds(15))
+        let first = ScriptedFetch(.value("first", etag: "\"v1\"", cost: 1))
+        _ = try await cache.value(for: "list", fetch: first.fetch)
+
+        clock.advance(by: .seconds(31))
+        let gate = Gate()
+        let upstream = ScriptedFetch(.value("second", etag: "\"v2\"", cost: 1), gate: gate)
+        // The call is held at the gate, and yet every caller has its answer: the value held.
+        var answers: [String] = []
+        for _ in 0..<5 { answers.append(try await cache.value(for: "list", fetch: upstream.fetch).value) }
+        await gate.firstArrival()
+
+        #expect(answers == Array(repeating: "first", count: 5))
+        #expect(upstream.calls == 1)
+        #expect(upstream.etagsSent == ["\"v1\""])
+        #expect(cache.freshValue(for: "list") == nil)
+
+        gate.open()
+        #expect(await eventually { cache.freshValue(for: "list") != nil })
+        #expect(try await cache.value(for: "list", fetch: upstream.fetch).value == "second")
+        #expect(upstream.calls == 1)
+    }
+
+    @Test func past_the_refresh_window_the_request_waits_for_the_call() async throws {
+        let cache = cache(refreshWindow: .seconds(15))
+        let upstream = ScriptedFetch(.value("first", etag: nil, cost: 1))
+        _ = try await cache.value(for: "list", fetch: upstream.fetch)
+
+        clock.advance(by: .seconds(45))
+        upstream.answer(.value("second", etag: nil, cost: 1))
+
+        #expect(try await cache.value(for: "list", fetch: upstream.fetch).value == "second")
+        #expect(upstream.calls == 2)
+    }
+
+    @Test func a_failed_background_refresh_keeps_the_value_held_and_past_the_window_it_is_marked_stale() async throws {
+        let cache = cache(refreshWindow: .seconds(15))
+        let upstream = ScriptedFetch(.value("first", etag: nil, cost: 1))
+        _ = try await cache.value(for: "list", fetch: upstream.fetch)
+
+        clock.advance(by: .seconds(31))
+        upstream.answer(.failure(.timeout))
+        let held = try await cache.value(for: "list", fetch: upstream.fetch)
+        #expect(held.value == "first")
+        #expect(held.staleBecause == nil)
+        #expect(await eventually { upstream.calls == 1 && events.count(.stale) == 1 })
+
+        clock.advance(by: .seconds(15))
+        let served = try await cache.value(for: "list", fetch: upstream.fetch)
+        #expect(served.value == "first")
+        #expect(served.staleBecause == .timeout)
+        #expect(upstream.calls == 2)
+    }
+
+    @Test func without_a_refresh_window_the_request_after_the_ttl_waits_for_the_call() async throws {
+        let cache = cache()
+        let upstream = ScriptedFetch(.value("first", etag: nil, cost: 1))
+        _ = try await cache.value(for: "list", fetch: upstream.fetch)
+
+        clock.advance(by: .seconds(31))
+        upstream.answer(.value("second", etag: nil, cost: 1))
+
+        #expect(try await cache.value(for: "list", fetch: upstream.fetch).value == "second")
     }
 
     // MARK: - Eviction
