@@ -109,15 +109,16 @@ final class ResultCache<Value: Sendable>: Sendable {
 
     /// The held value of `key` when its TTL has passed less than `refreshWindow` ago, with one call refreshing
     /// it in the background (started here unless one runs); nil otherwise, and the caller waits for the call.
-    /// The answer is at most TTL + refresh window old and is not marked stale: a refresh that fails leaves the
-    /// value held, and once the window has passed the next callers wait and get stale-if-error's marking.
+    /// The answer is at most TTL + refresh window old, never older than `staleMax`, and is not marked stale: a
+    /// refresh that fails leaves the value held, and once the window has passed the next callers wait and get
+    /// stale-if-error's marking.
     private func heldWhileRefreshing(
         _ key: String,
         fetch: @escaping @Sendable (_ etag: String?) async throws(UpstreamFailure) -> FetchOutcome<Value>
     ) -> Fetched<Value>? {
-        guard refreshWindow > .zero, let held = entries.entry(for: key)?.value, clock() - held.confirmedAt < ttl + refreshWindow else {
-            return nil
-        }
+        guard refreshWindow > .zero, let held = entries.entry(for: key)?.value else { return nil }
+        let age = clock() - held.confirmedAt
+        guard age < ttl + refreshWindow, age <= staleMax else { return nil }
         flights.start(for: key) { () async throws(UpstreamFailure) -> Fetched<Value> in
             try await self.call(key, refreshing: false, fetch: fetch)
         }

@@ -263,13 +263,27 @@ import Testing
         let held = try await cache.value(for: "list", fetch: upstream.fetch)
         #expect(held.value == "first")
         #expect(held.staleBecause == nil)
-        #expect(await eventually { upstream.calls == 1 && events.count(.stale) == 1 })
+        // The background call failed (stale-if-error kept the value; nobody waited for it).
+        #expect(await eventually { upstream.calls == 2 && events.count(.stale) == 1 })
 
         clock.advance(by: .seconds(15))
         let served = try await cache.value(for: "list", fetch: upstream.fetch)
         #expect(served.value == "first")
         #expect(served.staleBecause == .timeout)
-        #expect(upstream.calls == 2)
+        #expect(upstream.calls == 3)
+    }
+
+    @Test func the_refresh_window_never_serves_a_value_older_than_staleMax() async throws {
+        let cache = cache(staleMax: .seconds(40), refreshWindow: .seconds(15))
+        let upstream = ScriptedFetch(.value("first", etag: nil, cost: 1))
+        _ = try await cache.value(for: "list", fetch: upstream.fetch)
+
+        clock.advance(by: .seconds(41))
+        upstream.answer(.failure(.timeout))
+
+        await #expect(throws: UpstreamFailure.timeout) {
+            try await cache.value(for: "list", fetch: upstream.fetch)
+        }
     }
 
     @Test func without_a_refresh_window_the_request_after_the_ttl_waits_for_the_call() async throws {

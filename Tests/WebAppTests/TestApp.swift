@@ -65,6 +65,9 @@ func withApp<T>(
     configuration.mailDirectory = NSTemporaryDirectory() + "petspot-test-mail-" + UUID().uuidString.prefix(8)
     // The tests count upstream calls on a clock they move by hand: no list read but theirs.
     configuration.alertsReadList = false
+    // And they read the page right after moving it past the TTL, expecting what that page's refresh fetched:
+    // the page waits for it, as with no window. RefreshWindowTests sets the window it checks.
+    configuration.refreshWindowSeconds = 0
     configure(&configuration)
     var logger = logs.map { capture in Logger(label: "webapp-test", factory: { _ in capture }) } ?? Logger(label: "webapp-test")
     logger.logLevel = logs == nil ? .critical : .info

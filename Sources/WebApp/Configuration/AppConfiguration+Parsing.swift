@@ -54,6 +54,14 @@ extension AppConfiguration {
                 help: "Seconds a cached copy may be served while the upstream fails.",
                 about: " seconds (stale-if-error)"
             ),
+            Setting(
+                "refresh-window",
+                "PETSPOT_REFRESH_WINDOW",
+                \.refreshWindowSeconds,
+                .seconds(0...600),
+                help: "Seconds past the TTL the held list answers while the next is fetched.",
+                about: " seconds: no request waits for a list refresh it did not ask for (at most `--stale-max`; 0: they wait)"
+            ),
             Setting("log-level", "PETSPOT_LOG_LEVEL", \.logLevel, .oneOf(Logger.Level.allCases), help: "How much is logged."),
             Setting(
                 "log-format",

@@ -23,6 +23,9 @@ public struct AppConfiguration: Sendable, Equatable {
     public var cacheTTLSeconds: Double = 30
     /// How old a cached result may be when served because the upstream fails (`PETSPOT_STALE_MAX`).
     public var staleMaxSeconds: Double = 600
+    /// How long past the TTL the held list still answers at once while the next is fetched and indexed, in
+    /// seconds (`PETSPOT_REFRESH_WINDOW`); 0: the first request after the TTL, and all meanwhile, wait for it.
+    public var refreshWindowSeconds: Double = 15
     /// Log level (`PETSPOT_LOG_LEVEL`).
     public var logLevel: Logger.Level = .info
     /// Log format (`PETSPOT_LOG_FORMAT`).
