@@ -470,7 +470,7 @@ for items in $SIZES; do
     local median slowest ng_median
     median=$(median_of $rates); ng_median=$(median_of $ng_rates)
     slowest=$(printf '%s\n' $rates | sort -g | head -1)
-    echo "   steady, list changing every 20 s: answers/s per 5 s window:$rates; faults/answer:$faults; RSS MB:$rss"
+    echo "   steady, a new report every 20 s: answers/s per 5 s window:$rates; faults/answer:$faults; RSS MB:$rss"
     echo "   steady: slowest/median $(awk -v a="$slowest" -v b="$median" 'BEGIN { printf "%.2f", a / b }'), median/nginx" \
       "$(awk -v a="$median" -v b="$ng_median" 'BEGIN { printf "%.2f", a / b }') (nginx windows:$ng_rates)"
     row "$items" "steady random location, 12 × 5 s, a new report every 20 s ($density): windows$rates; faults/answer$faults" \
