@@ -44,17 +44,23 @@ reports() {
   grep -cE '^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: (AddressSanitizer|LeakSanitizer))' "$1" || true
 }
 
+# probe LOG COMMAND...: runs a probe (it exits non-zero when TSan reports), its output into LOG; prints its report count.
+probe() {
+  local log=$1
+  shift
+  "$@" >"$log" 2>&1 || true
+  reports "$log"
+}
+
 # probe_mutex_annotations SCRATCH: builds the preload library and checks it against the probe.
 probe_mutex_annotations() {
   local scratch=$1
   "$clang" -shared -fPIC -O2 -Wall -o "$scratch/libtsan-mutex.so" sanitizers/tsan-mutex.c -ldl
   swiftc -sanitize=thread -g -o "$scratch/mutex-probe" sanitizers/mutex-probe.swift
-  "$scratch/mutex-probe" locked >"$scratch/probe-plain.log" 2>&1 || true
-  LD_PRELOAD="$PWD/$scratch/libtsan-mutex.so" "$scratch/mutex-probe" locked >"$scratch/probe-annotated.log" 2>&1 || true
-  LD_PRELOAD="$PWD/$scratch/libtsan-mutex.so" "$scratch/mutex-probe" racy >"$scratch/probe-racy.log" 2>&1 || true
-  local plain annotated racy
-  plain=$(reports "$scratch/probe-plain.log") annotated=$(reports "$scratch/probe-annotated.log")
-  racy=$(reports "$scratch/probe-racy.log")
+  local plain annotated racy preload="LD_PRELOAD=$PWD/$scratch/libtsan-mutex.so"
+  plain=$(probe "$scratch/probe-plain.log" "$scratch/mutex-probe" locked)
+  annotated=$(probe "$scratch/probe-annotated.log" env "$preload" "$scratch/mutex-probe" locked)
+  racy=$(probe "$scratch/probe-racy.log" env "$preload" "$scratch/mutex-probe" racy)
   echo "   Mutex probe: locked counter $plain report(s) plain, $annotated with tsan-mutex; real race $racy report(s)"
   if [ "$annotated" -ne 0 ] || [ "$racy" -eq 0 ]; then
     echo "!! sanitizers/tsan-mutex.c does not fit this toolchain (see $scratch/probe-*.log)"
@@ -67,13 +73,10 @@ probe_mutex_annotations() {
 probe_suppressions() {
   local scratch=$1 suppressions="suppressions=$PWD/sanitizers/tsan-suppressions.txt"
   swiftc -sanitize=thread -g -o "$scratch/unique-probe" sanitizers/unique-probe.swift
-  "$scratch/unique-probe" >"$scratch/probe-unique.log" 2>&1 || true
-  TSAN_OPTIONS="$suppressions" "$scratch/unique-probe" >"$scratch/probe-unique-suppressed.log" 2>&1 || true
-  TSAN_OPTIONS="$suppressions" LD_PRELOAD="$PWD/$scratch/libtsan-mutex.so" "$scratch/mutex-probe" racy \
-    >"$scratch/probe-racy-suppressed.log" 2>&1 || true
-  local unique suppressed racy
-  unique=$(reports "$scratch/probe-unique.log") suppressed=$(reports "$scratch/probe-unique-suppressed.log")
-  racy=$(reports "$scratch/probe-racy-suppressed.log")
+  local unique suppressed racy preload="LD_PRELOAD=$PWD/$scratch/libtsan-mutex.so"
+  unique=$(probe "$scratch/probe-unique.log" "$scratch/unique-probe")
+  suppressed=$(probe "$scratch/probe-unique-suppressed.log" env "TSAN_OPTIONS=$suppressions" "$scratch/unique-probe")
+  racy=$(probe "$scratch/probe-racy-suppressed.log" env "TSAN_OPTIONS=$suppressions" "$preload" "$scratch/mutex-probe" racy)
   echo "   Uniqueness probe: $unique report(s) plain, $suppressed with the suppressions; real race $racy with them"
   if [ "$suppressed" -eq 0 ] || [ "$racy" -eq 0 ]; then
     echo "!! sanitizers/tsan-suppressions.txt hides more than swift-nio's buffer reuse (see $scratch/probe-*.log)"
