@@ -45,8 +45,13 @@ let package = Package(
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
         // glibc's <malloc.h> (not in Swift's Glibc module): the executable's malloc arena tuning.
         .systemLibrary(name: "CMalloc"),
-        // The compiler's prefetch builtin, which Swift does not offer: kept fragments asked for before they are read.
+        // The compiler's prefetch builtin, which Swift does not offer: kept fragments asked for before they are read (FastBytes).
         .systemLibrary(name: "CPrefetch"),
+        // The fast path's raw memory, behind values and views: byte views, the fragments' arena, atomically
+        // published words and references, the page writer's cursor, prefetching (docs/style.md "Confine unsafe code").
+        .target(name: "FastBytes", dependencies: ["CPrefetch"], swiftSettings: strictSettings),
+        // Its own tests, run under AddressSanitizer and ThreadSanitizer too (scripts/sanitizers.sh).
+        .testTarget(name: "FastBytesTests", dependencies: ["FastBytes"], swiftSettings: strictSettings),
         // gzip and Brotli on byte arrays: the thin Swift wrapper over CZlib and CBrotli.
         .target(name: "ContentCompression", dependencies: ["CZlib", "CBrotli"], swiftSettings: strictSettings),
         // The thin HTTP server over libmicrohttpd: server, value types, C callbacks; its unsafe code
@@ -55,6 +60,7 @@ let package = Package(
             name: "MicroHTTP",
             dependencies: [
                 "CMicroHTTPD",
+                "FastBytes",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -125,8 +131,8 @@ let package = Package(
         ),
         // Sightings and reunions: what the owner alone is told, and the state the backend cannot keep (docs/sightings.md).
         .target(name: "Sightings", dependencies: ["PetDomain", "Alerts"], swiftSettings: strictSettings),
-        // The validated domain: Foundation only, no I/O.
-        .target(name: "PetDomain", swiftSettings: strictSettings),
+        // The validated domain: Foundation only, no I/O (FastBytes: the located index's pinned views).
+        .target(name: "PetDomain", dependencies: ["FastBytes"], swiftSettings: strictSettings),
         // The upstream backend: HTTP client, timeouts, cache, error mapping.
         .target(
             name: "PetAPIClient",
@@ -175,7 +181,7 @@ let package = Package(
                 "ViewModelMacros",
                 "CompiledTemplates",
                 "Caching",
-                "CPrefetch",
+                "FastBytes",
                 "ContentCompression",
                 "MicroHTTP",
                 "PetDomain",
@@ -289,7 +295,7 @@ let package = Package(
         .testTarget(
             name: "CompiledTemplatesTests",
             dependencies: [
-                "CompiledTemplates", "WebApp",
+                "CompiledTemplates", "WebApp", "FastBytes",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -298,7 +304,8 @@ let package = Package(
         .testTarget(
             name: "WebAppTests",
             dependencies: [
-                "WebApp", "CompiledTemplates", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer", "QRCode",
+                "WebApp", "CompiledTemplates", "FastBytes", "MicroHTTP", "PetDomain", "PetAPIClient", "DemoUpstream", "TestSupport", "ImageResizer",
+                "QRCode",
                 "ContentCompression", "ReportStore", "PetSpotPostgres", "PetSpotAPIClient", "Sightings",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),

@@ -57,22 +57,24 @@ build() {
   local packages objects=$work/obj
   packages=$(swift build --package-path "$http_types" -c release --scratch-path "$PWD/$work/http-types" --show-bin-path)
   rm -rf "$objects" && mkdir -p "$objects"
-  # CMicroHTTPD (libmicrohttpd's module map and shim) for BodyReader+C.swift and the multipart harness.
+  # CMicroHTTPD (libmicrohttpd's module map and shim) for BodyReader+C.swift and the multipart harness;
+  # CPrefetch (a header) for FastBytes.
   local flags=(-swift-version 6 -package-name petspot_web -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
                -parse-as-library -sanitize=fuzzer,address -O -g -wmo -I "$objects" -I "$packages/Modules"
-               -I Sources/CMicroHTTPD $(pkg-config --cflags-only-I libmicrohttpd | sed 's/-I/-Xcc -I/g'))
+               -I Sources/CMicroHTTPD -I Sources/CPrefetch $(pkg-config --cflags-only-I libmicrohttpd | sed 's/-I/-Xcc -I/g'))
   module() { # module NAME FILE...: one instrumented module, internals visible to the harness (@testable)
     local name=$1; shift
     "$swiftc" "${flags[@]}" -enable-testing -module-name "$name" -emit-module -emit-module-path "$objects/$name.swiftmodule" \
       -c -o "$objects/$name.o" "$@"
   }
+  # The fast path's raw memory behind views, which the domain's index, MicroHTTP's dates and WebApp's texts use.
+  module FastBytes Sources/FastBytes/*.swift
   module PetDomain Sources/PetDomain/*.swift
-  module MicroHTTP Sources/MicroHTTP/{Request,RequestBody,BodyReader+C,UploadStorage,Response,PercentDecoding,EntityTag,HTTPDate}.swift \
+  module MicroHTTP Sources/MicroHTTP/{Request,RequestBody,BodyReader+C,UploadStorage+C,Response,PercentDecoding,EntityTag,HTTPDate}.swift \
     Sources/MicroHTTP/{WeightedList,ContentCoding,HeaderText,HTTPFields+Value}.swift
   # Texts writes distances through HTMLText, the one HTML escaper (Sources/CompiledTemplates/HTMLText.swift).
   module CompiledTemplates Sources/CompiledTemplates/HTMLText.swift
   module WebApp Sources/WebApp/Pages/Query/{VisitorQuery,VisitorQuery+Numbers,ListFilters,QueryString}.swift \
-    Sources/WebApp/Pages/Shared/ByteCursor.swift \
     Sources/WebApp/Server/{Route,RoutePattern,RouteTable,RouteRule,StaticFiles,ConditionalGet,CachePolicy}.swift \
     Sources/WebApp/Compression/CompressedForms.swift \
     Sources/WebApp/Tiles/TileAddress.swift \

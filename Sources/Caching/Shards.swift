@@ -28,7 +28,7 @@ public final class Shards<State>: Sendable {
     /// Runs `body` on the part that `number` picks, under its lock.
     @inlinable
     public func withLock<Result>(_ number: Int, _ body: (inout sending State) -> sending Result) -> sending Result {
-        parts[Int(UInt(bitPattern: number) % UInt(parts.count))].state.withLock(body)
+        parts[Int(UInt(truncatingIfNeeded: number) % UInt(parts.count))].state.withLock(body)
     }
 
     /// Runs `body` on every part in turn, each under its lock (reads for metrics and tests).

@@ -102,9 +102,10 @@ public enum ContentCoding: Int, Sendable, CaseIterable {
     private static func token(_ bytes: Span<UInt8>, _ start: Int, _ end: Int) -> ContentCoding? {
         func equals(_ word: StaticString) -> Bool {
             guard end - start == word.utf8CodeUnitCount else { return false }
-            let letters = word.utf8Start
-            for offset in 0..<(end - start) where bytes[start + offset] | 0x20 != letters[offset] { return false }
-            return true
+            return word.withUTF8Buffer { letters in
+                for offset in 0..<(end - start) where bytes[start + offset] | 0x20 != letters[offset] { return false }
+                return true
+            }
         }
         if equals("br") { return .brotli }
         if equals("gzip") || equals("x-gzip") { return .gzip }

@@ -1,3 +1,5 @@
+import FastBytes
+
 /// HTTP dates (RFC 9110 §5.6.7) as whole seconds since 1970 (UTC), and the conditional-request
 /// rule that uses them: `Last-Modified` / `If-Modified-Since` next to `ETag` / `If-None-Match`.
 ///
@@ -18,8 +20,7 @@ public enum HTTPDate {
         }
         // Written into the string's room: a feed sends one per answer, and interpolating the parts
         // cost as much as the rest of its head (callgrind).
-        return String(unsafeUninitializedCapacity: 29) { out in
-            var writer = DigitWriter(out)
+        return DigitWriter.string(capacity: 29) { writer in
             writer.put(weekday)
             writer.put(", ")
             writer.put(time.day, digits: 2)
@@ -34,7 +35,6 @@ public enum HTTPDate {
             writer.put(":")
             writer.put(time.second, digits: 2)
             writer.put(" GMT")
-            return writer.count
         }
     }
 
@@ -126,35 +126,5 @@ public struct UTCTime: Sendable {
         hour = Int(secondOfDay / 3600)
         minute = Int(secondOfDay / 60 % 60)
         second = Int(secondOfDay % 60)
-    }
-}
-
-/// Writes ASCII text and zero-padded numbers into room made in advance (`String(unsafeUninitializedCapacity:)`).
-public struct DigitWriter {
-    private let room: UnsafeMutableBufferPointer<UInt8>
-    public private(set) var count = 0
-
-    public init(_ room: UnsafeMutableBufferPointer<UInt8>) { self.room = room }
-
-    public mutating func put(_ text: StaticString) {
-        for index in 0..<text.utf8CodeUnitCount { room[count + index] = text.utf8Start[index] }
-        count += text.utf8CodeUnitCount
-    }
-
-    public mutating func put(_ text: String) {
-        for byte in text.utf8 {
-            room[count] = byte
-            count += 1
-        }
-    }
-
-    /// `number` (not negative) in exactly `digits` digits, zeros first.
-    public mutating func put(_ number: Int, digits: Int) {
-        var number = number
-        for index in stride(from: count + digits - 1, through: count, by: -1) {
-            room[index] = UInt8(ascii: "0") + UInt8(number % 10)
-            number /= 10
-        }
-        count += digits
     }
 }

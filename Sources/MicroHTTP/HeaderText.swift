@@ -5,17 +5,18 @@
 enum HeaderText {
     /// True when `text` holds `token` (lowercase ASCII), in any case.
     static func contains(_ text: String, _ token: StaticString) -> Bool {
-        let needle = UnsafeBufferPointer(start: token.utf8Start, count: token.utf8CodeUnitCount)
-        guard !needle.isEmpty else { return true }
-        var text = text
-        return text.withUTF8 { haystack in
-            guard haystack.count >= needle.count else { return false }
-            for start in 0...(haystack.count - needle.count) {
-                var index = 0
-                while index < needle.count, lowercased(haystack[start + index]) == needle[index] { index += 1 }
-                if index == needle.count { return true }
+        token.withUTF8Buffer { needle in
+            guard !needle.isEmpty else { return true }
+            var text = text
+            return text.withUTF8 { haystack in
+                guard haystack.count >= needle.count else { return false }
+                for start in 0...(haystack.count - needle.count) {
+                    var index = 0
+                    while index < needle.count, lowercased(haystack[start + index]) == needle[index] { index += 1 }
+                    if index == needle.count { return true }
+                }
+                return false
             }
-            return false
         }
     }
 

@@ -138,7 +138,8 @@ public final class PreparedResponse: @unchecked Sendable {
             if native == nil { Unmanaged<PreparedBody>.fromOpaque(retained).release() }
         }
         guard let native else { return nil }
-        let base = headerText.baseAddress!
+        // The header text always holds at least its terminating NUL; without it there is nothing to add.
+        guard let base = headerText.baseAddress else { return native }
         for (name, value, isContentType) in headerOffsets where !(notModified && isContentType) {
             _ = MHD_add_response_header(native, base + name, base + value)
         }

@@ -18,10 +18,10 @@ public struct RawRequest {
     /// Calls `body` with the request target as it arrived, on the stack; nil (without calling it)
     /// when the target is longer than `maxTargetBytes`. The bytes are those of `Request.rawTarget`
     /// for the same request (see `RequestTarget`).
-    public func withTarget<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+    public func withTarget<Result>(_ body: (Span<UInt8>) -> Result) -> Result? {
         withUnsafeTemporaryAllocation(byteCount: RawRequest.maxTargetBytes, alignment: 8) { buffer -> Result? in
             guard let length = RequestTarget.write(connection: connection, url: url, into: buffer) else { return nil }
-            return body(UnsafeRawBufferPointer(rebasing: buffer[..<length]))
+            return body(UnsafeRawBufferPointer(rebasing: buffer[..<length]).assumingMemoryBound(to: UInt8.self).span)
         }
     }
 

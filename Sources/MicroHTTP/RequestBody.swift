@@ -96,28 +96,6 @@ public struct UploadedFile: Sendable {
         if let storage, !storage.waitUntilWritten() { return nil }
         return UploadedFile.contents(of: path)
     }
-
-    /// The whole file, read with POSIX calls straight into the array: `FileManager.contents` made a
-    /// `Data` to be copied again, and its buffer for an empty file was never freed (LeakSanitizer in
-    /// scripts/fuzz.sh's multipart target).
-    static func contents(of path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size >= 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        let complete = bytes.withUnsafeMutableBytes { buffer -> Bool in
-            var done = 0
-            while done < buffer.count, let base = buffer.baseAddress {
-                let count = Foundation.read(descriptor, base + done, buffer.count - done)
-                guard count > 0 else { return false }
-                done += count
-            }
-            return true
-        }
-        return complete ? bytes : nil
-    }
 }
 
 /// What the server knows of a request before its body: enough for the application to decide

@@ -1,3 +1,4 @@
+import FastBytes
 import Foundation
 
 /// Presentation rules of docs/upstream.md §3, in English: pure functions from domain values to text.
@@ -145,27 +146,13 @@ public enum Format {
             power = power.multipliedReportingOverflow(by: 10).partialValue
         }
         let length = (negative ? 1 : 0) + wholeDigits + (fractionDigits > 0 ? 1 + fractionDigits : 0)
-        return String(unsafeUninitializedCapacity: length) { out in
-            func digits(_ number: Int, _ count: Int, endingAt end: Int) {
-                var number = number
-                for index in stride(from: end - 1, through: end - count, by: -1) {
-                    out[index] = UInt8(ascii: "0") + UInt8(number % 10)
-                    number /= 10
-                }
-            }
-            var at = 0
-            if negative {
-                out[0] = UInt8(ascii: "-")
-                at = 1
-            }
-            at += wholeDigits
-            digits(whole, wholeDigits, endingAt: at)
+        return DigitWriter.string(capacity: length) { writer in
+            if negative { writer.put("-") }
+            writer.put(whole, digits: wholeDigits)
             if fractionDigits > 0 {
-                out[at] = UInt8(ascii: ".")
-                at += 1 + fractionDigits
-                digits(fraction, fractionDigits, endingAt: at)
+                writer.put(".")
+                writer.put(fraction, digits: fractionDigits)
             }
-            return at
         }
     }
 }

@@ -1,3 +1,4 @@
+import FastBytes
 import Foundation
 
 /// A range test on unit vectors: the straight-line chord between two points on the unit sphere
@@ -123,8 +124,8 @@ struct LocatedPlan {
         }
         let start = kept.count
         let combos = combos ?? -1
-        order.withUnsafeBufferPointer { order in
-            pairs.withUnsafeBufferPointer { pairs in
+        order.withElements { order in
+            pairs.withElements { pairs in
                 for index in slots where combos & (1 << Int(pairs[index])) != 0 {
                     if isInside {
                         kept.append(Int32(index))
@@ -194,13 +195,14 @@ struct LocatedPlan {
     /// The first `wanted` positions in `rank` order: a k-way merge of the runs, each already in that order.
     ///
     /// The heap holds each run's next rank and the run's number packed in one integer, and reads the
-    /// slots through buffer pointers (every index is a run's own, in bounds by construction): with
-    /// tuples and checked subscripts the merge was 55,000 instructions of a located feed (callgrind).
+    /// slots through pinned views (`ElementView`: one bounds check per read, no array's uniqueness and
+    /// retain checks): with tuples and array subscripts the merge was 55,000 instructions of a located
+    /// feed (callgrind).
     func firstByRank(_ wanted: Int) -> [Int32] {
         guard wanted > 0, !runs.isEmpty else { return [] }
-        return order.withUnsafeBufferPointer { order in
-            kept.withUnsafeBufferPointer { kept in
-                runs.withUnsafeBufferPointer { runs in
+        return order.withElements { order in
+            kept.withElements { kept in
+                runs.withElements { runs in
                     LocatedPlan.merge(runs, order: order, kept: kept, wanted: wanted)
                 }
             }
@@ -208,19 +210,21 @@ struct LocatedPlan {
     }
 
     private static func merge(
-        _ runs: UnsafeBufferPointer<Run>,
-        order: UnsafeBufferPointer<CoordinateGrid.Slot>,
-        kept: UnsafeBufferPointer<Int32>,
+        _ runs: ElementView<Run>,
+        order: ElementView<CoordinateGrid.Slot>,
+        kept: ElementView<Int32>,
         wanted: Int
     ) -> [Int32] {
         @inline(__always) func slot(_ run: Run, _ index: Int) -> CoordinateGrid.Slot {
             order[run.isKept ? Int(kept[index]) : index]
         }
         // A min-heap of `rank << 32 | run`: ranks are distinct, so the run never decides an order.
-        @inline(__always) func entry(_ rank: Int32, _ run: Int) -> UInt64 { UInt64(UInt32(bitPattern: rank)) << 32 | UInt64(run) }
-        var cursors = runs.map(\.start)
+        @inline(__always) func entry(_ rank: Int32, _ run: Int) -> UInt64 { UInt64(UInt32(truncatingIfNeeded: rank)) << 32 | UInt64(run) }
+        var cursors = (0..<runs.count).map { runs[$0].start }
         var heap = (0..<runs.count).map { entry(slot(runs[$0], runs[$0].start).rank, $0) }
-        return heap.withUnsafeMutableBufferPointer { heap in
+        var result: [Int32] = []
+        result.reserveCapacity(wanted)
+        heap.withMutableElements { heap in
             var count = heap.count
             func siftDown(_ from: Int) {
                 var parent = from
@@ -237,14 +241,12 @@ struct LocatedPlan {
                 heap[parent] = moving
             }
             for index in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(index) }
-            return [Int32](unsafeUninitializedCapacity: wanted) { result, initialized in
-                initialized = 0
-                while initialized < wanted, count > 0 {
+            cursors.withMutableElements { cursors in
+                while result.count < wanted, count > 0 {
                     let number = Int(truncatingIfNeeded: heap[0] & 0xFFFF_FFFF)
                     let run = runs[number]
                     let cursor = cursors[number]
-                    result[initialized] = slot(run, cursor).position
-                    initialized += 1
+                    result.append(slot(run, cursor).position)
                     if cursor + 1 < run.end {
                         cursors[number] = cursor + 1
                         heap[0] = entry(slot(run, cursor + 1).rank, number)
@@ -256,6 +258,7 @@ struct LocatedPlan {
                 }
             }
         }
+        return result
     }
 
     /// The `wanted` nearest positions, ties by the order's rank (newest first: a nearest query reads

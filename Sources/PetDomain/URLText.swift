@@ -25,17 +25,18 @@ public enum URLText {
             return true
         }
         if copied == true { return }
-        let hex: StaticString = "0123456789ABCDEF"
         for byte in text.utf8 {
             if isUnreserved(byte) {
                 output.append(byte)
             } else {
                 output.append(UInt8(ascii: "%"))
-                output.append(hex.utf8Start[Int(byte >> 4)])
-                output.append(hex.utf8Start[Int(byte & 0xF)])
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0xF)])
             }
         }
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// RFC 3986 unreserved: letters, digits, `-`, `.`, `_`, `~`.
     private static func isUnreserved(_ byte: UInt8) -> Bool {

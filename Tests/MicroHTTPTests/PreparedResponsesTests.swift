@@ -21,7 +21,7 @@ struct PreparedResponsesTests {
         let generated = Atomic<Int>(0)
 
         func answer(_ request: RawRequest) -> RawRequest.Sent? {
-            guard let target = request.withTarget({ String(decoding: $0, as: UTF8.self) }) else { return nil }
+            guard let target = request.withTarget({ span in String(decoding: (0..<span.count).map { span[$0] }, as: UTF8.self) }) else { return nil }
             seen.withLock { $0.append(target) }
             guard let response = prepared.withLock({ $0[target] }) else { return nil }
             let id = request.header(.xRequestID) ?? "hook-\(generated.add(1, ordering: .relaxed).newValue)"

@@ -1,3 +1,4 @@
+import FastBytes
 import Foundation
 import HTTPTypes
 import MicroHTTP

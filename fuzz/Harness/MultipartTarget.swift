@@ -94,7 +94,7 @@ enum MultipartTarget {
         let textBytes = form.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         // Invalid UTF-8 becomes U+FFFD (3 bytes for 1), so the text may grow by at most 3×.
         expect(textBytes <= 3 * limits.maxFieldBytes, "fields hold \(textBytes) bytes")
-        // A file is written by its own queue (Sources/MicroHTTP/UploadStorage.swift): `read` waits for
+        // A file is written by its own queue (Sources/MicroHTTP/UploadStorage+C.swift): `read` waits for
         // the writes, as the photo pool does, and then reads what is on disk.
         for file in form.files {
             let size = file.read()?.count ?? -1
@@ -139,7 +139,7 @@ private let fuzzAccess: MHD_AccessHandlerCallback = { _, connection, _, _, _, up
 }
 
 /// The completion notice: the reader discards its files, which must then go. Each file is deleted by
-/// its own queue once its last holder lets go (Sources/MicroHTTP/UploadStorage.swift), so "gone" is
+/// its own queue once its last holder lets go (Sources/MicroHTTP/UploadStorage+C.swift), so "gone" is
 /// waited for, up to a bound far above a deletion's time: a file still there after it was left behind.
 private let fuzzCompleted:
     @convention(c) (

@@ -1,5 +1,6 @@
 import Caching
 import CompiledTemplates
+import FastBytes
 import Foundation
 import MicroHTTP
 import PetDomain
@@ -24,11 +25,11 @@ final class FeedEntries: Sendable {
         func kept(in arena: FragmentArena) -> Fragment { Fragment(entry: entry.kept(in: arena), hash: hash) }
 
         /// This entry kept in `arena` as one address to publish (`PublishedFragments`), its hash with it.
-        func keptPrefixed(in arena: FragmentArena) -> Int { entry.keptPrefixed(in: arena, tag: Int64(bitPattern: hash)) }
+        func keptPrefixed(in arena: FragmentArena) -> Int { entry.keptPrefixed(in: arena, tag: Int64(truncatingIfNeeded: hash)) }
 
         /// The entry `keptPrefixed(in:)` kept at `address`.
         init(prefixedAt address: Int) {
-            self.init(entry: CompactFragment(prefixedAt: address), hash: UInt64(bitPattern: FragmentArena.prefixed(at: address).tag))
+            self.init(entry: CompactFragment(prefixedAt: address), hash: UInt64(truncatingIfNeeded: FragmentArena.prefixed(at: address).tag))
         }
 
         private init(entry: CompactFragment, hash: UInt64) {
@@ -183,27 +184,23 @@ final class FeedEntries: Sendable {
         /// `part` is ASCII (an id as URLs spell it), so a match starts and ends on characters, and
         /// escaping leaves it as it is.
         mutating func text(_ text: String, part: String) {
-            var text = text
-            var part = part
-            text.withUTF8 { whole in
-                part.withUTF8 { needle in
+            text.withUTF8View { whole in
+                part.withUTF8View { needle in
                     var start = 0
                     var index = 0
                     func shared(_ end: Int) {
                         guard end > start else { return }
                         let before = bytes.count
-                        XMLText.escape(bytes: UnsafeBufferPointer(rebasing: whole[start..<end]), into: &bytes)
+                        XMLText.escape(bytes: whole.view(start..<end), into: &bytes)
                         recorder.markup(bytes[before...])
                     }
-                    while let wholeBase = whole.baseAddress, let needleBase = needle.baseAddress, !needle.isEmpty,
-                        index + needle.count <= whole.count
-                    {
-                        guard whole[index] == needle[0], memcmp(wholeBase + index, needleBase, needle.count) == 0 else {
+                    while !needle.isEmpty, index + needle.count <= whole.count {
+                        guard whole.byte(at: index) == needle.byte(at: 0), whole.hasBytes(needle, at: index) else {
                             index += 1
                             continue
                         }
                         shared(index)
-                        recorder.value(Array(needle))
+                        recorder.value(needle.array)
                         bytes.append(contentsOf: needle)
                         index += needle.count
                         start = index
@@ -320,8 +317,7 @@ extension [UInt8] {
     /// for what is kept long (card and feed fragments), not for what is sent once.
     func fitted() -> [UInt8] {
         guard capacity - count > capacity / 8 else { return self }
-        return [UInt8](unsafeUninitializedCapacity: count) { buffer, written in
-            written = buffer.initialize(fromContentsOf: self)
-        }
+        // A copy of the slice gets room for its bytes only (the array itself would be shared as it is).
+        return [UInt8](self[...])
     }
 }

@@ -1,3 +1,4 @@
+import FastBytes
 import Foundation
 import HTTPTypes
 import MicroHTTP
@@ -67,7 +68,7 @@ extension PageHandlers {
             // The shared markup, the separator and the distance texts pinned once for all entries
             // (`CardSet.withWriter`).
             markup.withPieces { pieces in
-                FeedSearch.summarySeparatorBytes.withUnsafeBufferPointer { separator in
+                FeedSearch.summarySeparatorBytes.withView { separator in
                     texts.withDistanceWriter { distance in
                         for (slot, address) in addresses.enumerated() {
                             FeedEntries.Fragment(prefixedAt: address).entry.write(into: &output, pieces: pieces) { _, output in

@@ -1,3 +1,4 @@
+import FastBytes
 import MicroHTTP
 
 /// Choosing one of a few languages from an `Accept-Language` value (RFC 9110 §12.5.4, basic
@@ -31,11 +32,8 @@ struct LanguageNegotiation: Sendable {
     func choose(bytes: Span<UInt8>) -> Int {
         // Per language: best weight (in thousandths, -1 = not named) and the position naming it,
         // on the stack (this runs for every kept answer).
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: tags.count * 2) { table in
-            for index in tags.indices {
-                table[2 * index] = -1
-                table[2 * index + 1] = Int.max
-            }
+        MutableElementView<Int>.onStack(count: tags.count * 2, repeating: -1) { table in
+            for index in tags.indices { table[2 * index + 1] = Int.max }
             var wildcard = -1
             var wildcardAt = Int.max
             var position = 0

@@ -1,4 +1,5 @@
 import CompiledTemplates
+import FastBytes
 import Foundation
 import PetDomain
 
@@ -123,11 +124,11 @@ final class Texts: Sendable {
     /// language's pieces pinned once: a page writes a distance per card, and reading the pieces per
     /// card retained arrays that every server thread shares (contended reference counts).
     func withDistanceWriter<T>(_ body: (DistanceWriter) -> T) -> T {
-        escapedDistance.before.withUnsafeBufferPointer { before in
-            escapedDistance.separator.withUnsafeBufferPointer { separator in
-                escapedDistance.after.withUnsafeBufferPointer { after in
-                    escapedDistance.missing.withUnsafeBufferPointer { missing in
-                        body(DistanceWriter(texts: self, before: before, separator: separator, after: after, missing: missing))
+        escapedDistance.before.withView { before in
+            escapedDistance.separator.withView { separator in
+                escapedDistance.after.withView { after in
+                    escapedDistance.missing.withView { missing in
+                        body(DistanceWriter(before: before, separator: separator, after: after, missing: missing))
                     }
                 }
             }
@@ -143,11 +144,10 @@ final class Texts: Sendable {
     /// A distance's escaped text, written with the pieces `withDistanceWriter` pinned (valid only
     /// inside that call).
     struct DistanceWriter {
-        unowned(unsafe) let texts: Texts
-        let before: UnsafeBufferPointer<UInt8>
-        let separator: UnsafeBufferPointer<UInt8>
-        let after: UnsafeBufferPointer<UInt8>
-        let missing: UnsafeBufferPointer<UInt8>
+        let before: ByteView
+        let separator: ByteView
+        let after: ByteView
+        let missing: ByteView
 
         @inline(__always)
         func write<Sink: ByteSink>(km: Double, into output: inout Sink) {
@@ -157,9 +157,13 @@ final class Texts: Sendable {
                 return
             }
             guard tenths < 1e15 else {
-                var escaped: [UInt8] = []
-                HTMLText.escape(texts.distance(km: km), into: &escaped)
-                output.append(array: escaped)
+                // Beyond Int's digits: Format's own digits (ASCII, nothing to escape) around this
+                // language's separator, as `distance(km:)` joins them (CatalogTests compare the two).
+                output.append(bytes: before)
+                for byte in (Format.oneDecimalKilometres(km, separator: ".") ?? "").utf8 {
+                    if byte == UInt8(ascii: ".") { output.append(bytes: separator) } else { output.append(byte: byte) }
+                }
+                output.append(bytes: after)
                 return
             }
             let units = Int(tenths)

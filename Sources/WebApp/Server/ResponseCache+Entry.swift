@@ -1,3 +1,4 @@
+import FastBytes
 import Foundation
 import HTTPTypes
 import MicroHTTP
@@ -27,7 +28,7 @@ extension ResponseCache {
         /// (released in `deinit`), 0 until then, read with one atomic load on every hit. Not
         /// `AtomicLazyReference`: its `load` is called unspecialized, and looked up generic metadata
         /// on every answer (callgrind).
-        private let preparedAddress = Atomic<Int>(0)
+        private let kept = AtomicReference<Prepared>()
         private let state = Mutex(State())
 
         struct State {
@@ -43,33 +44,11 @@ extension ResponseCache {
             self.response = response
             self.forms = forms
             baseCost = (response?.body.count ?? 0) + (forms?.byteCount ?? 0) + key.utf8.count + ResponseCache.entryOverhead
-            if let prepared { _ = storeIfNil(prepared) }
+            if let prepared { kept.storeIfNil(prepared) }
         }
 
-        deinit {
-            if let pointer = UnsafeRawPointer(bitPattern: preparedAddress.load(ordering: .acquiring)) {
-                Unmanaged<Prepared>.fromOpaque(pointer).release()
-            }
-        }
-
-        /// Its representations for the hook; nil until made.
-        var prepared: Prepared? {
-            guard let pointer = UnsafeRawPointer(bitPattern: preparedAddress.load(ordering: .acquiring)) else { return nil }
-            return Unmanaged<Prepared>.fromOpaque(pointer).takeUnretainedValue()
-        }
-
-        /// Keeps `made` when no representations are kept yet; returns the ones kept.
-        private func storeIfNil(_ made: Prepared) -> Prepared {
-            let pointer = UnsafeRawPointer(Unmanaged.passRetained(made).toOpaque())
-            let (exchanged, address) = preparedAddress.compareExchange(
-                expected: 0,
-                desired: Int(bitPattern: pointer),
-                ordering: .acquiringAndReleasing
-            )
-            guard !exchanged, let kept = UnsafeRawPointer(bitPattern: address) else { return made }
-            Unmanaged<Prepared>.fromOpaque(pointer).release()
-            return Unmanaged<Prepared>.fromOpaque(kept).takeUnretainedValue()
-        }
+        /// Its representations for the hook; nil until made (one atomic load: `AtomicReference`).
+        var prepared: Prepared? { kept.value }
 
         /// False once the entry left the cache.
         var isLive: Bool { state.withLock { !$0.gone } }
@@ -87,7 +66,7 @@ extension ResponseCache {
             if let made = prepared { return made }
             // Every kept response was finished by the header step before it was kept (`AnswerHeaders`).
             guard let response else { return nil }
-            return storeIfNil(Prepared(response: response, forms: forms, threadSlots: threadSlots))
+            return kept.storeIfNil(Prepared(response: response, forms: forms, threadSlots: threadSlots))
         }
 
         /// Adds `target` to the entry's targets and runs `index` (which puts the target's record in
@@ -144,12 +123,8 @@ extension ResponseCache {
         }
 
         /// True for the record of `other` (a target's bytes) in `language`.
-        func has(target other: UnsafeRawBufferPointer, language: UInt8) -> Bool {
-            key.language == language && key.target.count == other.count
-                && key.target.withUnsafeBytes { mine in
-                    guard let mine = mine.baseAddress, let other = other.baseAddress else { return true }  // both empty
-                    return memcmp(mine, other, key.target.count) == 0
-                }
+        func has(target other: ByteView, language: UInt8) -> Bool {
+            key.language == language && key.target.count == other.count && key.target.withView { $0.elementsEqual(other) }
         }
     }
 

@@ -1,4 +1,5 @@
 import Caching
+import FastBytes
 import Foundation
 import HTTPTypes
 import MicroHTTP
@@ -10,7 +11,7 @@ extension ResponseCache {
         var count = 0
         var bytes = 0
 
-        func record(for target: UnsafeRawBufferPointer, language: UInt8, hash: Int, now: ContinuousClock.Instant) -> Target? {
+        func record(for target: ByteView, language: UInt8, hash: Int, now: ContinuousClock.Instant) -> Target? {
             guard let candidates = records[hash] else { return nil }
             for record in candidates where record.has(target: target, language: language) {
                 return record.until > now ? record : nil

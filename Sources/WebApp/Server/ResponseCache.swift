@@ -1,4 +1,5 @@
 import Caching
+import FastBytes
 import Foundation
 import HTTPTypes
 import MicroHTTP
@@ -186,7 +187,7 @@ final class ResponseCache: PreparedResponses {
         until: ContinuousClock.Instant
     ) {
         guard ResponseCache.mayIndex(response, target: target), until > now() else { return }
-        let key = TargetKey(target: target, language: language, hash: target.withUnsafeBytes { ResponseCache.hash($0, language: language) })
+        let key = TargetKey(target: target, language: language, hash: target.withView { ResponseCache.hash($0, language: language) })
         let index = index
         let added = entry.add(key, maxTargets: CacheLimits.targetsPerResponse) {
             let record = Target(key: key, route: route, path: path, until: until, entry: entry)
@@ -301,10 +302,12 @@ final class ResponseCache: PreparedResponses {
                 return UInt8(languages.choose(bytes: bytes))
             }
         }
-        let found = request.withTarget { target -> Target? in
-            let hash = ResponseCache.hash(target, language: language)
-            let now = now()
-            return index.withLock(hash) { $0.record(for: target, language: language, hash: hash, now: now) }
+        let found = request.withTarget { span -> Target? in
+            span.withView { target in
+                let hash = ResponseCache.hash(target, language: language)
+                let now = now()
+                return index.withLock(hash) { $0.record(for: target, language: language, hash: hash, now: now) }
+            }
         }
         guard let record = found ?? nil else { return nil }
         // Made on the first answer the hook gives for the entry, then one atomic load.
@@ -363,9 +366,9 @@ final class ResponseCache: PreparedResponses {
         return entry.isLive ? prepared : nil
     }
 
-    static func hash(_ target: UnsafeRawBufferPointer, language: UInt8) -> Int {
+    static func hash(_ target: ByteView, language: UInt8) -> Int {
         var hasher = Hasher()
-        hasher.combine(bytes: target)
+        target.hash(into: &hasher)
         hasher.combine(language)
         return hasher.finalize()
     }

@@ -1,4 +1,5 @@
 import CompiledTemplates
+import FastBytes
 import Foundation
 import HTTPTypes
 import MicroHTTP

@@ -1,5 +1,6 @@
 import Caching
 import CompiledTemplates
+import FastBytes
 import Foundation
 import PetDomain
 import Synchronization
@@ -239,7 +240,7 @@ struct CardSet {
     /// (docs/performance.md "Located pages").
     func withWriter<T>(_ body: (Writer) -> T) -> T {
         markup.withPieces { pieces in
-            escapedQuery.withUnsafeBufferPointer { query in
+            escapedQuery.withView { query in
                 Texts.withDistanceWriter(texts) { distance in
                     body(Writer(set: self, pieces: pieces, query: query, distance: distance))
                 }
@@ -251,7 +252,7 @@ struct CardSet {
     struct Writer {
         let set: CardSet
         let pieces: PinnedPieces
-        let query: UnsafeBufferPointer<UInt8>
+        let query: ByteView
         let distance: Texts.DistanceWriter?
 
         /// Appends card `index` to `output`.

@@ -1,4 +1,5 @@
 import CompiledTemplates
+import FastBytes
 import Foundation
 import Synchronization
 
@@ -14,11 +15,11 @@ import Synchronization
 /// One sequence of bytes per fragment: an 8-byte header (size, part count), the parts (4 bytes
 /// each: kind in the top two bits, payload below) and the values; in its own array while it is
 /// made, in its snapshot's `FragmentArena` once kept (`kept(in:)`).
-struct CompactFragment: @unchecked Sendable {
+struct CompactFragment: Sendable {
     private enum Storage {
         case array([UInt8])
         /// Bytes in a `FragmentArena`, valid while it lives: never changed, so safe to share.
-        case arena(UnsafeRawBufferPointer)
+        case arena(ByteView)
     }
 
     private let storage: Storage
@@ -60,7 +61,7 @@ struct CompactFragment: @unchecked Sendable {
         self.storage = .array(storage)
     }
 
-    private init(arena bytes: UnsafeRawBufferPointer) {
+    private init(arena bytes: ByteView) {
         storage = .arena(bytes)
     }
 
@@ -83,15 +84,15 @@ struct CompactFragment: @unchecked Sendable {
 
     /// Calls `body` with the fragment's bytes.
     @inline(__always)
-    private func withBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+    private func withBytes<T>(_ body: (ByteView) -> T) -> T {
         switch storage {
-        case .array(let bytes): bytes.withUnsafeBytes(body)
+        case .array(let bytes): bytes.withView(body)
         case .arena(let bytes): body(bytes)
         }
     }
 
     private static func append(_ word: UInt32, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: word.littleEndian) { bytes += $0 }
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
     }
 
     /// Bytes this card keeps of its own (its values and the list of its parts).
@@ -99,7 +100,7 @@ struct CompactFragment: @unchecked Sendable {
 
     /// Bytes of the card without its slots' values (a size hint).
     var size: Int {
-        withBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
+        withBytes { Int($0.uint32(at: 0)) }
     }
 
     /// One byte of each cache line of the fragment, summed. A page reads every card's lines this way
@@ -111,7 +112,7 @@ struct CompactFragment: @unchecked Sendable {
             var sum: UInt8 = 0
             var offset = 0
             while offset < raw.count {
-                sum &+= raw[offset]
+                sum &+= raw.byte(at: offset)
                 offset += 64
             }
             return sum
@@ -147,28 +148,28 @@ struct CompactFragment: @unchecked Sendable {
 
     @inline(__always)
     private func write<Sink: ByteSink>(
-        _ raw: UnsafeRawBufferPointer,
+        _ raw: ByteView,
         _ pieces: PinnedPieces,
         into output: inout Sink,
         _ slot: (_ slot: Int, _ output: inout Sink) -> Void
     ) {
-        let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+        let count = Int(raw.uint32(at: 4))
         let valuesStart = 8 + 4 * count
         var valueOffset = valuesStart
         for index in 0..<count {
-            let part = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8 + 4 * index, as: UInt32.self))
+            let part = raw.uint32(at: 8 + 4 * index)
             let payload = Int(part & Kind.payloadMask)
             switch part >> 30 {
             case Kind.markup:
                 output.append(bytes: pieces[payload])
             case Kind.value:
-                output.append(raw: UnsafeRawBufferPointer(rebasing: raw[valueOffset..<valueOffset + payload]))
+                output.append(bytes: raw.view(valueOffset..<valueOffset + payload))
                 valueOffset += payload
             case Kind.slot:
                 slot(payload, &output)
             default:
                 let start = valuesStart + (payload >> 15)
-                output.append(raw: UnsafeRawBufferPointer(rebasing: raw[start..<start + (payload & (Kind.againLimit - 1))]))
+                output.append(bytes: raw.view(start..<start + (payload & (Kind.againLimit - 1))))
             }
         }
     }

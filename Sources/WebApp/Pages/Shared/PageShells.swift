@@ -1,4 +1,5 @@
 import Caching
+import FastBytes
 import Foundation
 
 /// Located pages rendered once per shape and kept as pieces, so a cold located page renders fast: two

@@ -1,4 +1,5 @@
 import CompiledTemplates
+import FastBytes
 import Foundation
 import Synchronization
 
@@ -7,8 +8,9 @@ import Synchronization
 /// atomic write both cores contend for).
 struct MarkupPieces: Sendable {
     private var bytes: [UInt8] = []
-    /// Where piece `i` ends in `bytes`; it starts where piece `i - 1` ends.
-    private var ends: [Int] = []
+    /// Where piece `i` ends in `bytes` (a little-endian 32-bit number at `4 * i`); it starts where piece
+    /// `i - 1` ends. Bytes, so that a pinned page reads them through the same kind of view.
+    private var ends: [UInt8] = []
 
     init() {}
 
@@ -16,18 +18,19 @@ struct MarkupPieces: Sendable {
         for piece in pieces { append(piece) }
     }
 
-    var count: Int { ends.count }
+    var count: Int { ends.count / 4 }
 
     mutating func append(_ piece: [UInt8]) {
         bytes += piece
-        ends.append(bytes.count)
+        let end = UInt32(bytes.count)
+        for shift in stride(from: 0, to: 32, by: 8) { ends.append(UInt8(truncatingIfNeeded: end >> UInt32(shift))) }
     }
 
     /// Calls `body` with the pieces' bytes pinned (valid only inside `body`).
     @inline(__always)
     func withPieces<T>(_ body: (PinnedPieces) -> T) -> T {
-        bytes.withUnsafeBufferPointer { bytes in
-            ends.withUnsafeBufferPointer { ends in
+        bytes.withView { bytes in
+            ends.withView { ends in
                 body(PinnedPieces(bytes: bytes, ends: ends))
             }
         }
@@ -37,13 +40,13 @@ struct MarkupPieces: Sendable {
 /// `MarkupPieces` pinned by `withPieces`: a plain value, so writing a card calls no closure per piece.
 /// Valid only inside the `withPieces` call that made it.
 struct PinnedPieces {
-    let bytes: UnsafeBufferPointer<UInt8>
-    let ends: UnsafeBufferPointer<Int>
+    let bytes: ByteView
+    let ends: ByteView
 
     /// The bytes of piece `id`.
     @inline(__always)
-    subscript(id: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: bytes[(id == 0 ? 0 : ends[id - 1])..<ends[id]])
+    subscript(id: Int) -> ByteView {
+        bytes.view((id == 0 ? 0 : Int(ends.uint32(at: 4 * (id - 1))))..<Int(ends.uint32(at: 4 * id)))
     }
 }
 
@@ -75,7 +78,7 @@ final class SharedMarkup: Sendable {
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
         func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            bytes.withView { $0.hash(into: &hasher) }
         }
     }
 

@@ -1,3 +1,5 @@
+import FastBytes
+
 /// Text rendered once with markers where per-visitor values go, cut at those markers: the one
 /// splitter and joiner behind the page shells (`PageShells`) and the located card fragments
 /// (`CardFragments`). The markup still comes from the templates alone; a visitor's page or card
@@ -39,7 +41,7 @@ struct SlottedBytes: Sendable {
     /// The card marker of `slot` (0...63): U+E000 + slot. Slots 0 and 1 are the per-visitor holes
     /// (`Spelling.card`); the others mark a fragment's own values while it is taken apart (`CompactFragment`).
     static func cardMarker(_ slot: Int) -> String {
-        String(Character(Unicode.Scalar(0xE000 + UInt32(slot & 63))!))
+        String(Character(Unicode.Scalar(0xE000 + UInt32(slot & 63)) ?? "\u{E000}"))
     }
 
     /// The slot of the card marker U+E000...U+E03F (EE 80 80...EE 80 BF) starting at `index`, if any.
@@ -102,14 +104,14 @@ struct SlottedBytes: Sendable {
     /// Appends the text to `output` with `write(slot, &output)` at each hole.
     @inline(__always)
     func write<Sink: ByteSink>(into output: inout Sink, _ write: (_ slot: Int, _ output: inout Sink) -> Void) {
-        bytes.withUnsafeBufferPointer { bytes in
+        bytes.withView { bytes in
             var start = 0
             for hole in holes {
-                output.append(bytes: UnsafeBufferPointer(rebasing: bytes[start..<hole.offset]))
+                output.append(bytes: bytes.view(start..<hole.offset))
                 write(hole.slot, &output)
                 start = hole.offset
             }
-            output.append(bytes: UnsafeBufferPointer(rebasing: bytes[start...]))
+            output.append(bytes: bytes.view(from: start))
         }
     }
 }

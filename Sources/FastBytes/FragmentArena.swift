@@ -2,18 +2,21 @@ import Synchronization
 
 /// Where the kept cards and feed entries of one snapshot live: their bytes copied one after another
 /// into large chunks, freed all at once with the snapshot's cards or entries (`CardFragments`,
-/// `FeedEntries`). A fragment kept here is a pointer and a length: reading it from a kept array
-/// retains nothing. With one array per fragment, each page retained every card it showed under its
+/// `FeedEntries`). A fragment kept here is a `ByteView`: reading it from a kept array retains
+/// nothing. With one array per fragment, each page retained every card it showed under its
 /// stripe's lock, and each retain waited for its card's cache line in turn (docs/performance.md
 /// "Located pages"); fifty thousand small arrays also spread the heap (docs/performance.md "Memory").
 ///
-/// A pointer into the arena is valid while the arena lives: whoever reads a kept fragment holds the
+/// A view into the arena is valid while the arena lives: whoever reads a kept fragment holds the
 /// arena (`CardSet.owner`, `FeedEntries.fragments`). Bytes once kept never move or change, so any
-/// thread may read them once it has the pointer from under the lock that published it.
-final class FragmentArena: @unchecked Sendable {
+/// thread may read them once it has the view from under the lock (or the atomic word) that published it.
+public final class FragmentArena: @unchecked Sendable {
+    // Safety: the chunk list is only touched under `state`'s lock; the bytes of a place handed out
+    // are written once, by the one caller given that place, before its view is returned.
+
     /// Bytes per chunk: large enough that the chunk's unused tail is a small share, small enough to
     /// stay below the mmap threshold (`ProcessMemory`), so a chunk is one ordinary allocation.
-    static let chunkBytes = 64 * 1024
+    public static let chunkBytes = 64 * 1024
 
     private struct State {
         var chunks: [UnsafeMutableRawPointer] = []
@@ -26,7 +29,7 @@ final class FragmentArena: @unchecked Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    public init() {}
 
     deinit {
         state.withLock { state in
@@ -34,12 +37,9 @@ final class FragmentArena: @unchecked Sendable {
         }
     }
 
-    /// A copy of `bytes` in the arena.
-    func keep(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        let size = bytes.count
-        // The place is found under the lock and passed out as an address (a pointer is not Sendable);
-        // the copy needs no lock: nobody else is given that place.
+    /// A place for `size` (> 0) bytes of the caller's own, as an address (a pointer is not Sendable,
+    /// so it leaves the lock as a number); nobody else is given that place, so filling it needs no lock.
+    private func reserve(_ size: Int) -> UnsafeMutableRawPointer {
         let address: Int = state.withLock { state in
             let base: UnsafeMutableRawPointer
             if size > FragmentArena.chunkBytes / 4 {
@@ -59,39 +59,41 @@ final class FragmentArena: @unchecked Sendable {
             state.kept += size
             return Int(bitPattern: base)
         }
-        // Never 0: it is the address just allocated or reserved above.
-        guard let base = UnsafeMutableRawPointer(bitPattern: address) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        base.copyMemory(from: source, byteCount: size)
-        return UnsafeRawBufferPointer(start: base, count: size)
+        // The address was made from a pointer just allocated or reserved above, never 0.
+        return UnsafeMutableRawPointer(bitPattern: address).unsafelyUnwrapped
+    }
+
+    /// A copy of `bytes` in the arena.
+    public func keep(_ bytes: ByteView) -> ByteView {
+        guard let source = bytes.start else { return .empty }
+        let place = reserve(bytes.count)
+        place.copyMemory(from: source, byteCount: bytes.count)
+        return ByteView(start: place, count: bytes.count)
     }
 
     /// A copy of `bytes` after their length and `tag` (a number kept with them, e.g. a feed entry's
-    /// date), as an address (`prefixed(at:)` reads it back): one word that a reader can load
-    /// atomically (`PublishedFragments`).
-    func keepPrefixed(_ bytes: UnsafeRawBufferPointer, tag: Int64 = 0) -> Int {
-        let header = FragmentArena.prefixBytes
-        var prefixed = [UInt8](repeating: 0, count: header + bytes.count)
-        prefixed.withUnsafeMutableBytes { buffer in
-            buffer.storeBytes(of: bytes.count, as: Int.self)
-            buffer.storeBytes(of: tag, toByteOffset: MemoryLayout<Int>.size, as: Int64.self)
-            if let source = bytes.baseAddress, let target = buffer.baseAddress, !bytes.isEmpty {
-                (target + header).copyMemory(from: source, byteCount: bytes.count)
-            }
+    /// hash), as an address (`prefixed(at:)` reads it back): one word that a reader can load
+    /// atomically (`PublishedAddresses`). Never 0.
+    public func keepPrefixed(_ bytes: ByteView, tag: Int64 = 0) -> Int {
+        let place = reserve(FragmentArena.prefixBytes + bytes.count)
+        place.storeBytes(of: bytes.count, as: Int.self)
+        place.storeBytes(of: tag, toByteOffset: MemoryLayout<Int>.size, as: Int64.self)
+        if let source = bytes.start {
+            (place + FragmentArena.prefixBytes).copyMemory(from: source, byteCount: bytes.count)
         }
-        let kept = prefixed.withUnsafeBytes { keep($0) }
-        return Int(bitPattern: kept.baseAddress)
+        return Int(bitPattern: place)
     }
 
     private static let prefixBytes = MemoryLayout<Int>.size + MemoryLayout<Int64>.size
 
-    /// The bytes and tag `keepPrefixed` kept at `address`.
-    static func prefixed(at address: Int) -> (bytes: UnsafeRawBufferPointer, tag: Int64) {
-        guard let base = UnsafeRawPointer(bitPattern: address) else { return (UnsafeRawBufferPointer(start: nil, count: 0), 0) }
+    /// The bytes and tag `keepPrefixed` kept at `address` (0: none), valid while that arena lives.
+    public static func prefixed(at address: Int) -> (bytes: ByteView, tag: Int64) {
+        guard let base = UnsafeRawPointer(bitPattern: address) else { return (.empty, 0) }
         let count = base.loadUnaligned(as: Int.self)
         let tag = base.loadUnaligned(fromByteOffset: MemoryLayout<Int>.size, as: Int64.self)
-        return (UnsafeRawBufferPointer(start: base + prefixBytes, count: count), tag)
+        return (ByteView(start: base + prefixBytes, count: count), tag)
     }
 
     /// Bytes of the arena's chunks and bytes kept in them (`/metrics`, tests).
-    var bytes: (reserved: Int, kept: Int) { state.withLock { ($0.reserved, $0.kept) } }
+    public var bytes: (reserved: Int, kept: Int) { state.withLock { ($0.reserved, $0.kept) } }
 }
