@@ -230,9 +230,12 @@ let package = Package(
         // Release-build benchmark of the template engine against swift-mustache (scripts/bench/templates.sh); asserts nothing.
         .executableTarget(
             name: "template-benchmark",
-            dependencies: ["CompiledTemplates", "WebApp", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: ["CompiledTemplates", "WebApp", "TemplateSamples", .product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: strictSettings
         ),
+        // Test support, not shipped: the site's view models filled as the pages fill them, for the template
+        // benchmark and CompiledTemplatesTests (through the models' `package` access; docs/templates.md).
+        .target(name: "TemplateSamples", dependencies: ["WebApp"], path: "Tests/TemplateSamples", swiftSettings: strictSettings),
         // The API's typed client, generated from docs/openapi.yaml by scripts/openapi-client.sh and
         // committed (docs/openapi.md); the integration tests speak to the real server through it.
         .target(
@@ -295,7 +298,7 @@ let package = Package(
         .testTarget(
             name: "CompiledTemplatesTests",
             dependencies: [
-                "CompiledTemplates", "WebApp", "FastBytes",
+                "CompiledTemplates", "WebApp", "FastBytes", "TemplateSamples",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],

@@ -1,6 +1,7 @@
 import CompiledTemplates
 import Foundation
 import Mustache
+import TemplateSamples
 import WebApp
 
 // Release-build benchmark of the template engine (docs/templates.md): CPU per render of each page

@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import TemplateSamples
 import Testing
 
 @testable import CompiledTemplates

@@ -68,6 +68,99 @@ import ViewModelMacros
         )
     }
 
+    @Test func a_package_model_gets_a_package_memberwise_initializer_and_witness() {
+        expect(
+            """
+            @TemplateFields
+            package struct Mail: Sendable {
+                static let template = "mail"
+                package let what: String
+                package let kind = "alert"
+                package var count = 0
+                package var isFound = false
+                package var stopURL: String?
+                package var pets: [String] = []
+                package var total: Int { count + 1 }
+            }
+            """,
+            expands: """
+                package struct Mail: Sendable {
+                    static let template = "mail"
+                    package let what: String
+                    package let kind = "alert"
+                    package var count = 0
+                    package var isFound = false
+                    package var stopURL: String?
+                    package var pets: [String] = []
+                    package var total: Int { count + 1 }
+
+                    /// Every stored property, as Swift's memberwise initializer takes them (written by `@TemplateFields`).
+                    package init(what: String, count: Int = 0, isFound: Bool = false, stopURL: String? = nil, pets: [String] = []) {
+                        self.what = what
+                        self.count = count
+                        self.isFound = isFound
+                        self.stopURL = stopURL
+                        self.pets = pets
+                    }
+                }
+
+                extension Mail: MustacheParent {
+                    /// The field called `name`, for the templates (written by `@TemplateFields`).
+                    package func child(named name: String) -> Any? {
+                        switch name {
+                        case "what":
+                            return self.what
+                        case "kind":
+                            return self.kind
+                        case "count":
+                            return self.count
+                        case "isFound":
+                            return self.isFound
+                        case "stopURL":
+                            return self.stopURL
+                        case "pets":
+                            return self.pets
+                        case "total":
+                            return self.total
+                        default:
+                            return nil
+                        }
+                    }
+                }
+                """
+        )
+    }
+
+    @Test func a_package_model_with_an_initializer_of_its_own_keeps_only_that_one() {
+        expect(
+            """
+            @TemplateFields
+            package struct Page {
+                package var title: String
+                package init(title: String) { self.title = title.uppercased() }
+            }
+            """,
+            expands: """
+                package struct Page {
+                    package var title: String
+                    package init(title: String) { self.title = title.uppercased() }
+                }
+
+                extension Page: MustacheParent {
+                    /// The field called `name`, for the templates (written by `@TemplateFields`).
+                    package func child(named name: String) -> Any? {
+                        switch name {
+                        case "title":
+                            return self.title
+                        default:
+                            return nil
+                        }
+                    }
+                }
+                """
+        )
+    }
+
     @Test func a_class_is_refused_with_a_message() {
         expect(
             """

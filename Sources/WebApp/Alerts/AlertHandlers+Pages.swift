@@ -144,40 +144,40 @@ extension AlertHandlers {
 
 /// Every alert page (`alert.mustache`): one section per state.
 @TemplateFields
-struct AlertPageModel: Sendable {
-    var layout: LayoutModel
-    var heading: String = ""
+package struct AlertPageModel: Sendable {
+    package var layout: LayoutModel
+    package var heading: String = ""
     /// What the subscription follows, in words.
-    var what: String? = nil
+    package var what: String? = nil
     /// A problem with the form (shown above it, `role=alert`).
-    var problem: String? = nil
+    package var problem: String? = nil
     /// Where the page's button posts (its own link).
-    var action: String = ""
-    var manageURL: String? = nil
-    var listURL: String = "/pets"
-    var isForm = false
-    var isNeedsPlace = false
-    var isPending = false
-    var isConfirm = false
-    var isActive = false
-    var isManage = false
-    var isStopConfirm = false
-    var isStopped = false
-    var isNeverConfirm = false
-    var isNever = false
-    var isForgotten = false
-    var isUnknown = false
-    var saved = false
+    package var action: String = ""
+    package var manageURL: String? = nil
+    package var listURL: String = "/pets"
+    package var isForm = false
+    package var isNeedsPlace = false
+    package var isPending = false
+    package var isConfirm = false
+    package var isActive = false
+    package var isManage = false
+    package var isStopConfirm = false
+    package var isStopped = false
+    package var isNeverConfirm = false
+    package var isNever = false
+    package var isForgotten = false
+    package var isUnknown = false
+    package var saved = false
     /// The subscribe form shown again.
-    var subscribeAction: String = "/alerts"
-    var email: String = ""
-    var search: String? = nil
-    var petID: String? = nil
-    var frequencyOptions: [ChoiceModel] = []
-    var rangeOptions: [OptionModel] = []
+    package var subscribeAction: String = "/alerts"
+    package var email: String = ""
+    package var search: String? = nil
+    package var petID: String? = nil
+    package var frequencyOptions: [ChoiceModel] = []
+    package var rangeOptions: [OptionModel] = []
     /// True for an area alert (its radius can be changed).
-    var hasRanges = false
-    var languageOptions: [OptionModel] = []
+    package var hasRanges = false
+    package var languageOptions: [OptionModel] = []
 }
 
 extension AlertPageModel: ViewModel {}

@@ -208,53 +208,53 @@ struct AlertMails: Sendable {
 
 /// What a mail's templates place (`Templates/mail/`).
 @TemplateFields
-struct MailModel: Sendable {
-    var what: String
-    var isConfirm = false
-    var confirmURL: String? = nil
-    var neverURL: String? = nil
-    var pets: [MailPetModel] = []
-    var moreText: String? = nil
-    var allURL: String? = nil
-    var manageURL: String? = nil
-    var stopURL: String? = nil
+package struct MailModel: Sendable {
+    package var what: String
+    package var isConfirm = false
+    package var confirmURL: String? = nil
+    package var neverURL: String? = nil
+    package var pets: [MailPetModel] = []
+    package var moreText: String? = nil
+    package var allURL: String? = nil
+    package var manageURL: String? = nil
+    package var stopURL: String? = nil
     /// A relay mail's sightings, and the owner's page.
-    var sightings: [MailSightingModel] = []
-    var ownerURL: String? = nil
+    package var sightings: [MailSightingModel] = []
+    package var ownerURL: String? = nil
 }
 
 extension MailModel: ViewModel {}
 
 /// One sighting of a relay mail (every text on one line: the text part prints values unescaped).
 @TemplateFields
-struct MailSightingModel: Sendable {
-    let when: String
-    let place: String
-    let mapURL: String?
-    let note: String
-    let contact: String?
-    let hasPhoto: Bool
+package struct MailSightingModel: Sendable {
+    package let when: String
+    package let place: String
+    package let mapURL: String?
+    package let note: String
+    package let contact: String?
+    package let hasPhoto: Bool
 }
 
 /// One pet of an alert, as on a card.
 @TemplateFields
-struct MailPetModel: Sendable {
-    let id: String
-    let detailURL: String
-    let name: String
-    let speciesLabel: String
-    let statusLabel: String
-    let placeText: String
-    let distanceText: String?
-    let reportAgeText: String
-    let photoURL: String?
-    let photoAlt: String
+package struct MailPetModel: Sendable {
+    package let id: String
+    package let detailURL: String
+    package let name: String
+    package let speciesLabel: String
+    package let statusLabel: String
+    package let placeText: String
+    package let distanceText: String?
+    package let reportAgeText: String
+    package let photoURL: String?
+    package let photoAlt: String
     /// Why a report's follower is told of it (its possible-match reasons).
-    let reasons: [MailReasonModel]
+    package let reasons: [MailReasonModel]
 }
 
 /// One reason of a possible match in a mail.
 @TemplateFields
-struct MailReasonModel: Sendable {
-    let text: String
+package struct MailReasonModel: Sendable {
+    package let text: String
 }

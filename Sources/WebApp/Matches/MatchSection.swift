@@ -5,39 +5,39 @@ import PetDomain
 
 /// One possible match as a card of the "possible matches" section (`partials/matches`).
 @TemplateFields
-struct MatchCardModel: Sendable {
-    let id: String
-    let detailURL: String
-    let name: String
-    let kind: String  // "Cat · Persian"
-    let statusLabel: String
-    let statusClass: String
+package struct MatchCardModel: Sendable {
+    package let id: String
+    package let detailURL: String
+    package let name: String
+    package let kind: String  // "Cat · Persian"
+    package let statusLabel: String
+    package let statusClass: String
     /// The 320 px variant; nil → no picture. Not `photoURL`: a nil would let the template find the page's own.
-    let thumbURL: String?
-    let thumbAlt: String
-    let lastSeenText: String
-    let placeText: String
+    package let thumbURL: String?
+    package let thumbAlt: String
+    package let lastSeenText: String
+    package let placeText: String
     /// "Same microchip": a certain match.
-    let certainText: String?
-    let reasons: [MatchReasonModel]
+    package let certainText: String?
+    package let reasons: [MatchReasonModel]
 }
 
 /// One reason of a match, in the page's language ("2.1 km apart").
 @TemplateFields
-struct MatchReasonModel: Sendable {
-    let text: String
+package struct MatchReasonModel: Sendable {
+    package let text: String
 }
 
 /// The "possible matches" section of the details page, the report result page and the
 /// all-matches page (`data-testid="possible-matches"`).
 @TemplateFields
-struct MatchSectionModel: Sendable {
-    let title: String
-    let lead: String
-    let cards: [MatchCardModel]
+package struct MatchSectionModel: Sendable {
+    package let title: String
+    package let lead: String
+    package let cards: [MatchCardModel]
     /// "All 7 possible matches": the all-matches page; nil on that page itself.
-    let allURL: String?
-    let allText: String
+    package let allURL: String?
+    package let allText: String
 }
 
 extension SiteContext {

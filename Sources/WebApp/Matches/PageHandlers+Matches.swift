@@ -7,13 +7,13 @@ import PetDomain
 
 /// `/pets/{id}/matches`: every kept possible match of a report (docs/matching.md).
 @TemplateFields
-struct MatchesPageModel: Sendable {
-    let layout: LayoutModel
-    let staleNotice: String?
-    let heading: String  // "Possible matches for Max"
-    let backURL: String  // the pet's details page
-    let matches: MatchSectionModel?  // nil → "No possible matches right now."
-    let matchesFeedURL: String
+package struct MatchesPageModel: Sendable {
+    package let layout: LayoutModel
+    package let staleNotice: String?
+    package let heading: String  // "Possible matches for Max"
+    package let backURL: String  // the pet's details page
+    package let matches: MatchSectionModel?  // nil → "No possible matches right now."
+    package let matchesFeedURL: String
 }
 
 extension MatchesPageModel: ViewModel {}

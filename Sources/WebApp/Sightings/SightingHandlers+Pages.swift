@@ -158,83 +158,83 @@ extension SightingHandlers {
 
 /// The sighting form (`partials/sighting-form.mustache`): on the details page of every pet, and on its own page.
 @TemplateFields
-struct SightingFormModel: Sendable {
-    var action: String
+package struct SightingFormModel: Sendable {
+    package var action: String
     /// The URL's `lang`, kept by the form as every form of the site keeps it (docs/languages.md).
-    var lang: String?
+    package var lang: String?
     /// A found pet's form says "I know whose pet this is".
-    var isFound: Bool
-    var note: String
-    var seenAt: String
-    var latitude: String
-    var longitude: String
-    var place: String
-    var contact: String
+    package var isFound: Bool
+    package var note: String
+    package var seenAt: String
+    package var latitude: String
+    package var longitude: String
+    package var place: String
+    package var contact: String
     /// The page's location fills `lat`/`lng` (said on the form; a typed place wins).
-    var hasLocation: Bool
+    package var hasLocation: Bool
     /// Where the small map to tap the place starts (`Public/js/sighting.js`): the pet's last-seen point, or
     /// nil for a city-only place (the map then shows the country).
-    var centerLatitude: String?
-    var centerLongitude: String?
-    var noteError: String?
-    var seenAtError: String?
-    var placeError: String?
-    var contactError: String?
-    var photoError: String?
+    package var centerLatitude: String?
+    package var centerLongitude: String?
+    package var noteError: String?
+    package var seenAtError: String?
+    package var placeError: String?
+    package var contactError: String?
+    package var photoError: String?
     /// "2 problems to fix", above the form; nil without errors.
-    var errorCount: String?
+    package var errorCount: String?
 }
 
 /// "We are reunited" on the owner's page (`reunited-form`).
 @TemplateFields
-struct ReunitedFormModel: Sendable {
-    var action: String
-    var lang: String?
-    var lead: String
-    var button: String
+package struct ReunitedFormModel: Sendable {
+    package var action: String
+    package var lang: String?
+    package var lead: String
+    package var button: String
     /// Set once the pet is home: the form then offers the undo only, while `mayUndo`.
-    var homeText: String? = nil
-    var mayUndo = false
+    package var homeText: String? = nil
+    package var mayUndo = false
 }
 
 /// One sighting on the owner's page.
 @TemplateFields
-struct SightingItemModel: Sendable {
-    var id: String
-    var ago: String
-    var when: String
-    var whenISO: String
-    var place: String?
-    var distance: String?
-    var mapURL: String?
-    var latitude: String
-    var longitude: String
-    var note: String
-    var contact: String?
-    var photoURL: String?
+package struct SightingItemModel: Sendable {
+    package var id: String
+    package var ago: String
+    package var when: String
+    package var whenISO: String
+    package var place: String?
+    package var distance: String?
+    package var mapURL: String?
+    package var latitude: String
+    package var longitude: String
+    package var note: String
+    package var contact: String?
+    package var photoURL: String?
 }
 
 /// Every sighting page (`sighting.mustache`).
 @TemplateFields
-struct SightingPageModel: Sendable {
-    var layout: LayoutModel
-    var heading: String
-    var petName: String = ""
-    var detailsURL: String = ""
-    var problem: String? = nil
-    var form: SightingFormModel? = nil
-    var isSent = false
-    var mailed = false
-    var phoneText: String? = nil
-    var phoneHref: String? = nil
-    var isSignIn = false
-    var action: String = ""
+package struct SightingPageModel: Sendable {
+    package var layout: LayoutModel
+    package var heading: String
+    package var petName: String = ""
+    package var detailsURL: String = ""
+    package var problem: String? = nil
+    package var form: SightingFormModel? = nil
+    package var isSent = false
+    package var mailed = false
+    package var phoneText: String? = nil
+    package var phoneHref: String? = nil
+    package var isSignIn = false
+    package var action: String = ""
     /// The URL's `lang`, kept by the code's form.
-    var lang: String? = nil
-    var isOwner = false
-    var sightings: [SightingItemModel] = []
-    var hasSightings = false
-    var reunited: ReunitedFormModel? = nil
+    package var lang: String? = nil
+    package var isOwner = false
+    package var sightings: [SightingItemModel] = []
+    package var hasSightings = false
+    package var reunited: ReunitedFormModel? = nil
 }
 
 extension SightingPageModel: ViewModel {}

@@ -8,64 +8,64 @@ import Mustache
 
 /// What every page's layout needs: titles, share tags, navigation and the location flow state.
 @TemplateFields
-struct LayoutModel: Sendable {
+package struct LayoutModel: Sendable {
     /// `<title>` text, e.g. "Max — missing dog in Warsaw · PetSpot".
-    let pageTitle: String
+    package let pageTitle: String
     /// `<meta name="description">`.
-    let metaDescription: String
+    package let metaDescription: String
     /// Absolute canonical URL (`<link rel=canonical>` and `og:url`), when a public base URL is known.
-    let canonicalURL: String?
+    package let canonicalURL: String?
     /// Open Graph / Twitter card values; `ogImage` is an absolute URL or nil.
-    let ogTitle: String
-    let ogDescription: String
-    let ogImage: String?
+    package let ogTitle: String
+    package let ogDescription: String
+    package let ogImage: String?
     /// "website" or "article".
-    let ogType: String
+    package let ogType: String
     /// `summary_large_image` when there is an image, else `summary`.
-    let twitterCard: String
+    package let twitterCard: String
     /// Navigation links, keeping the visitor's location.
-    let homeURL: String
-    let listURL: String
-    let mapURL: String
+    package let homeURL: String
+    package let listURL: String
+    package let mapURL: String
     /// True on the landing / list / map page (for `aria-current`).
-    let isHome: Bool
-    let isList: Bool
-    let isMap: Bool
+    package let isHome: Bool
+    package let isList: Bool
+    package let isMap: Bool
     /// The page shows a map: the layout loads Leaflet, markercluster and the map script.
-    let hasMap: Bool
+    package let hasMap: Bool
     /// The location state the script reads from `<body data-location="…">`: known, denied or unknown.
-    let locationState: String
+    package let locationState: String
     /// The language switch: this page and query in English and in Polish (`lang=`),
     /// and which one is shown.
-    var englishURL: String = "/?lang=en"
-    var polishURL: String = "/?lang=pl"
-    var isEnglish: Bool = true
-    var isPolish: Bool = false
+    package var englishURL: String = "/?lang=en"
+    package var polishURL: String = "/?lang=pl"
+    package var isEnglish: Bool = true
+    package var isPolish: Bool = false
     /// `<link rel="alternate" hreflang="en|pl|x-default">`: absolute when a base URL is known.
-    var alternateEnglishURL: String = "/?lang=en"
-    var alternatePolishURL: String = "/?lang=pl"
-    var alternateDefaultURL: String = "/"
+    package var alternateEnglishURL: String = "/?lang=en"
+    package var alternatePolishURL: String = "/?lang=pl"
+    package var alternateDefaultURL: String = "/"
     /// "Report a pet" in the navigation (keeping the location, which prefills the form's place).
-    var reportURL: String = "/report"
+    package var reportURL: String = "/report"
     /// The same form with "found" chosen (`?status=found`).
-    var reportFoundURL: String = "/report?status=found"
+    package var reportFoundURL: String = "/report?status=found"
     /// True on the report pages (`aria-current`), which load Leaflet and the report script.
-    var isReport: Bool = false
+    package var isReport: Bool = false
     /// A page with a form outside the report flow (the sighting form, the owner's page): the form styles only.
-    var hasForm: Bool = false
+    package var hasForm: Bool = false
     /// The sighting form's map to tap the place, or the owner's page with sightings to show on a map: Leaflet,
     /// without the list map's script (`Public/js/sighting.js`).
-    var hasSightingMap: Bool = false
+    package var hasSightingMap: Bool = false
     /// The Atom feed of the page's search (`<link rel="alternate" type="application/atom+xml">`,
     /// and "Follow this search" on the list) and its title; nil on pages without a search.
-    var feedURL: String?
-    var feedTitle: String?
+    package var feedURL: String?
+    package var feedTitle: String?
     /// The page's search has a place: its alert form is offered (an unlocated one asks for a place first).
-    var alertsLocated: Bool = false
+    package var alertsLocated: Bool = false
     /// Where the alert form posts (`POST /alerts`, docs/alerts.md).
-    var alertsAction: String = "/alerts"
+    package var alertsAction: String = "/alerts"
     /// The alert form's frequencies (instant chosen).
-    var alertFrequencies: [ChoiceModel] = []
+    package var alertFrequencies: [ChoiceModel] = []
 
     /// This layout with the feed of the search of `filters` and `location`, titled after the search.
     func withFeed(filters: ListFilters, location: VisitorLocation, texts: Texts) -> LayoutModel {
@@ -80,40 +80,40 @@ struct LayoutModel: Sendable {
 
 /// The permission-denied banner (docs/upstream.md §4, seed 002).
 @TemplateFields
-struct BannerModel: Sendable {
-    let title: String  // "Location Access Needed"
-    let message: String  // "Enable location access in your browser settings to see nearby pets."
+package struct BannerModel: Sendable {
+    package let title: String  // "Location Access Needed"
+    package let message: String  // "Enable location access in your browser settings to see nearby pets."
     /// Same page without `location=denied`: the script asks again from there; without JS it just reloads.
-    let tryAgainURL: String
+    package let tryAgainURL: String
     /// Same page without `location=denied` (the dismiss control works as a link without JS).
-    let dismissURL: String
+    package let dismissURL: String
 }
 
 /// One announcement card (landing and list).
 @TemplateFields
-struct CardModel: Sendable {
-    let id: String
-    var detailURL: String  // var: card fragments put a marker after the path
-    let name: String  // "Max" or "Unnamed pet"
-    let speciesLabel: String  // "Dog"
-    let statusLabel: String  // "MISSING" | "FOUND" | "CLOSED"
-    let statusClass: String  // "missing" | "found" | "closed"
-    let photoURL: String?  // our /images/…?w=640 variant or an absolute http(s) URL; nil → placeholder
-    let photoSrcset: String?  // the 320/640/1280 variants; nil for SVG and absolute photos
-    let photoAlt: String  // "Photo of Max, a dog"
-    let breed: String?  // nil hides the line
-    let lastSeenText: String  // "Nov 18, 2025"
-    let placeText: String  // address, "52.2297° N, 21.0122° E", or "Warszawa ±5 km"
-    var distanceText: String?  // "2.3 km away" when located
-    let rewardText: String?  // "Reward 500 PLN"
-    let excerpt: String?  // description shortened to ~140 characters
-    var reportAgeText: String = ""  // "Reported 3 days ago" / "Zgłoszono 3 dni temu"
-    var placeName: String?  // "Krzyki, Wrocław", "about 4 km from Burzenin"; nil → placeText
+package struct CardModel: Sendable {
+    package let id: String
+    package var detailURL: String  // var: card fragments put a marker after the path
+    package let name: String  // "Max" or "Unnamed pet"
+    package let speciesLabel: String  // "Dog"
+    package let statusLabel: String  // "MISSING" | "FOUND" | "CLOSED"
+    package let statusClass: String  // "missing" | "found" | "closed"
+    package let photoURL: String?  // our /images/…?w=640 variant or an absolute http(s) URL; nil → placeholder
+    package let photoSrcset: String?  // the 320/640/1280 variants; nil for SVG and absolute photos
+    package let photoAlt: String  // "Photo of Max, a dog"
+    package let breed: String?  // nil hides the line
+    package let lastSeenText: String  // "Nov 18, 2025"
+    package let placeText: String  // address, "52.2297° N, 21.0122° E", or "Warszawa ±5 km"
+    package var distanceText: String?  // "2.3 km away" when located
+    package let rewardText: String?  // "Reward 500 PLN"
+    package let excerpt: String?  // description shortened to ~140 characters
+    package var reportAgeText: String = ""  // "Reported 3 days ago" / "Zgłoszono 3 dni temu"
+    package var placeName: String?  // "Krzyki, Wrocław", "about 4 km from Burzenin"; nil → placeText
 }
 
 /// What a card slot of the landing and list pages holds: a model to render with
 /// `partials/card`, or a card rendered already.
-protocol CardView: Sendable {}
+package protocol CardView: Sendable {}
 
 extension CardModel: CardView {}
 
@@ -131,15 +131,15 @@ struct RenderedCard: CardView, PrerenderedPartial {
 
 /// A choice in a filter `<select>`.
 @TemplateFields
-struct OptionModel: Sendable {
-    let value: String
-    let label: String
-    let selected: Bool
+package struct OptionModel: Sendable {
+    package let value: String
+    package let label: String
+    package let selected: Bool
 }
 
 /// A hidden form field that keeps state (location, range) across filter submits.
 @TemplateFields
-struct HiddenField: Sendable {
-    let name: String
-    let value: String
+package struct HiddenField: Sendable {
+    package let name: String
+    package let value: String
 }

@@ -6,8 +6,10 @@ import Mustache
 // `@TemplateFields` macro (target ViewModelMacros) writes that answer from each model's declaration.
 
 /// Writes a view model's `MustacheParent` conformance: `child(named:)` answers each of its
-/// instance properties by name (see `TemplateFieldsMacro`).
+/// instance properties by name; on a `package` model without an initializer, also its memberwise
+/// initializer at `package` access (see `TemplateFieldsMacro`).
 @attached(extension, conformances: MustacheParent, names: named(child))
+@attached(member, names: named(init))
 macro TemplateFields() = #externalMacro(module: "ViewModelMacros", type: "TemplateFieldsMacro")
 
 /// A model a whole template renders (a page, or the card partial): `PageRenderer.render` takes

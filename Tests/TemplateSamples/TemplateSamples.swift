@@ -1,8 +1,11 @@
+import WebApp
+
 // Representative view models of every page template, filled as the pages fill them (20 cards on a
 // list page, 5 on the landing page, a located visitor, a full details page), so the template
 // benchmark (Sources/template-benchmark, scripts/bench/templates.sh) and CompiledTemplatesTests
-// render what the site renders without reaching WebApp's internal model types. Package access: the
-// benchmark and the tests of this package see them; WebApp's public API does not (docs/architecture.md).
+// render what the site renders. A test-support target, not part of the shipped WebApp: it fills the
+// models through their `package` access (their memberwise initializers written by `@TemplateFields`);
+// WebApp's public API does not show them (docs/architecture.md).
 
 /// A page template and a view model of the shape the site renders it with.
 package struct TemplateSample: Sendable {
