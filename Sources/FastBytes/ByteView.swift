@@ -27,6 +27,13 @@ public struct ByteView: @unchecked Sendable {
         self.count = start == nil ? 0 : count
     }
 
+    /// A view of `count` (> 0) bytes at `start` (not nil): what slicing a view makes, without the checks above.
+    @inlinable @inline(__always)
+    init(nonEmpty start: UnsafeRawPointer, count: Int) {
+        self.start = start
+        self.count = count
+    }
+
     /// A view of bytes pinned by one of this module's `withView` calls.
     @usableFromInline
     init(unsafeBytes bytes: UnsafeRawBufferPointer) {
@@ -38,21 +45,21 @@ public struct ByteView: @unchecked Sendable {
     public static var empty: ByteView { ByteView(start: nil, count: 0) }
 
     /// The byte at `offset`.
-    @inlinable
+    @inlinable @inline(__always)
     public func byte(at offset: Int) -> UInt8 {
         precondition(offset >= 0 && offset < count, "ByteView: offset out of range")
         return start.unsafelyUnwrapped.load(fromByteOffset: offset, as: UInt8.self)
     }
 
     /// The little-endian 32-bit number at `offset` (any alignment).
-    @inlinable
+    @inlinable @inline(__always)
     public func uint32(at offset: Int) -> UInt32 {
         precondition(offset >= 0 && offset <= count - 4, "ByteView: offset out of range")
         return UInt32(littleEndian: start.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
     /// The little-endian 64-bit number at `offset` (any alignment).
-    @inlinable
+    @inlinable @inline(__always)
     public func uint64(at offset: Int) -> UInt64 {
         precondition(offset >= 0 && offset <= count - 8, "ByteView: offset out of range")
         return UInt64(littleEndian: start.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
@@ -61,7 +68,7 @@ public struct ByteView: @unchecked Sendable {
     /// The eight little-endian 64-bit numbers of the 64 bytes at `offset`, with one bounds check for
     /// all of them: a hash that reads a block at a time (`EntityTag.hash`) paid 1.5 instructions a
     /// byte when each load was checked on its own (callgrind).
-    @inlinable
+    @inlinable @inline(__always)
     public func block64(at offset: Int) -> (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) {
         precondition(offset >= 0 && offset <= count - 64, "ByteView: offset out of range")
         let base = start.unsafelyUnwrapped + offset
@@ -79,11 +86,11 @@ public struct ByteView: @unchecked Sendable {
     }
 
     /// The bytes in `range` (offsets of this view), as a view of their own starting at 0.
-    @inlinable
+    @inlinable @inline(__always)
     public func view(_ range: Range<Int>) -> ByteView {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "ByteView: range out of bounds")
-        guard let start, !range.isEmpty else { return .empty }
-        return ByteView(start: start + range.lowerBound, count: range.count)
+        guard let start, range.lowerBound < range.upperBound else { return .empty }
+        return ByteView(nonEmpty: start + range.lowerBound, count: range.upperBound - range.lowerBound)
     }
 
     /// The bytes from `offset` to the end, as a view of their own.

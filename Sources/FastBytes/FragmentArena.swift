@@ -84,9 +84,11 @@ public final class FragmentArena: @unchecked Sendable {
         return Int(bitPattern: place)
     }
 
-    private static let prefixBytes = MemoryLayout<Int>.size + MemoryLayout<Int64>.size
+    @usableFromInline static let prefixBytes = MemoryLayout<Int>.size + MemoryLayout<Int64>.size
 
     /// The bytes and tag `keepPrefixed` kept at `address` (0: none), valid while that arena lives.
+    /// Inlinable: a page reads one per card.
+    @inlinable
     public static func prefixed(at address: Int) -> (bytes: ByteView, tag: Int64) {
         guard let base = UnsafeRawPointer(bitPattern: address) else { return (.empty, 0) }
         let count = base.loadUnaligned(as: Int.self)

@@ -11,7 +11,7 @@ import Synchronization
 /// (the owner of both holds them together).
 public final class PublishedAddresses: @unchecked Sendable {
     // Safety: `words` is allocated once, never resized, and each word is only reached atomically.
-    private let words: UnsafeMutablePointer<Atomic<Int>>
+    @usableFromInline let words: UnsafeMutablePointer<Atomic<Int>>
     public let count: Int
 
     /// `count` empty slots.
@@ -26,8 +26,8 @@ public final class PublishedAddresses: @unchecked Sendable {
         words.deallocate()
     }
 
-    /// The address published in `slot` (0 when none yet).
-    @inline(__always)
+    /// The address published in `slot` (0 when none yet). Inlinable: a page reads one per card.
+    @inlinable @inline(__always)
     public func address(at slot: Int) -> Int {
         precondition(slot >= 0 && slot < count, "PublishedAddresses: slot out of range")
         return words[slot].load(ordering: .acquiring)

@@ -8,9 +8,8 @@ import Synchronization
 /// atomic write both cores contend for).
 struct MarkupPieces: Sendable {
     private var bytes: [UInt8] = []
-    /// Where piece `i` ends in `bytes` (a little-endian 32-bit number at `4 * i`); it starts where piece
-    /// `i - 1` ends. Bytes, so that a pinned page reads them through the same kind of view.
-    private var ends: [UInt8] = []
+    /// Where piece `i` ends in `bytes`; it starts where piece `i - 1` ends.
+    private var ends: [Int] = []
 
     init() {}
 
@@ -18,19 +17,18 @@ struct MarkupPieces: Sendable {
         for piece in pieces { append(piece) }
     }
 
-    var count: Int { ends.count / 4 }
+    var count: Int { ends.count }
 
     mutating func append(_ piece: [UInt8]) {
         bytes += piece
-        let end = UInt32(bytes.count)
-        for shift in stride(from: 0, to: 32, by: 8) { ends.append(UInt8(truncatingIfNeeded: end >> UInt32(shift))) }
+        ends.append(bytes.count)
     }
 
     /// Calls `body` with the pieces' bytes pinned (valid only inside `body`).
     @inline(__always)
     func withPieces<T>(_ body: (PinnedPieces) -> T) -> T {
         bytes.withView { bytes in
-            ends.withView { ends in
+            ends.withElements { ends in
                 body(PinnedPieces(bytes: bytes, ends: ends))
             }
         }
@@ -41,12 +39,12 @@ struct MarkupPieces: Sendable {
 /// Valid only inside the `withPieces` call that made it.
 struct PinnedPieces {
     let bytes: ByteView
-    let ends: ByteView
+    let ends: ElementView<Int>
 
     /// The bytes of piece `id`.
     @inline(__always)
     subscript(id: Int) -> ByteView {
-        bytes.view((id == 0 ? 0 : Int(ends.uint32(at: 4 * (id - 1))))..<Int(ends.uint32(at: 4 * id)))
+        bytes.view((id == 0 ? 0 : ends[id - 1])..<ends[id])
     }
 }
 
