@@ -79,6 +79,16 @@ public final class SnapshotMemo<Value: Sendable>: Sendable {
         }
     }
 
+    /// Keeps `value` as that of `generation` when it is newer than the kept one and not retired (a value made
+    /// ahead of its generation's first request: `PageCaches.prepare`).
+    public func keep(_ value: Value, for generation: Int) {
+        state.withLock { state in
+            guard state.mayKeep(generation) else { return }
+            state.generation = generation
+            state.value = value
+        }
+    }
+
     /// Runs `body` on the kept value when it is still that of `generation` (what was made outside
     /// the lock is kept only there); nil when another generation's value, or none, is kept.
     @inlinable

@@ -84,7 +84,8 @@ public final class FragmentArena: @unchecked Sendable {
         return Int(bitPattern: place)
     }
 
-    @usableFromInline static let prefixBytes = MemoryLayout<Int>.size + MemoryLayout<Int64>.size
+    /// Bytes before a prefixed piece's own: its length and tag.
+    public static let prefixBytes = MemoryLayout<Int>.size + MemoryLayout<Int64>.size
 
     /// The bytes and tag `keepPrefixed` kept at `address` (0: none), valid while that arena lives.
     /// Inlinable: a page reads one per card.

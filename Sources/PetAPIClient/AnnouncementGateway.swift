@@ -91,6 +91,10 @@ public final class AnnouncementGateway: Sendable {
     /// Where the reunited pets come from (`readReunitedPets`), and the version the held snapshot was split by.
     private let reunitedSource = Mutex<(@Sendable () -> ReunitedPets)?>(nil)
     private let heldReunitedVersion = Atomic<Int>(0)
+    /// The last snapshot made, whose decoded items the next list reuses (`Snapshot.decoded`).
+    private let lastBuilt = Mutex<Snapshot?>(nil)
+    /// Called with each new snapshot while it is made (`whenPreparing`).
+    private let preparers = Mutex<[@Sendable (Snapshot) -> @Sendable () -> Void]>([])
 
     /// The cache key of the one snapshot.
     static let snapshotKey = "list"
@@ -141,6 +145,14 @@ public final class AnnouncementGateway: Sendable {
         replacedListeners.withLock { $0.append(retire) }
     }
 
+    /// Calls `prepare` with every new snapshot while it is made, on the thread that decodes and indexes it
+    /// (`BackgroundWork`, before any request sees it): what pages need of each item is made there, reusing the
+    /// predecessor's for unchanged items (`Snapshot.carried`). The closure it returns is called just before the
+    /// snapshot replaces the held one (before `whenReplaced`'s), to put what was made in place.
+    public func whenPreparing(_ prepare: @escaping @Sendable (Snapshot) -> @Sendable () -> Void) {
+        preparers.withLock { $0.append(prepare) }
+    }
+
     /// Calls `listen` with every new snapshot (not a 304 revalidation), after the ones of `whenReplaced`:
     /// the alerts' fan-out compares it with the one before (docs/alerts.md "Once per pet").
     public func whenNewSnapshot(_ listen: @escaping @Sendable (Snapshot) -> Void) {
@@ -181,26 +193,52 @@ public final class AnnouncementGateway: Sendable {
                 throw self.failed("list", .badStatus(response.status, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
             }
             try self.requireJSON(response, endpoint: "list", requestID: requestID)
-            let outcome: ListOutcome
-            do throws(DecodingFailure) {
-                outcome = try AnnouncementDecoder.decodeList(bytes: response.body, places: self.settings.places)
-            } catch {
+            // Decoded, indexed and prepared for pages off the server's threads, at a lower priority, reusing what
+            // the held snapshot decoded of unchanged items (docs/performance.md "Steady speed").
+            let body = response.body
+            response.body = []
+            let previous = self.lastBuilt.withLock { $0 }
+            let places = self.settings.places
+            let preparers = self.preparers.withLock { $0 }
+            let (built, work) = await BackgroundWork.run { () -> Result<(Snapshot, DecodedList, [@Sendable () -> Void]), DecodingFailure> in
+                let decoded: DecodedList
+                do throws(DecodingFailure) {
+                    decoded = try AnnouncementDecoder.decodeList(bytes: body, places: places, reusing: previous?.decoded ?? .none) {
+                        previous?.item(at: $0)
+                    }
+                } catch {
+                    return .failure(error)
+                }
+                let snapshot = Snapshot(decoded, reunited: reunited, predecessor: previous)
+                return .success((snapshot, decoded, preparers.map { $0(snapshot) }))
+            }
+            let snapshot: Snapshot
+            let decoded: DecodedList
+            let installs: [@Sendable () -> Void]
+            switch built {
+            case .success(let made): (snapshot, decoded, installs) = made
+            case .failure(let error):
                 throw self.failed(
                     "list",
                     .malformedBody(detail: error.message, upstreamRequestID: response.headers[.upstreamRequestID]),
                     requestID: requestID
                 )
             }
-            // The body is not needed any more: let it go before the index is built (the refresh's peak).
-            let cost = response.body.count
-            response.body = []
-            self.report(outcome, requestID: requestID)
-            let snapshot = Snapshot(outcome, reunited: reunited)  // places already given while decoding
+            self.report(decoded.outcome, requestID: requestID)
+            self.logger.info(
+                "indexed a new list",
+                metadata: [
+                    "items": "\(snapshot.index.count)", "reused": "\(decoded.reusedCount)",
+                    "cpu_ms": "\(work.cpu.milliseconds)", "ms": "\(work.wall.milliseconds)", "request_id": "\(requestID)",
+                ]
+            )
+            self.lastBuilt.withLock { $0 = snapshot }
             self.heldReunitedVersion.store(reunited.version, ordering: .releasing)
             self.onEvent(.snapshot(items: snapshot.index.count))
+            for install in installs { install() }
             for retire in self.replacedListeners.withLock({ $0 }) { retire(snapshot.generation) }
             for listen in self.snapshotListeners.withLock({ $0 }) { listen(snapshot) }
-            return .fresh(snapshot, etag: response.headers[.eTag], cost: cost)
+            return .fresh(snapshot, etag: response.headers[.eTag], cost: body.count)
         }
     }
 

@@ -32,6 +32,13 @@ public struct Snapshot: Sendable {
     public let generation: Int
     /// The `ReunitedPets.version` the snapshot was split by.
     public let reunitedVersion: Int
+    /// What the next list's decode may reuse of this one's items (`DecodedItems`).
+    public let decoded: DecodedItems
+    /// The snapshot this one reused unchanged items of (`predecessor`), and for each listed position here the
+    /// listed position of the same item there (-1: new or changed): what was made per item of the predecessor
+    /// (cards, feed entries) is kept for these (`CardFragments`, docs/performance.md "Steady speed").
+    public let predecessor: Int?
+    public let carried: [Int32]
 
     private static let counter = Atomic<Int>(0)
 
@@ -54,7 +61,49 @@ public struct Snapshot: Sendable {
         self.reunited = AnnouncementIndex(items: home)
         skippedCount = outcome.skipped.count
         reunitedVersion = reunited.version
+        decoded = .none
+        predecessor = nil
+        carried = []
         generation = Snapshot.counter.add(1, ordering: .relaxed).newValue
+    }
+
+    /// Indexes a decode that reused items of `predecessor` (`AnnouncementDecoder.decodeList(bytes:places:reusing:item:)`),
+    /// the pets of `reunited` apart, noting which listed items are the predecessor's unchanged ones (`carried`).
+    public init(_ list: DecodedList, reunited: ReunitedPets = .none, predecessor: Snapshot?) {
+        var listed: [Announcement] = []
+        var home: [Announcement] = []
+        var places: [DecodedItems.Place] = []
+        var carried: [Int32] = []
+        listed.reserveCapacity(list.outcome.items.count)
+        carried.reserveCapacity(list.outcome.items.count)
+        places.reserveCapacity(list.outcome.items.count)
+        for (offset, var item) in list.outcome.items.enumerated() {
+            if let at = reunited.at[item.id] {
+                item.reunitedAt = at
+                places.append(-1 - Int32(home.count))
+                home.append(item)
+            } else {
+                places.append(Int32(listed.count))
+                listed.append(item)
+                // Only a listed item of the predecessor has cards there.
+                carried.append(list.reusedFrom[offset].map { $0 >= 0 ? $0 : -1 } ?? -1)
+            }
+        }
+        index = AnnouncementIndex(items: listed)
+        self.reunited = AnnouncementIndex(items: home)
+        skippedCount = list.outcome.skipped.count
+        reunitedVersion = reunited.version
+        decoded = list.decodedItems(places: places)
+        self.predecessor = predecessor?.generation
+        self.carried = predecessor == nil ? [] : carried
+        generation = Snapshot.counter.add(1, ordering: .relaxed).newValue
+    }
+
+    /// The valid item at `place` (`DecodedItems.Place`): listed or reunited.
+    public func item(at place: DecodedItems.Place) -> Announcement? {
+        if place >= 0 { return Int(place) < index.items.count ? index.items[Int(place)] : nil }
+        let position = Int(-1 - place)
+        return position < reunited.items.count ? reunited.items[position] : nil
     }
 
     /// The announcement `id`, listed or reunited.

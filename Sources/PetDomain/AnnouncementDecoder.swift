@@ -21,6 +21,19 @@ public enum AnnouncementDecoder {
     /// `places`: each valid item gets its nearest place as it is read (`withNearestPlace`), so
     /// the list is not held twice, before and after, while a snapshot is made.
     public static func decodeList(bytes body: [UInt8], places: PlaceFinder? = nil) throws(DecodingFailure) -> ListOutcome {
+        try decodeList(bytes: body, places: places, reusing: .none) { _ in nil }.outcome
+    }
+
+    /// `decodeList(bytes:places:)` reusing what an earlier decode learned (`known`, with `item` giving a valid
+    /// item back from where it is kept): an item whose bytes were read before is not parsed, validated or
+    /// placed again, and the outcome is the same as a whole decode's (docs/performance.md "Steady speed").
+    /// `item` answers nil only for a place no snapshot holds; such an item is then decoded anew.
+    public static func decodeList(
+        bytes body: [UInt8],
+        places: PlaceFinder?,
+        reusing known: DecodedItems,
+        item: (DecodedItems.Place) -> Announcement?
+    ) throws(DecodingFailure) -> DecodedList {
         var parser = JSONParser(bytes: body)
         var lists: [String: ListBuilder] = [:]
         var bare: ListBuilder?
@@ -31,15 +44,30 @@ public enum AnnouncementDecoder {
             if let key = currentKey { lists[key] = list } else { bare = list }
             current = nil
         }
-        let parsed = parser.parseList(wrapperKeys: Set(listWrapperKeys)) { event in
+        // An item reusable only when `item` still has it: asked once, by `known`, before the parser skips it.
+        var reusable: (ItemKey, Announcement.Validation, DecodedItems.Place?)?
+        func lookUp(_ key: ItemKey) -> Bool {
+            if let skipped = known.invalid[key] {
+                reusable = (key, .invalid(skipped), nil)
+                return true
+            }
+            guard let place = known.valid[key], var announcement = item(place) else { return false }
+            announcement.reunitedAt = nil  // the snapshot marks reunited pets again (`Snapshot.init`)
+            reusable = (key, .valid(announcement, known.warnings[key] ?? []), place)
+            return true
+        }
+        let parsed = parser.parseList(wrapperKeys: Set(listWrapperKeys), known: lookUp) { event in
             switch event {
             case .begin(let key):
                 finishCurrent()
                 if let key { lists[key] = nil }
                 currentKey = key
                 current = ListBuilder(places: places)
-            case .element(let element):
-                current?.add(element)
+            case .element(let element, let key):
+                current?.add(Announcement.validate(element), key: key, reusedFrom: nil)
+            case .known(let key):
+                guard let (found, validation, place) = reusable, found == key else { return }
+                current?.add(validation, key: key, reusedFrom: place)
             case .notArray(let key):
                 finishCurrent()
                 lists[key] = nil
@@ -47,9 +75,9 @@ public enum AnnouncementDecoder {
         }
         finishCurrent()
         guard parsed else { throw .notJSON }
-        if let bare { return bare.outcome }
+        if let bare { return bare.decoded }
         for key in listWrapperKeys {
-            if let list = lists[key] { return list.outcome }
+            if let list = lists[key] { return list.decoded }
         }
         throw .missingListArray
     }
@@ -58,14 +86,20 @@ public enum AnnouncementDecoder {
     private struct ListBuilder {
         let places: PlaceFinder?
         var items: [Announcement] = []
+        var keys: [ItemKey] = []
+        var reusedFrom: [DecodedItems.Place?] = []
         var skipped: [SkippedItem] = []
         var warnings: [FieldWarning] = []
+        var invalid: [ItemKey: SkippedItem] = [:]
+        var warningsByKey: [ItemKey: [FieldWarning]] = [:]
         var seenIds = Set<String>()
 
-        mutating func add(_ element: JSONValue) {
-            switch Announcement.validate(element) {
+        /// Adds the item with `key` as `validation` says; `reusedFrom`: where it was reused from (already placed).
+        mutating func add(_ validation: Announcement.Validation, key: ItemKey, reusedFrom place: DecodedItems.Place?) {
+            switch validation {
             case .invalid(let item):
                 skipped.append(item)
+                invalid[key] = item
             case .valid(let announcement, let itemWarnings):
                 // Deduplicate among valid items only: an invalid first copy must not hide a valid later one.
                 guard seenIds.insert(announcement.id).inserted else {
@@ -78,12 +112,23 @@ public enum AnnouncementDecoder {
                     )
                     return
                 }
-                items.append(places == nil ? announcement : announcement.withNearestPlace(places))
+                items.append(places == nil || place != nil ? announcement : announcement.withNearestPlace(places))
+                keys.append(key)
+                reusedFrom.append(place)
                 warnings.append(contentsOf: itemWarnings)
+                if !itemWarnings.isEmpty { warningsByKey[key] = itemWarnings }
             }
         }
 
-        var outcome: ListOutcome { ListOutcome(items: items, skipped: skipped, warnings: warnings) }
+        var decoded: DecodedList {
+            DecodedList(
+                outcome: ListOutcome(items: items, skipped: skipped, warnings: warnings),
+                keys: keys,
+                reusedFrom: reusedFrom,
+                invalid: invalid,
+                warnings: warningsByKey
+            )
+        }
     }
 
     /// Decodes a details body: a bare object (the backend's shape) or one wrapped as `{"data":{…}}`.

@@ -1,3 +1,4 @@
+import FastBytes
 import Foundation
 
 extension JSONValue {
@@ -39,8 +40,10 @@ struct JSONParser {
     enum ListEvent {
         /// A list array starts: the bare top-level array (`key` nil) or the array under a wrapper key.
         case begin(key: String?)
-        /// The next element of the array that began last.
-        case element(JSONValue)
+        /// The next element of the array that began last, with the key of its bytes (`ItemKey`).
+        case element(JSONValue, ItemKey)
+        /// The next element, not parsed: bytes that `known` said were seen before (`DecodedItems`).
+        case known(ItemKey)
         /// A wrapper key whose value is not an array: with repeated keys the last one wins.
         case notArray(key: String)
     }
@@ -51,16 +54,18 @@ struct JSONParser {
     /// several times its size before its items are validated (docs/performance.md "Memory").
     /// Everything else is parsed and dropped. False when the body is not one JSON document; what
     /// was handed over before the error must then be discarded.
-    mutating func parseList(wrapperKeys: Set<String>, _ handle: (ListEvent) -> Void) -> Bool {
+    /// `known`: whether an element with these bytes was read before; such an element is only scanned for its end
+    /// (bytes seen before parsed then, so they are JSON), and handed over as `.known` instead of as a value.
+    mutating func parseList(wrapperKeys: Set<String>, known: (ItemKey) -> Bool = { _ in false }, _ handle: (ListEvent) -> Void) -> Bool {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         skipWhitespace()
         guard index < bytes.count else { return false }
         switch bytes[index] {
         case UInt8(ascii: "["):
             handle(.begin(key: nil))
-            guard streamArray(handle) else { return false }
+            guard streamArray(known, handle) else { return false }
         case UInt8(ascii: "{"):
-            guard streamObject(wrapperKeys: wrapperKeys, handle) else { return false }
+            guard streamObject(wrapperKeys: wrapperKeys, known, handle) else { return false }
         default:
             guard parseValue() != nil else { return false }
         }
@@ -69,7 +74,7 @@ struct JSONParser {
     }
 
     /// `parseObject` for the top-level object of a list body: the wrapper keys' arrays are streamed.
-    private mutating func streamObject(wrapperKeys: Set<String>, _ handle: (ListEvent) -> Void) -> Bool {
+    private mutating func streamObject(wrapperKeys: Set<String>, _ known: (ItemKey) -> Bool, _ handle: (ListEvent) -> Void) -> Bool {
         depth += 1
         defer { depth -= 1 }
         index += 1
@@ -87,7 +92,7 @@ struct JSONParser {
             skipWhitespace()
             if wrapperKeys.contains(key), index < bytes.count, bytes[index] == UInt8(ascii: "[") {
                 handle(.begin(key: key))
-                guard streamArray(handle) else { return false }
+                guard streamArray(known, handle) else { return false }
             } else {
                 guard parseValue() != nil else { return false }
                 if wrapperKeys.contains(key) { handle(.notArray(key: key)) }
@@ -105,7 +110,7 @@ struct JSONParser {
     }
 
     /// `parseArray` handing over each element instead of collecting them.
-    private mutating func streamArray(_ handle: (ListEvent) -> Void) -> Bool {
+    private mutating func streamArray(_ known: (ItemKey) -> Bool, _ handle: (ListEvent) -> Void) -> Bool {
         depth += 1
         defer { depth -= 1 }
         guard depth <= JSONParser.maximumDepth else { return false }
@@ -117,8 +122,14 @@ struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard let value = parseValue() else { return false }
-            handle(.element(value))
+            let start = index
+            if skipValue(), case let key = self.key(start..<index), known(key) {
+                handle(.known(key))
+            } else {
+                index = start
+                guard let value = parseValue() else { return false }
+                handle(.element(value, self.key(start..<index)))
+            }
             skipWhitespace()
             guard index < bytes.count else { return false }
             switch bytes[index] {
@@ -129,6 +140,54 @@ struct JSONParser {
             default: return false
             }
         }
+    }
+
+    /// The key of the element at `range` (`ItemKey`).
+    private func key(_ range: Range<Int>) -> ItemKey {
+        bytes.withView { ItemKey($0.view(range)) }
+    }
+
+    /// Moves past one value without building it: only where it ends is found (strings with their escapes,
+    /// nesting up to `maximumDepth`), not whether it is JSON. False when no end was found. Bytes it ends on that
+    /// `known` recognises parsed whole before, so they are one JSON value and end where the parser would.
+    private mutating func skipValue() -> Bool {
+        var nesting = 0
+        repeat {
+            guard index < bytes.count else { return false }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                guard index < bytes.count else { return false }
+                index += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                nesting += 1
+                guard nesting <= JSONParser.maximumDepth else { return false }
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard nesting > 0 else { return false }
+                nesting -= 1
+                index += 1
+            default:
+                // Inside an object or array: commas, colons, white space, numbers and literals.
+                guard nesting == 0 else {
+                    index += 1
+                    continue
+                }
+                // A number or literal on its own runs to the next delimiter.
+                let start = index
+                while index < bytes.count {
+                    switch bytes[index] {
+                    case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"): return index > start
+                    default: index += 1
+                    }
+                }
+                return false
+            }
+        } while nesting > 0
+        return true
     }
 
     private mutating func skipWhitespace() {

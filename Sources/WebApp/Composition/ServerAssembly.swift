@@ -30,6 +30,10 @@ struct ServerAssembly: Sendable {
         // What is kept per snapshot goes when a new snapshot replaces it (docs/performance.md "Memory"),
         // and so do the kept answers the server gives itself: a report published here or on another
         // replica (`ReportService.publish`, `PetSpotApp.dataChanged`) shows at once, not after their TTL.
+        // The cards of a new list are made with it, off the server's threads (docs/performance.md "Steady speed").
+        gateway.whenPreparing { [site] snapshot in
+            site.caches.prepare(snapshot, renderer: site.renderer, languages: Language.allCases)
+        }
         gateway.whenReplaced { [site, wholeList = api.wholeList, responses] generation in
             site.caches.retire(below: generation)
             wholeList.retire(below: generation)

@@ -46,10 +46,12 @@ final class CardFragments: Sendable {
     /// The shared markup as it was when a card was last kept, published before the cards that name
     /// it: a page that sees a card reads this after it, so it holds every piece the card names.
     private let publishedMarkup = Mutex(MarkupPieces())
-    /// The markup the kept cards share (`CompactFragment`).
-    private let markup = SharedMarkup()
-    /// Where the kept cards' bytes live (a page holds it while it writes them: `CardSet.owner`).
-    private let arena = FragmentArena()
+    /// The markup the kept cards share (`CompactFragment`); a successor shares its predecessor's, so the cards it
+    /// keeps name the same pieces.
+    private let markup: SharedMarkup
+    /// Where the kept cards' bytes live (a page holds it while it writes them: `CardSet.owner`); a successor
+    /// shares it too, unless most of it belongs to cards no longer shown (`init(succeeding:…)`).
+    private let arena: FragmentArena
 
     /// Room for the cards of a snapshot of `count` items.
     init(generation: Int, day: Int, count: Int) {
@@ -57,7 +59,70 @@ final class CardFragments: Sendable {
         self.day = day
         plain = (0..<Language.allCases.count * 2).map { _ in PublishedFragments(count: count) }
         located = Language.allCases.map { _ in PublishedFragments(count: count) }
+        markup = SharedMarkup()
+        arena = FragmentArena()
     }
+
+    /// The cards of a new snapshot that kept `old`'s unchanged items: `carried[position]` is the item's position
+    /// in `old`'s snapshot (-1 for a new or changed one), whose kept cards of every variant are kept here as they
+    /// are, so a refresh that adds one report renders one card, not 50,000 (docs/performance.md "Steady speed").
+    /// The bytes stay where they are and the arena is shared, unless less than half of it would still be shown:
+    /// then the carried cards are copied into a new one and the old goes with the old snapshot.
+    init(succeeding old: CardFragments, generation: Int, day: Int, carried: [Int32]) {
+        self.generation = generation
+        self.day = day
+        let count = carried.count
+        plain = (0..<Language.allCases.count * 2).map { _ in PublishedFragments(count: count) }
+        located = Language.allCases.map { _ in PublishedFragments(count: count) }
+        markup = old.markup
+        publishedMarkup.withLock { $0 = old.publishedMarkup.withLock { $0 } }
+        let pairs = zip(old.plain + old.located, plain + located)
+        var live = 0
+        for (before, after) in pairs {
+            for position in 0..<count where carried[position] >= 0 && Int(carried[position]) < before.count {
+                let address = before.address(at: Int(carried[position]))
+                guard address != 0 else { continue }
+                live += FragmentArena.prefixBytes + FragmentArena.prefixed(at: address).bytes.count
+                after.publish(address, at: position)
+            }
+        }
+        let (_, kept) = old.arena.bytes
+        guard kept > 2 * live + FragmentArena.chunkBytes * 16 else {
+            arena = old.arena
+            return
+        }
+        let fresh = FragmentArena()
+        for (_, after) in pairs {
+            for position in 0..<count {
+                let address = after.address(at: position)
+                guard address != 0 else { continue }
+                let (bytes, tag) = FragmentArena.prefixed(at: address)
+                after.publish(fresh.keepPrefixed(bytes, tag: tag), at: position)
+            }
+        }
+        arena = fresh
+    }
+
+    /// Makes the located cards not kept yet of every item of `items` (this snapshot's) in `texts`' language, so
+    /// the first located pages of a snapshot write kept cards as every later one does instead of rendering
+    /// theirs (docs/performance.md "Steady speed": a replica just started, or just given a changed list).
+    func makeLocated(_ items: [Announcement], texts: Texts, render: (CardModel) -> [UInt8]) {
+        let slots = located[texts.language.index]
+        var pieces = MarkupPieces()
+        var made: [(Int, CompactFragment)] = []
+        for position in items.indices where position < slots.count && slots.address(at: position) == 0 {
+            guard let card = locatedFragment(items[position], texts: texts, render: render) else { continue }
+            made.append((position, card))
+            if made.count == 256 {
+                keep(made, &pieces, in: slots)
+                made.removeAll(keepingCapacity: true)
+            }
+        }
+        keep(made, &pieces, in: slots)
+    }
+
+    /// Bytes of the arena these cards keep theirs in (tests, `/metrics`).
+    var arenaBytes: (reserved: Int, kept: Int) { arena.bytes }
 
     /// The kept cards of `page`'s positions in `slots` (nil: not made yet), and the shared markup,
     /// read after them (so it holds every piece they name).
@@ -116,21 +181,7 @@ final class CardFragments: Sendable {
                 continue
             }
             let item = page.all[position]
-            let hasDistance = item.place.coordinate != nil
-            var (marked, values) = item.card(origin: nil, location: .unknown, texts: texts, day: day).valueMarked()
-            marked.detailURL += CardFragments.linkMarker
-            if hasDistance { marked.distanceText = CardFragments.distanceMarker }
-            let markedBytes = render(marked)
-            if let trusted = CompactFragment(trusting: markedBytes, values: values, markup: markup) {
-                made.append((position, trusted))
-                cards.append(.compact(trusted))
-            } else if let located = CardFragments.split(render(CardFragments.markedCard(item, texts: texts, day: day)), hasDistance: hasDistance) {
-                // The reference: the card with the slots' markers only. Nil only when the item's own
-                // text holds a slot marker character (never in real data): that card is rendered
-                // whole, each time.
-                let card =
-                    CompactFragment(marked: markedBytes, values: values, reference: located, markup: markup)
-                    ?? CompactFragment(plain: located)
+            if let card = locatedFragment(item, texts: texts, render: render) {
                 made.append((position, card))
                 cards.append(.compact(card))
             } else {
@@ -144,6 +195,22 @@ final class CardFragments: Sendable {
         var escapedQuery: [UInt8] = []
         HTMLText.escape(linkQuery, into: &escapedQuery)
         return CardSet(cards: cards, markup: pieces, escapedQuery: escapedQuery, distancesKm: page.distancesKm, texts: texts, owner: arena)
+    }
+
+    /// The located card of `item` to keep: nil only when the item's own text holds a slot marker character (never
+    /// in real data): that card is rendered whole, each time.
+    private func locatedFragment(_ item: Announcement, texts: Texts, render: (CardModel) -> [UInt8]) -> CompactFragment? {
+        let hasDistance = item.place.coordinate != nil
+        var (marked, values) = item.card(origin: nil, location: .unknown, texts: texts, day: day).valueMarked()
+        marked.detailURL += CardFragments.linkMarker
+        if hasDistance { marked.distanceText = CardFragments.distanceMarker }
+        let markedBytes = render(marked)
+        if let trusted = CompactFragment(trusting: markedBytes, values: values, markup: markup) { return trusted }
+        // The reference: the card with the slots' markers only.
+        guard let located = CardFragments.split(render(CardFragments.markedCard(item, texts: texts, day: day)), hasDistance: hasDistance) else {
+            return nil
+        }
+        return CompactFragment(marked: markedBytes, values: values, reference: located, markup: markup) ?? CompactFragment(plain: located)
     }
 
     /// Keeps the cards just made in `slots`, the markup they name published first; `pieces` becomes

@@ -141,6 +141,30 @@ final class PageCaches: Sendable {
         posterCodes.retire(below: generation)
     }
 
+    /// What the pages of `snapshot` need of each item, made while the snapshot is (`AnnouncementGateway.whenPreparing`,
+    /// on its low-priority thread): the cards of the held snapshot's unchanged items carried over, and the located
+    /// cards of every other item made in each of `languages` (docs/performance.md "Steady speed"). The closure
+    /// returned puts them in place just before the snapshot replaces the held one.
+    func prepare(_ snapshot: Snapshot, renderer: PageRenderer, languages: [Language]) -> @Sendable () -> Void {
+        let day = days.today
+        let generation = DayClock.reuseKey(generation: snapshot.generation, day: day)
+        let count = snapshot.index.count
+        let old: CardFragments? = fragments.withKept { _, kept in kept }
+        let cards: CardFragments
+        if let old, let predecessor = snapshot.predecessor, old.generation == DayClock.reuseKey(generation: predecessor, day: day),
+            old.day == day
+        {
+            cards = CardFragments(succeeding: old, generation: generation, day: day, carried: snapshot.carried)
+        } else {
+            cards = CardFragments(generation: generation, day: day, count: count)
+        }
+        for language in languages {
+            let texts = renderer.texts(PageLanguage(language: language, explicit: false))
+            cards.makeLocated(snapshot.index.items, texts: texts) { renderer.render($0, template: "partials/card", language: language) ?? [] }
+        }
+        return { [fragments] in fragments.keep(cards, for: generation) }
+    }
+
     /// The HTML of each card of one index page for this visitor (card fragments of the snapshot),
     /// rendered by `renderer` when not kept yet.
     /// Cards say how old each report is on `day`, so they are kept per snapshot generation and day.
