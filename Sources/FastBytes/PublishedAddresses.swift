@@ -39,3 +39,36 @@ public final class PublishedAddresses: @unchecked Sendable {
         words[slot].store(address, ordering: .releasing)
     }
 }
+
+extension PublishedAddresses {
+    /// Publishes in each `to` the addresses its `from` holds at the positions `carried` names (`carried[slot]`:
+    /// the slot of `from` whose piece goes to `slot` of `to`, -1 for none), all kept in `arena` by
+    /// `FragmentArena.keepPrefixed`: what a new snapshot keeps of its predecessor's cards or feed entries for its
+    /// unchanged items (docs/performance.md "Steady speed"). The arena the new slots should name is returned:
+    /// `arena` itself, shared with the predecessor, while at least half of it is still named; else a new one
+    /// with copies of the carried pieces, so the pieces of changed and removed items go with the predecessor.
+    public static func carry(_ pairs: [(from: PublishedAddresses, to: PublishedAddresses)], carried: [Int32], arena: FragmentArena) -> FragmentArena {
+        var live = 0
+        for (from, to) in pairs {
+            for slot in 0..<Swift.min(carried.count, to.count) {
+                let source = Int(carried[slot])
+                guard source >= 0, source < from.count else { continue }
+                let address = from.address(at: source)
+                guard address != 0 else { continue }
+                live += FragmentArena.prefixBytes + FragmentArena.prefixed(at: address).bytes.count
+                to.publish(address, at: slot)
+            }
+        }
+        guard arena.bytes.kept > 2 * live + 16 * FragmentArena.chunkBytes else { return arena }
+        let fresh = FragmentArena()
+        for (_, to) in pairs {
+            for slot in 0..<to.count {
+                let address = to.address(at: slot)
+                guard address != 0 else { continue }
+                let (bytes, tag) = FragmentArena.prefixed(at: address)
+                to.publish(fresh.keepPrefixed(bytes, tag: tag), at: slot)
+            }
+        }
+        return fresh
+    }
+}

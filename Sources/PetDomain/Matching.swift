@@ -233,6 +233,24 @@ public final class MatchProfiles: @unchecked Sendable {
         breedKeys = Array(repeating: nil, count: index.count)
     }
 
+    /// Profiles of `index`'s items with those `old` read of unchanged items (`carried[position]`: the item's
+    /// position in `old`'s index, -1 for a new or changed one) kept, so a new list reads only what changed.
+    public init(_ index: AnnouncementIndex, carrying old: MatchProfiles, carried: [Int32]) {
+        self.index = index
+        var markings = Array(repeating: MatchProfiles.unread, count: index.count)
+        var breedKeys = [String?](repeating: nil, count: index.count)
+        old.lock.withLock {
+            for position in 0..<min(index.count, carried.count) {
+                let source = Int(carried[position])
+                guard source >= 0, source < old.markings.count else { continue }
+                markings[position] = old.markings[source]
+                breedKeys[position] = old.breedKeys[source]
+            }
+        }
+        self.markings = markings
+        self.breedKeys = breedKeys
+    }
+
     /// The profile of the item at `position`.
     public func profile(at position: Int) -> MatchProfile {
         let item = index.items[position]

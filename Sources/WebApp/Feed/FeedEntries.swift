@@ -3,6 +3,7 @@ import CompiledTemplates
 import FastBytes
 import Foundation
 import MicroHTTP
+import PetAPIClient
 import PetDomain
 import Synchronization
 
@@ -227,13 +228,26 @@ final class FeedEntries: Sendable {
         /// By position in the snapshot's items; 0 until first asked for.
         let entries: PublishedFragments
         /// The markup its fragments share.
-        let markup = SharedMarkup()
+        let markup: SharedMarkup
         /// `markup.pieces` as of the last fragment kept, published before it.
         let pieces = Mutex(MarkupPieces())
         /// Where the kept entries' bytes live.
-        let arena = FragmentArena()
+        let arena: FragmentArena
 
-        init(count: Int) { entries = PublishedFragments(count: count) }
+        init(count: Int) {
+            entries = PublishedFragments(count: count)
+            markup = SharedMarkup()
+            arena = FragmentArena()
+        }
+
+        /// The entries of a new snapshot's unchanged items (`Snapshot.carried`) as `old` kept them, as
+        /// `CardFragments.init(succeeding:…)` carries cards.
+        init(succeeding old: Kept, carried: [Int32]) {
+            entries = PublishedFragments(count: carried.count)
+            markup = old.markup
+            pieces.withLock { $0 = old.pieces.withLock { $0 } }
+            arena = PublishedFragments.carry([(from: old.entries, to: entries)], carried: carried, arena: old.arena)
+        }
     }
 
     /// The current generation's entries, per language.
@@ -244,6 +258,17 @@ final class FeedEntries: Sendable {
     /// Entries for a site whose public base URL is `baseURL`.
     init(baseURL: String) {
         authority = FeedSearch.authority(ofBaseURL: baseURL)
+    }
+
+    /// The entries of `snapshot`'s unchanged items, carried from its predecessor's, made while the snapshot is
+    /// (`PageCaches.prepare`); the closure returned keeps them just before the snapshot replaces the held one.
+    func prepare(_ snapshot: Snapshot) -> @Sendable () -> Void {
+        guard let predecessor = snapshot.predecessor else { return {} }
+        let old = kept.withKept { generation, state in generation == predecessor ? state : nil } ?? nil
+        guard let old else { return {} }
+        let next = old.mapValues { Kept(succeeding: $0, carried: snapshot.carried) }
+        let generation = snapshot.generation
+        return { [kept] in kept.keep(next, for: generation) }
     }
 
     /// Lets go of the entries of generations before `generation` (a new snapshot replaces theirs) and

@@ -48,6 +48,17 @@ final class MatchMemo: Sendable {
         return made
     }
 
+    /// The profiles of `snapshot`'s unchanged items carried from its predecessor's (`MatchProfiles.init(_:carrying:)`),
+    /// made while the snapshot is (`PageCaches.prepare`); its matches are searched again (a new report may be one).
+    func prepare(_ snapshot: Snapshot) -> @Sendable () -> Void {
+        guard let predecessor = snapshot.predecessor else { return {} }
+        let old = kept.withKept { generation, state in generation == predecessor ? state.profiles : nil } ?? nil
+        guard let old else { return {} }
+        let profiles = MatchProfiles(snapshot.index, carrying: old, carried: snapshot.carried)
+        let generation = snapshot.generation
+        return { [kept] in kept.keep(Kept(byID: [:], profiles: profiles), for: generation) }
+    }
+
     /// Lets go of what was kept for generations before `generation` (a new snapshot replaces theirs)
     /// and keeps nothing for them from now on. The profiles hold the whole snapshot they were read
     /// from (its items and index, ~45 MB at 50,000 items): without this, a replaced snapshot stayed

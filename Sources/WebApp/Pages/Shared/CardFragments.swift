@@ -76,31 +76,8 @@ final class CardFragments: Sendable {
         located = Language.allCases.map { _ in PublishedFragments(count: count) }
         markup = old.markup
         publishedMarkup.withLock { $0 = old.publishedMarkup.withLock { $0 } }
-        let pairs = zip(old.plain + old.located, plain + located)
-        var live = 0
-        for (before, after) in pairs {
-            for position in 0..<count where carried[position] >= 0 && Int(carried[position]) < before.count {
-                let address = before.address(at: Int(carried[position]))
-                guard address != 0 else { continue }
-                live += FragmentArena.prefixBytes + FragmentArena.prefixed(at: address).bytes.count
-                after.publish(address, at: position)
-            }
-        }
-        let (_, kept) = old.arena.bytes
-        guard kept > 2 * live + FragmentArena.chunkBytes * 16 else {
-            arena = old.arena
-            return
-        }
-        let fresh = FragmentArena()
-        for (_, after) in pairs {
-            for position in 0..<count {
-                let address = after.address(at: position)
-                guard address != 0 else { continue }
-                let (bytes, tag) = FragmentArena.prefixed(at: address)
-                after.publish(fresh.keepPrefixed(bytes, tag: tag), at: position)
-            }
-        }
-        arena = fresh
+        let pairs = zip(old.plain + old.located, plain + located).map { (from: $0, to: $1) }
+        arena = PublishedFragments.carry(pairs, carried: carried, arena: old.arena)
     }
 
     /// Makes the located cards not kept yet of every item of `items` (this snapshot's) in `texts`' language, so

@@ -162,7 +162,13 @@ final class PageCaches: Sendable {
             let texts = renderer.texts(PageLanguage(language: language, explicit: false))
             cards.makeLocated(snapshot.index.items, texts: texts) { renderer.render($0, template: "partials/card", language: language) ?? [] }
         }
-        return { [fragments] in fragments.keep(cards, for: generation) }
+        let entries = feedEntries.prepare(snapshot)
+        let profiles = matchMemo.prepare(snapshot)
+        return { [fragments] in
+            fragments.keep(cards, for: generation)
+            entries()
+            profiles()
+        }
     }
 
     /// The HTML of each card of one index page for this visitor (card fragments of the snapshot),
