@@ -32,7 +32,7 @@ struct ServerAssembly: Sendable {
         // replica (`ReportService.publish`, `PetSpotApp.dataChanged`) shows at once, not after their TTL.
         // The cards of a new list are made with it, off the server's threads (docs/performance.md "Steady speed").
         gateway.whenPreparing { [site] snapshot in
-            site.caches.prepare(snapshot, renderer: site.renderer, languages: Language.allCases)
+            site.caches.prepare(snapshot, renderer: site.renderer, languages: [PageLanguage.standard.language])
         }
         gateway.whenReplaced { [site, wholeList = api.wholeList, responses] generation in
             site.caches.retire(below: generation)

@@ -83,19 +83,26 @@ final class CardFragments: Sendable {
     /// Makes the located cards not kept yet of every item of `items` (this snapshot's) in `texts`' language, so
     /// the first located pages of a snapshot write kept cards as every later one does instead of rendering
     /// theirs (docs/performance.md "Steady speed": a replica just started, or just given a changed list).
-    func makeLocated(_ items: [Announcement], texts: Texts, render: (CardModel) -> [UInt8]) {
+    /// Many cards (a replica's first list) are made on every core: nothing else is asked of them until the list
+    /// is in place; a few (a changed list's new items) on the calling thread, the refresh's low-priority one.
+    func makeLocated(_ items: [Announcement], texts: Texts, render: @Sendable (CardModel) -> [UInt8]) {
         let slots = located[texts.language.index]
-        var pieces = MarkupPieces()
-        var made: [(Int, CompactFragment)] = []
-        for position in items.indices where position < slots.count && slots.address(at: position) == 0 {
-            guard let card = locatedFragment(items[position], texts: texts, render: render) else { continue }
-            made.append((position, card))
-            if made.count == 256 {
-                keep(made, &pieces, in: slots)
-                made.removeAll(keepingCapacity: true)
+        let missing = items.indices.filter { $0 < slots.count && slots.address(at: $0) == 0 }
+        let workers = missing.count < 4_096 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let share = (missing.count + workers - 1) / max(1, workers)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var pieces = MarkupPieces()
+            var made: [(Int, CompactFragment)] = []
+            for position in missing.dropFirst(worker * share).prefix(share) {
+                guard let card = locatedFragment(items[position], texts: texts, render: render) else { continue }
+                made.append((position, card))
+                if made.count == 256 {
+                    keep(made, &pieces, in: slots)
+                    made.removeAll(keepingCapacity: true)
+                }
             }
+            keep(made, &pieces, in: slots)
         }
-        keep(made, &pieces, in: slots)
     }
 
     /// Bytes of the arena these cards keep theirs in (tests, `/metrics`).
