@@ -204,7 +204,9 @@ public final class AnnouncementGateway: Sendable {
             try self.requireJSON(response, endpoint: "list", requestID: requestID)
             // Decoded, indexed and prepared for pages off the server's threads, at a lower priority, reusing what
             // the held snapshot decoded of unchanged items (docs/performance.md "Steady speed").
-            let body = response.body
+            // The body is let go as soon as it is decoded, before the index and cards are made (the refresh's peak).
+            let bodyCount = response.body.count
+            let body = Handoff(response.body)
             response.body = []
             let previous = self.lastBuilt.withLock { $0 }
             let places = self.settings.places
@@ -213,9 +215,7 @@ public final class AnnouncementGateway: Sendable {
                 var phases: [Duration] = [BackgroundWork.threadCPUTime()]
                 let decoded: DecodedList
                 do throws(DecodingFailure) {
-                    decoded = try AnnouncementDecoder.decodeList(bytes: body, places: places, reusing: previous?.decoded ?? .none) {
-                        previous?.item(at: $0)
-                    }
+                    decoded = try AnnouncementGateway.decode(taking: body, places: places, reusing: previous)
                 } catch {
                     return .failure(error)
                 }
@@ -255,8 +255,15 @@ public final class AnnouncementGateway: Sendable {
             for install in installs { install() }
             for retire in self.replacedListeners.withLock({ $0 }) { retire(snapshot.generation) }
             for listen in self.snapshotListeners.withLock({ $0 }) { listen(snapshot) }
-            return .fresh(snapshot, etag: response.headers[.eTag], cost: body.count)
+            return .fresh(snapshot, etag: response.headers[.eTag], cost: bodyCount)
         }
+    }
+
+    /// The decode of the list body `body` holds, reusing what `previous` decoded (`DecodedItems`); the body is
+    /// taken out of `body` and freed when this returns.
+    private static func decode(taking body: Handoff<[UInt8]>, places: PlaceFinder?, reusing previous: Snapshot?) throws(DecodingFailure) -> DecodedList {
+        let bytes = body.take() ?? []
+        return try AnnouncementDecoder.decodeList(bytes: bytes, places: places, reusing: previous?.decoded ?? .none) { previous?.item(at: $0) }
     }
 
     /// One validated announcement: from the snapshot when it holds the id (no upstream call),

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -46,5 +47,23 @@ public enum BackgroundWork {
         var spec = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
         return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
+    }
+}
+
+/// A value handed to other work once: whoever takes it holds the only reference, so it is freed when they are
+/// done with it, not when every closure that captured it is (a list body among the snapshot's work).
+final class Handoff<Value: Sendable>: Sendable {
+    private let value: Mutex<Value?>
+
+    init(_ value: Value) {
+        self.value = Mutex(value)
+    }
+
+    /// The value, the first time; nil after.
+    func take() -> Value? {
+        value.withLock { held in
+            defer { held = nil }
+            return held
+        }
     }
 }
