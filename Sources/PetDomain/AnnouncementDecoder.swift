@@ -63,6 +63,8 @@ public enum AnnouncementDecoder {
                 if let key { lists[key] = nil }
                 currentKey = key
                 current = ListBuilder(places: places)
+                // A list is about as long as the last one: room for it at once, not doubled (and copied) as it grows.
+                current?.reserve(known.valid.count + 64)
             case .element(let element, let key):
                 current?.add(Announcement.validate(element), key: key, reusedFrom: nil)
             case .known(let key):
@@ -93,6 +95,12 @@ public enum AnnouncementDecoder {
         var invalid: [ItemKey: SkippedItem] = [:]
         var warningsByKey: [ItemKey: [FieldWarning]] = [:]
         var seenIds = Set<String>()
+
+        mutating func reserve(_ count: Int) {
+            items.reserveCapacity(count)
+            keys.reserveCapacity(count)
+            reusedFrom.reserveCapacity(count)
+        }
 
         /// Adds the item with `key` as `validation` says; `reusedFrom`: where it was reused from (already placed).
         mutating func add(_ validation: Announcement.Validation, key: ItemKey, reusedFrom place: DecodedItems.Place?) {
