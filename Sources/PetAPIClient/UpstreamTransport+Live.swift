@@ -49,13 +49,25 @@ extension UpstreamTransport {
                         upstreamRequestID: response.headers.first(name: "request-id")
                     )
                 }
-                let buffer = try await response.body.collect(upTo: request.maxBodyBytes)
+                // Read into one array sized by Content-Length: `collect` grew a buffer by doubling and the bytes were then
+                // copied out of it, so a 28 MB list was held two or three times over at the refresh's peak
+                // (docs/performance.md "Steady speed").
+                var body: [UInt8] = []
+                body.reserveCapacity(min(max(0, declared ?? 0), request.maxBodyBytes))
+                for try await chunk in response.body {
+                    guard body.count + chunk.readableBytes <= request.maxBodyBytes else {
+                        throw UpstreamFailure.bodyTooLarge(
+                            limitBytes: request.maxBodyBytes,
+                            upstreamRequestID: response.headers.first(name: "request-id")
+                        )
+                    }
+                    body.append(contentsOf: chunk.readableBytesView)
+                }
                 var headers = HTTPFields()
                 for (name, value) in response.headers {
                     guard let name = HTTPField.Name(name) else { continue }
                     headers.append(HTTPField(name: name, value: value))
                 }
-                let body = buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? []
                 // Three digits on the wire; min keeps HTTPResponse.Status's precondition whatever the client hands over.
                 return UpstreamResponse(
                     status: HTTPResponse.Status(code: min(999, Int(response.status.code)), reasonPhrase: response.status.reasonPhrase),
