@@ -191,72 +191,89 @@ public final class AnnouncementGateway: Sendable {
     /// upstream's ETag), or a stale copy while the upstream fails.
     /// `refreshing`: a new call now, whatever the cache holds (after a write upstream).
     public func snapshot(requestID: String, refreshing: Bool = false) async throws(UpstreamFailure) -> Fetched<Snapshot> {
+        try await snapshots.value(for: AnnouncementGateway.snapshotKey, refreshing: refreshing, fetch: listFetch(requestID: requestID))
+    }
+
+    /// The snapshot without waiting: fresh, or past its TTL by less than the refresh window while one call
+    /// fetches the next in the background (started here unless one runs); nil when the request must wait
+    /// (`snapshot(requestID:)`). Requests in that window were answered through the waiting path, on Swift's pool
+    /// instead of the server's thread (docs/performance.md "Steady speed").
+    public func heldSnapshot(requestID: String) -> Fetched<Snapshot>? {
+        snapshots.freshValue(for: AnnouncementGateway.snapshotKey)
+            ?? snapshots.heldWhileRefreshing(AnnouncementGateway.snapshotKey, fetch: listFetch(requestID: requestID))
+    }
+
+    /// The one upstream call of the list for `requestID`, as the snapshot cache makes it (`held`: its ETag).
+    private func listFetch(requestID: String) -> @Sendable (_ held: String?) async throws(UpstreamFailure) -> FetchOutcome<Snapshot> {
+        { held throws(UpstreamFailure) in try await self.fetchList(held: held, requestID: requestID) }
+    }
+
+    /// The list from the upstream: a 304 for `held`, or a new snapshot decoded and indexed off the server's threads.
+    private func fetchList(held: String?, requestID: String) async throws(UpstreamFailure) -> FetchOutcome<Snapshot> {
         let path = UpstreamPaths.list
-        return try await snapshots.value(for: AnnouncementGateway.snapshotKey, refreshing: refreshing) { held throws(UpstreamFailure) in
-            let source = self.reunitedSource.withLock { $0 }
-            let reunited = source?() ?? .none
-            let etag = reunited.version == self.heldReunitedVersion.load(ordering: .acquiring) ? held : nil
-            var response = try await self.call(path, endpoint: "list", etag: etag, requestID: requestID, maxBytes: self.settings.maxJSONBytes)
-            if response.status == 304, etag != nil { return .notModified }
-            guard response.status == 200 else {
-                throw self.failed("list", .badStatus(response.status, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
-            }
-            try self.requireJSON(response, endpoint: "list", requestID: requestID)
-            // Decoded, indexed and prepared for pages off the server's threads, at a lower priority, reusing what
-            // the held snapshot decoded of unchanged items (docs/performance.md "Steady speed").
-            // The body is let go as soon as it is decoded, before the index and cards are made (the refresh's peak).
-            let bodyCount = response.body.count
-            let body = Handoff(response.body)
-            response.body = []
-            let previous = self.lastBuilt.withLock { $0 }
-            let places = self.settings.places
-            let preparers = self.preparers.withLock { $0 }
-            let (built, work) = await BackgroundWork.run { () -> Result<Built, DecodingFailure> in
-                var phases: [Duration] = [BackgroundWork.threadCPUTime()]
-                let decoded: DecodedList
-                do throws(DecodingFailure) {
-                    decoded = try AnnouncementGateway.decode(taking: body, places: places, reusing: previous)
-                } catch {
-                    return .failure(error)
-                }
-                phases.append(BackgroundWork.threadCPUTime())
-                let snapshot = Snapshot(decoded, reunited: reunited, predecessor: previous)
-                phases.append(BackgroundWork.threadCPUTime())
-                let installs = preparers.map { $0(snapshot) }
-                phases.append(BackgroundWork.threadCPUTime())
-                let spent = zip(phases.dropFirst(), phases).map { "\(($0 - $1).milliseconds)" }
-                return .success(Built(snapshot: snapshot, decoded: decoded, installs: installs, phases: spent))
-            }
-            let snapshot: Snapshot
-            let decoded: DecodedList
-            let installs: [@Sendable () -> Void]
-            let phases: [String]
-            switch built {
-            case .success(let made): (snapshot, decoded, installs, phases) = (made.snapshot, made.decoded, made.installs, made.phases)
-            case .failure(let error):
-                throw self.failed(
-                    "list",
-                    .malformedBody(detail: error.message, upstreamRequestID: response.headers[.upstreamRequestID]),
-                    requestID: requestID
-                )
-            }
-            self.report(decoded.outcome, requestID: requestID)
-            self.logger.info(
-                "indexed a new list",
-                metadata: [
-                    "items": "\(snapshot.index.count)", "reused": "\(decoded.reusedCount)",
-                    "cpu_ms": "\(work.cpu.milliseconds)", "ms": "\(work.wall.milliseconds)",
-                    "decode_ms": "\(phases[0])", "index_ms": "\(phases[1])", "prepare_ms": "\(phases[2])", "request_id": "\(requestID)",
-                ]
-            )
-            self.lastBuilt.withLock { $0 = snapshot }
-            self.heldReunitedVersion.store(reunited.version, ordering: .releasing)
-            self.onEvent(.snapshot(items: snapshot.index.count))
-            for install in installs { install() }
-            for retire in self.replacedListeners.withLock({ $0 }) { retire(snapshot.generation) }
-            for listen in self.snapshotListeners.withLock({ $0 }) { listen(snapshot) }
-            return .fresh(snapshot, etag: response.headers[.eTag], cost: bodyCount)
+        let source = self.reunitedSource.withLock { $0 }
+        let reunited = source?() ?? .none
+        let etag = reunited.version == self.heldReunitedVersion.load(ordering: .acquiring) ? held : nil
+        var response = try await self.call(path, endpoint: "list", etag: etag, requestID: requestID, maxBytes: self.settings.maxJSONBytes)
+        if response.status == 304, etag != nil { return .notModified }
+        guard response.status == 200 else {
+            throw self.failed("list", .badStatus(response.status, upstreamRequestID: response.headers[.upstreamRequestID]), requestID: requestID)
         }
+        try self.requireJSON(response, endpoint: "list", requestID: requestID)
+        // Decoded, indexed and prepared for pages off the server's threads, at a lower priority, reusing what
+        // the held snapshot decoded of unchanged items (docs/performance.md "Steady speed").
+        // The body is let go as soon as it is decoded, before the index and cards are made (the refresh's peak).
+        let bodyCount = response.body.count
+        let body = Handoff(response.body)
+        response.body = []
+        let previous = self.lastBuilt.withLock { $0 }
+        let places = self.settings.places
+        let preparers = self.preparers.withLock { $0 }
+        let (built, work) = await BackgroundWork.run { () -> Result<Built, DecodingFailure> in
+            var phases: [Duration] = [BackgroundWork.threadCPUTime()]
+            let decoded: DecodedList
+            do throws(DecodingFailure) {
+                decoded = try AnnouncementGateway.decode(taking: body, places: places, reusing: previous)
+            } catch {
+                return .failure(error)
+            }
+            phases.append(BackgroundWork.threadCPUTime())
+            let snapshot = Snapshot(decoded, reunited: reunited, predecessor: previous)
+            phases.append(BackgroundWork.threadCPUTime())
+            let installs = preparers.map { $0(snapshot) }
+            phases.append(BackgroundWork.threadCPUTime())
+            let spent = zip(phases.dropFirst(), phases).map { "\(($0 - $1).milliseconds)" }
+            return .success(Built(snapshot: snapshot, decoded: decoded, installs: installs, phases: spent))
+        }
+        let snapshot: Snapshot
+        let decoded: DecodedList
+        let installs: [@Sendable () -> Void]
+        let phases: [String]
+        switch built {
+        case .success(let made): (snapshot, decoded, installs, phases) = (made.snapshot, made.decoded, made.installs, made.phases)
+        case .failure(let error):
+            throw self.failed(
+                "list",
+                .malformedBody(detail: error.message, upstreamRequestID: response.headers[.upstreamRequestID]),
+                requestID: requestID
+            )
+        }
+        self.report(decoded.outcome, requestID: requestID)
+        self.logger.info(
+            "indexed a new list",
+            metadata: [
+                "items": "\(snapshot.index.count)", "reused": "\(decoded.reusedCount)",
+                "cpu_ms": "\(work.cpu.milliseconds)", "ms": "\(work.wall.milliseconds)",
+                "decode_ms": "\(phases[0])", "index_ms": "\(phases[1])", "prepare_ms": "\(phases[2])", "request_id": "\(requestID)",
+            ]
+        )
+        self.lastBuilt.withLock { $0 = snapshot }
+        self.heldReunitedVersion.store(reunited.version, ordering: .releasing)
+        self.onEvent(.snapshot(items: snapshot.index.count))
+        for install in installs { install() }
+        for retire in self.replacedListeners.withLock({ $0 }) { retire(snapshot.generation) }
+        for listen in self.snapshotListeners.withLock({ $0 }) { listen(snapshot) }
+        return .fresh(snapshot, etag: response.headers[.eTag], cost: bodyCount)
     }
 
     /// The decode of the list body `body` holds, reusing what `previous` decoded (`DecodedItems`); the body is

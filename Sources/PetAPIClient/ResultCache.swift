@@ -112,7 +112,7 @@ final class ResultCache<Value: Sendable>: Sendable {
     /// The answer is at most TTL + refresh window old, never older than `staleMax`, and is not marked stale: a
     /// refresh that fails leaves the value held, and once the window has passed the next callers wait and get
     /// stale-if-error's marking.
-    private func heldWhileRefreshing(
+    func heldWhileRefreshing(
         _ key: String,
         fetch: @escaping @Sendable (_ etag: String?) async throws(UpstreamFailure) -> FetchOutcome<Value>
     ) -> Fetched<Value>? {

@@ -92,7 +92,7 @@ extension Need where Data == Result<Fetched<Snapshot>, UpstreamFailure> {
     /// the requests that wait for it: `AnnouncementGateway`).
     static func snapshot(_ gateway: AnnouncementGateway, requestID: String) -> Self {
         Need(
-            inMemory: { gateway.freshSnapshot().map { .success($0) } },
+            inMemory: { gateway.heldSnapshot(requestID: requestID).map { .success($0) } },
             fetch: {
                 do throws(UpstreamFailure) {
                     return .success(try await gateway.snapshot(requestID: requestID))
