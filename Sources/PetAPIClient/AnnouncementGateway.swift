@@ -278,7 +278,11 @@ public final class AnnouncementGateway: Sendable {
 
     /// The decode of the list body `body` holds, reusing what `previous` decoded (`DecodedItems`); the body is
     /// taken out of `body` and freed when this returns.
-    private static func decode(taking body: Handoff<[UInt8]>, places: PlaceFinder?, reusing previous: Snapshot?) throws(DecodingFailure) -> DecodedList {
+    private static func decode(
+        taking body: Handoff<[UInt8]>,
+        places: PlaceFinder?,
+        reusing previous: Snapshot?
+    ) throws(DecodingFailure) -> DecodedList {
         let bytes = body.take() ?? []
         return try AnnouncementDecoder.decodeList(bytes: bytes, places: places, reusing: previous?.decoded ?? .none) { previous?.item(at: $0) }
     }

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Work that must not take the server's threads' turn: the decode and index of a new list and what is made per
@@ -27,7 +27,7 @@ public enum BackgroundWork {
         await withCheckedContinuation { continuation in
             let thread = Thread {
                 #if canImport(Glibc)
-                    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
                 #endif
                 let start = ContinuousClock.now
                 let cpuStart = threadCPUTime()
