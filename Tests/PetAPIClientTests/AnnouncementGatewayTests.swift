@@ -260,4 +260,84 @@ final class FakeTransport: Sendable {
         #expect(gateway.answeredRecently(within: .seconds(121)))
         #expect(!gateway.answeredRecently(within: .seconds(120)))
     }
+
+    // MARK: - A changed list (docs/performance.md "Steady speed")
+
+    /// The list answers `items`, with an ETag of their count.
+    private static func list(_ items: [String]) -> UpstreamResponse {
+        UpstreamResponse(
+            status: 200,
+            headers: [.contentType: "application/json", .eTag: "\"\(items.count)\""],
+            body: SnapshotReuseTests.body(items)
+        )
+    }
+
+    @Test func a_changed_list_keeps_the_unchanged_items_and_is_prepared_before_it_is_held() async throws {
+        let changed = Switch()
+        let before = ["a", "b", "c"].map { SnapshotReuseTests.item($0) }
+        let after = [
+            SnapshotReuseTests.item("a"), SnapshotReuseTests.item("b", name: "Rex"), SnapshotReuseTests.item("c"),
+            SnapshotReuseTests.item("d"),
+        ]
+        let fake = FakeTransport { _ in Self.list(changed.isOn ? after : before) }
+        let gateway = gateway(fake)
+        let events = Mutex<[String]>([])
+        gateway.whenPreparing { snapshot in
+            events.withLock { $0.append("prepare \(snapshot.generation)") }
+            return { events.withLock { $0.append("install \(snapshot.generation)") } }
+        }
+        gateway.whenReplaced { generation in events.withLock { $0.append("replaced \(generation)") } }
+
+        let first = try await gateway.snapshot(requestID: "req-1").value
+        #expect(first.predecessor == nil && first.carried.isEmpty)
+        changed.turnOn()
+        clock.advance(by: .seconds(30))
+        let second = try await gateway.snapshot(requestID: "req-2").value
+
+        #expect(second.predecessor == first.generation)
+        let ids = second.index.items.map(\.id)
+        #expect(Set(ids) == ["a", "b", "c", "d"])
+        // Each carried position names the same pet in the first snapshot; the changed and the new one are made anew.
+        var kept: Set<String> = []
+        for (position, source) in second.carried.enumerated() where source >= 0 {
+            #expect(first.index.items[Int(source)].id == ids[position])
+            kept.insert(ids[position])
+        }
+        #expect(kept == ["a", "c"])
+        #expect(second.announcement(id: "b")?.petName == "Rex")
+        let generations = [first.generation, second.generation]
+        #expect(events.withLock { $0 } == generations.flatMap { ["prepare \($0)", "install \($0)", "replaced \($0)"] })
+    }
+
+    @Test func within_the_refresh_window_the_held_snapshot_answers_at_once_while_the_next_is_fetched() async throws {
+        let changed = Switch()
+        let fake = FakeTransport { _ in Self.list(changed.isOn ? ["a", "b"].map { SnapshotReuseTests.item($0) } : [SnapshotReuseTests.item("a")]) }
+        var settings = GatewaySettings()
+        settings.refreshWindow = .seconds(5)
+        let gateway = gateway(fake, settings: settings)
+        #expect(gateway.heldSnapshot(requestID: "req-0") == nil, "nothing held yet: the request must wait")
+        let first = try await gateway.snapshot(requestID: "req-1").value
+        #expect(gateway.heldSnapshot(requestID: "req-2")?.value.generation == first.generation)
+        #expect(fake.requests.count == 1)
+
+        changed.turnOn()
+        clock.advance(by: .seconds(32))
+        // Past the TTL, within the window: the held one, and one fetch started in the background.
+        #expect(gateway.heldSnapshot(requestID: "req-3")?.value.generation == first.generation)
+        // A request that waits for the list meanwhile is answered from the held one too.
+        #expect(try await gateway.snapshot(requestID: "req-4").value.generation == first.generation)
+        // The background fetch lands (its transport answers at once; bounded, so a lost fetch fails, not hangs).
+        var next = first
+        for _ in 0..<1_000 where next.generation == first.generation {
+            try await Task.sleep(for: .milliseconds(5))
+            next = try #require(gateway.heldSnapshot(requestID: "req-5")).value
+        }
+        #expect(next.generation > first.generation)
+        #expect(next.index.items.count == 2)
+        #expect(fake.requests.count == 2)
+
+        // Past the TTL and the window: the request waits for the upstream.
+        clock.advance(by: .seconds(36))
+        #expect(gateway.heldSnapshot(requestID: "req-6") == nil)
+    }
 }
